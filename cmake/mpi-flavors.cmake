@@ -1,0 +1,61 @@
+# MPI flavors: Open MPI, MPICH and SimGrid's SMPI live side by side on one machine, so each MPI
+# program is compiled once per flavor with that flavor's compiler wrapper (not with CMake's C
+# compiler) into ${MV_MPI_OUTPUT_DIR}/<flavor>/. A missing flavor is reported and skipped.
+set(MV_MPI_FLAVORS)
+set(MV_FLAVOR_CANDIDATES "openmpi:mpicc.openmpi" "mpich:mpicc.mpich" "smpi:smpicc")
+foreach(pair ${MV_FLAVOR_CANDIDATES})
+  string(REPLACE ":" ";" parts ${pair})
+  list(GET parts 0 flavor)
+  list(GET parts 1 wrapper)
+  find_program(MV_MPICC_${flavor} ${wrapper})
+  if(MV_MPICC_${flavor} AND MV_MPI_PROGRAMS)
+    list(APPEND MV_MPI_FLAVORS ${flavor})
+    message(STATUS "mpivet: MPI flavor ${flavor} (${MV_MPICC_${flavor}})")
+  else()
+    message(STATUS "mpivet: MPI flavor ${flavor} disabled (${wrapper} not found)")
+  endif()
+endforeach()
+set(MV_MPI_FLAVORS ${MV_MPI_FLAVORS} CACHE INTERNAL "MPI flavors built")
+
+file(GLOB_RECURSE MV_ALL_HEADERS ${CMAKE_SOURCE_DIR}/include/*.h ${CMAKE_SOURCE_DIR}/src/*.h)
+
+# mv_mpi_program(NAME n SOURCES a.c b.c [SHARED] [FLAGS ...] [LIBS ...] [FLAVORS f...] [GENERATED x.c])
+# Builds ${MV_MPI_OUTPUT_DIR}/<flavor>/<n> for every flavor (or those listed) and a target
+# <n>-<flavor>. SHARED builds a shared library (n should be libX.so).
+function(mv_mpi_program)
+  cmake_parse_arguments(A "SHARED" "NAME" "SOURCES;FLAGS;LIBS;FLAVORS;DEPENDS" ${ARGN})
+  set(flavors ${MV_MPI_FLAVORS})
+  if(A_FLAVORS)
+    set(flavors)
+    foreach(f ${A_FLAVORS})
+      if(f IN_LIST MV_MPI_FLAVORS)
+        list(APPEND flavors ${f})
+      endif()
+    endforeach()
+  endif()
+  set(common_flags -std=c11 -O2 -g ${MV_WARN_FLAGS} -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+      "-DMV_VERSION=\"${PROJECT_VERSION}\"" "-DMV_GIT_REVISION=\"${MV_GIT_REVISION}\""
+      "-DMV_SOURCE_SHARE_DIR=\"${CMAKE_SOURCE_DIR}/share/mpivet\""
+      -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR}/src -I${CMAKE_BINARY_DIR}/generated)
+  if(A_SHARED)
+    list(APPEND common_flags -shared -fPIC)
+  endif()
+  foreach(flavor ${flavors})
+    set(out ${MV_MPI_OUTPUT_DIR}/${flavor}/${A_NAME})
+    set(extra)
+    if(flavor STREQUAL "smpi")
+      # SMPI folds every rank into one process: globals must stay per-rank, so no -fPIC games.
+      set(extra -DMV_SMPI=1)
+    endif()
+    add_custom_command(OUTPUT ${out}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${MV_MPI_OUTPUT_DIR}/${flavor}
+      COMMAND ${MV_MPICC_${flavor}} ${common_flags} ${extra} -DMV_MPI_FLAVOR="${flavor}" ${A_FLAGS}
+              ${A_SOURCES} -o ${out} ${A_LIBS} -lm
+      DEPENDS ${A_SOURCES} ${MV_ALL_HEADERS} ${A_DEPENDS}
+      WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
+      COMMENT "Building ${A_NAME} for ${flavor}" VERBATIM)
+    string(REPLACE "." "_" tname "${A_NAME}")
+    add_custom_target(${tname}-${flavor} ALL DEPENDS ${out})
+    install(PROGRAMS ${out} DESTINATION lib/mpivet/${flavor})
+  endforeach()
+endfunction()

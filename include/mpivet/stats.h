@@ -1,0 +1,83 @@
+/* Statistics used by every verdict: descriptive statistics, robust location, confidence
+ * intervals, rank-sum and Kolmogorov-Smirnov tests, t/F quantiles and least squares.
+ * GSL provides the distributions, sorting and linear algebra; results match R (see tests). */
+#ifndef MPIVET_STATS_H
+#define MPIVET_STATS_H
+
+#include <stddef.h>
+
+/* ---- descriptive (x unchanged unless said; n >= 1 unless said) ---- */
+double mv_stats_mean(const double *x, size_t n);
+double mv_stats_sd(const double *x, size_t n);             /* sample sd, n-1; 0 when n < 2 */
+double mv_stats_se(const double *x, size_t n);             /* sd / sqrt(n) */
+double mv_stats_rse(const double *x, size_t n);            /* se / |mean| */
+double mv_stats_cv(const double *x, size_t n);             /* sd / |mean| */
+/* Quantile of SORTED data, type 7 of Hyndman & Fan (R's default, numpy's linear). */
+double mv_stats_quantile_sorted(const double *sorted, size_t n, double prob);
+/* Sorts x in place, then returns the median. */
+double mv_stats_median_inplace(double *x, size_t n);
+/* Median of x without changing it (copies; returns MV_ENOMEM through *err when non-NULL). */
+double mv_stats_median(const double *x, size_t n, int *err);
+
+/* Tukey fences of sorted data: [q1 - k*iqr, q3 + k*iqr] (k = 1.5 usual). */
+struct mv_fences { double q1, q3, iqr, lo, hi; };
+void mv_stats_tukey_sorted(const double *sorted, size_t n, double k, struct mv_fences *f);
+/* Keep the values inside the fences: sorts x in place, moves the kept values to the front and
+ * returns their count. */
+size_t mv_stats_tukey_filter(double *x, size_t n, double k);
+
+/* ---- confidence intervals (level e.g. 0.95) ---- */
+struct mv_interval { double lo, hi; };
+/* Student t interval of the mean; n >= 2. */
+int mv_stats_ci_mean(const double *x, size_t n, double level, struct mv_interval *ci);
+/* Distribution-free interval of the median from binomial order statistics (sorted data);
+ * returns MV_ERANGE when n is too small for the level. */
+int mv_stats_ci_median_sorted(const double *sorted, size_t n, double level, struct mv_interval *ci);
+
+/* ---- distributions ---- */
+double mv_stats_t_quantile(double p, double df);           /* inverse CDF of Student t */
+double mv_stats_f_quantile(double p, double df1, double df2);
+double mv_stats_normal_quantile(double p);
+
+/* ---- two-sample tests ---- */
+enum mv_alternative {
+  MV_ALT_TWO_SIDED = 0,
+  MV_ALT_GREATER = 1,   /* x tends to be larger than y (x is slower) */
+  MV_ALT_LESS = 2
+};
+enum mv_test_method {
+  MV_TEST_AUTO = 0,     /* exact when n_x, n_y < 50 and no ties (as R), normal otherwise */
+  MV_TEST_EXACT = 1,
+  MV_TEST_NORMAL = 2    /* normal approximation with continuity and tie correction */
+};
+struct mv_test_result {
+  double statistic;     /* W = U of x (R's wilcox.test W), or D for KS */
+  double p_value;
+  double z;             /* normal approximation z, 0 when exact */
+  int exact;            /* 1 when the exact distribution was used */
+  int ties;             /* 1 when ties were found */
+};
+/* Wilcoxon rank-sum / Mann-Whitney U, as R's wilcox.test(x, y, alternative, exact, correct).
+ * correct: continuity correction in the normal approximation. n_x, n_y >= 1. */
+int mv_stats_ranksum(const double *x, size_t nx, const double *y, size_t ny,
+                     enum mv_alternative alt, enum mv_test_method method, int correct,
+                     struct mv_test_result *res);
+/* Two-sample Kolmogorov-Smirnov, as R's ks.test(x, y, alternative) (exact for small samples
+ * without ties, asymptotic otherwise). For MV_ALT_GREATER the statistic is D^+ as R defines. */
+int mv_stats_ks(const double *x, size_t nx, const double *y, size_t ny,
+                enum mv_alternative alt, struct mv_test_result *res);
+
+/* ---- multiple testing ---- */
+enum mv_correction { MV_CORR_NONE = 0, MV_CORR_HOLM = 1, MV_CORR_BH = 2 };
+/* Adjust p-values in place, as R's p.adjust(p, "holm" | "BH"). */
+int mv_stats_p_adjust(double *p, size_t n, enum mv_correction method);
+/* "***" p<0.001, "**" p<0.01, "*" p<0.05, "." p<0.1, "" otherwise (R's convention). */
+const char *mv_stats_stars(double p);
+
+/* ---- least squares ---- */
+/* Ordinary least squares y = X b: X is row-major n x k. Fills coef[k]; residuals[n] and
+ * rss may be NULL. Returns MV_ENUMERIC when X is rank deficient or n < k. */
+int mv_stats_ols(const double *X, const double *y, size_t n, size_t k,
+                 double *coef, double *residuals, double *rss);
+
+#endif

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs everything mpivet needs on Debian 12 (run as root): compilers, CMake, both MPI
+# libraries, SimGrid/SMPI, OTF2, GSL, clang for the fuzzers and Chromium for the HTML test.
+set -euo pipefail
+packages=(
+  build-essential cmake pkg-config git
+  libgsl-dev
+  openmpi-bin libopenmpi-dev
+  mpich libmpich-dev
+  simgrid libsimgrid-dev
+  libopen-trace-format2-dev otf2-tools
+  clang libclang-rt-14-dev
+  chromium
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done"

@@ -1,0 +1,84 @@
+/* Helpers shared by every command: error messages in the `mpivet <cmd>: ...` form, option
+ * errors, number parsing and the final stdout check. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mpivet/error.h"
+
+static void vreport(const char *cmd, const char *fmt, va_list ap)
+{
+  fprintf(stderr, "mpivet %s: ", cmd);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+}
+
+int mv_cli_error(const char *cmd, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vreport(cmd, fmt, ap);
+  va_end(ap);
+  return MV_EXIT_USAGE;
+}
+
+int mv_cli_fail(const char *cmd, int err, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vreport(cmd, fmt, ap);
+  va_end(ap);
+  return err == MV_EEXTERN ? MV_EXIT_EXTERNAL : MV_EXIT_USAGE;
+}
+
+int mv_cli_bad_option(const char *cmd, char **argv, int optopt)
+{
+  extern int optind;
+  const char *arg = argv[optind - 1];
+  if (optopt && optopt != '?')
+    return mv_cli_error(cmd, "option -%c needs a value or is unknown (see mpivet %s --help)",
+                        optopt, cmd);
+  return mv_cli_error(cmd, "unknown option or missing value: %s (see mpivet %s --help)",
+                      arg ? arg : "?", cmd);
+}
+
+int mv_cli_is_help(const char *arg)
+{
+  return arg && (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0);
+}
+
+int mv_cli_parse_long(const char *s, long *out)
+{
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || end == s || *end)
+    return MV_EPARSE;
+  *out = v;
+  return 0;
+}
+
+int mv_cli_parse_double(const char *s, double *out)
+{
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (errno || end == s || *end)
+    return MV_EPARSE;
+  *out = v;
+  return 0;
+}
+
+int mv_cli_finish(int code)
+{
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "mpivet: error writing standard output: %s\n", strerror(errno));
+    return MV_EXIT_USAGE;
+  }
+  return code;
+}

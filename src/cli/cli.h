@@ -1,0 +1,31 @@
+/* Shared helpers of the command layer: exit codes, one-line error messages, --help detection
+ * and the final check of stdout. Only commands (src/cli/) print and choose exit codes. */
+#ifndef MPIVET_CLI_H
+#define MPIVET_CLI_H
+
+enum mv_exit {
+  MV_EXIT_OK = 0,        /* success, every verdict passed */
+  MV_EXIT_VERDICT = 1,   /* an expectation, guideline or regression check failed */
+  MV_EXIT_USAGE = 2,     /* usage or input error */
+  MV_EXIT_EXTERNAL = 3   /* mpirun, srun, smpirun or another program failed */
+};
+
+#define MV_COMMAND(name, summary) int cmd_##name(int argc, char **argv);
+#include "commands.def"
+#undef MV_COMMAND
+
+/* Print "mpivet <cmd>: <message>" on stderr; returns MV_EXIT_USAGE. */
+int mv_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Same, for an error value from the library: exit 3 for MV_EEXTERN, 2 otherwise. */
+int mv_cli_fail(const char *cmd, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The one-line error for a getopt_long failure (unknown option or missing argument). */
+int mv_cli_bad_option(const char *cmd, char **argv, int optopt);
+/* 1 when arg is -h or --help. */
+int mv_cli_is_help(const char *arg);
+/* Parse a whole-string integer / double; 0 on success, MV_EPARSE otherwise. */
+int mv_cli_parse_long(const char *s, long *out);
+int mv_cli_parse_double(const char *s, double *out);
+/* Flush and check stdout so that a full disk is an error; returns the exit code to use. */
+int mv_cli_finish(int code);
+
+#endif

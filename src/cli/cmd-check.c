@@ -1,0 +1,12 @@
+/* `mpivet check`: placeholder until the component lands; it says so and exits 2.
+ * The real command replaces this file. */
+#include <stdio.h>
+
+#include "cli.h"
+
+int cmd_check(int argc, char **argv)
+{
+  (void)argc;
+  (void)argv;
+  return mv_cli_error("check", "not implemented in this build yet");
+}

@@ -1,0 +1,12 @@
+/* `mpivet trace`: placeholder until the component lands; it says so and exits 2.
+ * The real command replaces this file. */
+#include <stdio.h>
+
+#include "cli.h"
+
+int cmd_trace(int argc, char **argv)
+{
+  (void)argc;
+  (void)argv;
+  return mv_cli_error("trace", "not implemented in this build yet");
+}

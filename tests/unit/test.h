@@ -1,0 +1,47 @@
+/* Minimal unit-test support: typed asserts that print both operands, never compiled out,
+ * and a runner macro. A failed assert reports file:line and makes the test exit 1. */
+#ifndef MPIVET_TEST_H
+#define MPIVET_TEST_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int mv_test_failures;
+
+#define MV_FAIL_(...)                                                  \
+  do {                                                                 \
+    fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                    \
+    fprintf(stderr, __VA_ARGS__);                                      \
+    fputc('\n', stderr);                                               \
+    mv_test_failures++;                                                \
+  } while (0)
+
+#define ASSERT_TRUE(c) \
+  do { if (!(c)) MV_FAIL_("expected true: %s", #c); } while (0)
+#define ASSERT_INT_EQ(got, want)                                               \
+  do { long long g_ = (got), w_ = (want);                                      \
+       if (g_ != w_) MV_FAIL_("%s == %lld, want %lld", #got, g_, w_); } while (0)
+#define ASSERT_STR_EQ(got, want)                                               \
+  do { const char *g_ = (got), *w_ = (want);                                   \
+       if (!g_ || strcmp(g_, w_) != 0)                                         \
+         MV_FAIL_("%s == \"%s\", want \"%s\"", #got, g_ ? g_ : "(null)", w_); } while (0)
+/* |got - want| <= tol */
+#define ASSERT_DOUBLE_NEAR(got, want, tol)                                     \
+  do { double g_ = (got), w_ = (want);                                         \
+       if (!(fabs(g_ - w_) <= (tol)))                                          \
+         MV_FAIL_("%s == %.12g, want %.12g (tol %g)", #got, g_, w_, (double)(tol)); } while (0)
+/* relative: |got - want| <= rel * |want| */
+#define ASSERT_DOUBLE_REL(got, want, rel)                                      \
+  do { double g_ = (got), w_ = (want);                                         \
+       if (!(fabs(g_ - w_) <= (rel) * fabs(w_)))                               \
+         MV_FAIL_("%s == %.12g, want %.12g (rel %g)", #got, g_, w_, (double)(rel)); } while (0)
+
+#define RUN_TEST(fn)                                                           \
+  do { int before_ = mv_test_failures; fn();                                   \
+       fprintf(stderr, "%s %s\n", mv_test_failures == before_ ? "ok  " : "FAIL", #fn); } while (0)
+
+#define TEST_EXIT() (mv_test_failures ? (fprintf(stderr, "%d failure(s)\n", mv_test_failures), 1) : 0)
+
+#endif
