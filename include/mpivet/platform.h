@@ -1,0 +1,44 @@
+/* Built-in SimGrid platforms by name: cluster:N, fattree:N (or a SimGrid FAT_TREE parameter string),
+ * torus:AxBxC, dragonfly:G,C,R,N. Written as SimGrid 3.32 platform XML (version 4.1) plus a
+ * hostfile for smpirun; host names are node-0 .. node-(N-1). */
+#ifndef MPIVET_PLATFORM_H
+#define MPIVET_PLATFORM_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum mv_platform_kind { MV_PLATFORM_CLUSTER, MV_PLATFORM_FATTREE, MV_PLATFORM_TORUS,
+                        MV_PLATFORM_DRAGONFLY };
+
+struct mv_platform {
+  enum mv_platform_kind kind;
+  int hosts;              /* number of hosts (nodes) */
+  int cores;              /* cores per host (ranks per node that run in parallel) */
+  char topo[128];         /* SimGrid topo_parameters ("" for a flat cluster) */
+  char speed[32];         /* host speed, e.g. "1Gf" */
+  char bw[32];            /* link bandwidth, e.g. "10GBps" */
+  char lat[32];           /* link latency, e.g. "1us" */
+  char loopback_bw[32];   /* intra-node */
+  char loopback_lat[32];
+};
+
+/* Largest host count a spec may describe. */
+#define MV_PLATFORM_MAX_HOSTS 1048576
+
+/* Parse a spec such as "cluster:64", "fattree:256", "fattree:2;4,4;1,2;1,2", "torus:4x4x4",
+ * "dragonfly:3,4,5,2" (groups, chassis per group, routers per chassis, nodes per router).
+ * Optional suffixes ",bw=10GBps", ",lat=1us", ",speed=1Gf", ",cores=K" override the defaults.
+ * MV_EPARSE with a message in err ("expected ..., got ...") on a bad spec. */
+int mv_platform_parse(const char *spec, struct mv_platform *p, char *err, size_t errsize);
+
+/* Write the SimGrid 3.32 platform XML. MV_EIO on a stream error. */
+int mv_platform_write_xml(const struct mv_platform *p, FILE *fp);
+
+/* Name of host i ("node-<i>"). */
+int mv_platform_host_name(int i, char *buf, size_t size);
+
+/* Write a smpirun hostfile placing np ranks, ppn per host (ppn 0: one per host, wrapping around
+ * when np > hosts). MV_ERANGE when np > hosts * ppn with ppn > 0. */
+int mv_platform_write_hostfile(const struct mv_platform *p, int np, int ppn, FILE *fp);
+
+#endif
