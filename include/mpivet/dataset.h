@@ -28,6 +28,8 @@ struct mv_dataset {
   struct mv_group *groups;
   size_t cap_;
   long rows;                   /* rows read */
+  size_t *index_;              /* private hash index */
+  size_t index_cap_;
   char error[512];             /* "file:line:col: ..." after a failed load */
 };
 

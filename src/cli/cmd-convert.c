@@ -1,0 +1,126 @@
+/* `mpivet convert`: results.csv <-> Extra-P text. The input format is detected from its first
+ * word, the output format from --to or the output's extension; output is written to a temporary
+ * file and renamed, so a failed conversion leaves no half-written file. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "mpivet/convert.h"
+#include "mpivet/error.h"
+
+static const char usage[] =
+  "usage: mpivet convert INPUT -o OUTPUT [--to csv|extrap] [--library NAME]\n"
+  "\n"
+  "Convert between results.csv and the Extra-P text format (PARAMETER/POINTS/REGION/METRIC/DATA).\n"
+  "The input format is detected from its content; the output format comes from --to, else from\n"
+  "OUTPUT's extension (.csv: results.csv, anything else: Extra-P text). OUTPUT '-' is stdout.\n"
+  "\n"
+  "  -o, --output FILE   where to write (required)\n"
+  "      --to FORMAT     csv or extrap\n"
+  "      --library NAME  with results.csv input: keep only this library's rows\n"
+  "  -h, --help          this text\n"
+  "\n"
+  "results.csv -> Extra-P: one region per op (op:impl for mock-ups) and metric; parameter p\n"
+  "(nprocs), plus msize when several message sizes are present; rows with valid=0 are left out.\n"
+  "Extra-P -> results.csv: a parameter named p/nprocs/np is nprocs, msize/size/bytes is msize\n"
+  "(else by position); values keep their order as rep; run is 0 and engine 'extrap'.\n";
+
+enum fmt { FMT_CSV, FMT_EXTRAP };
+
+static int detect_input(const char *path, enum fmt *out)
+{
+  FILE *fp = fopen(path, "r");
+  if (!fp)
+    return MV_ENOENT;
+  char word[16] = "";
+  int c;
+  while ((c = getc(fp)) == ' ' || c == '\t' || c == '\n' || c == '\r')
+    ;
+  size_t n = 0;
+  while (c != EOF && c != ' ' && c != '\t' && c != '\n' && n + 1 < sizeof word) {
+    word[n++] = (char)c;
+    c = getc(fp);
+  }
+  fclose(fp);
+  *out = strcmp(word, "PARAMETER") == 0 ? FMT_EXTRAP : FMT_CSV;
+  return 0;
+}
+
+static int csv_to_extrap(const char *in, const char *out, const struct mv_convert_options *opt)
+{
+  struct mv_extrap x;
+  char err[512] = "";
+  mv_extrap_init(&x);
+  int rc = mv_convert_results_to_extrap(in, opt, &x, err, sizeof err);
+  if (rc == 0) {
+    rc = strcmp(out, "-") == 0 ? mv_extrap_write(&x, NULL, stdout) : mv_extrap_write(&x, out, NULL);
+    if (rc == MV_EINVAL)
+      snprintf(err, sizeof err, "some kernel has no values at some point: the Extra-P text format "
+               "needs every kernel measured at every point");
+    else if (rc < 0)
+      snprintf(err, sizeof err, "%s: cannot write: %s", out, mv_strerror(rc));
+  }
+  mv_extrap_release(&x);
+  return rc < 0 ? mv_cli_error("convert", "%s", err[0] ? err : mv_strerror(rc)) : MV_EXIT_OK;
+}
+
+static int extrap_to_csv(const char *in, const char *out)
+{
+  struct mv_extrap x;
+  struct mv_results_writer *w = NULL;
+  char err[512] = "";
+  mv_extrap_init(&x);
+  int rc = mv_extrap_read(&x, in, err, sizeof err);
+  if (rc == 0) {
+    rc = strcmp(out, "-") == 0 ? mv_results_writer_open_stream(&w, stdout)
+                               : mv_results_writer_open(&w, out, MV_RESULTS_ATOMIC);
+    if (rc < 0)
+      snprintf(err, sizeof err, "%s: cannot write: %s", out, mv_strerror(rc));
+  }
+  if (rc == 0)
+    rc = mv_convert_extrap_to_results(&x, w, err, sizeof err);
+  int crc = mv_results_writer_close(w, rc == 0);
+  if (rc == 0 && crc < 0) {
+    rc = crc;
+    snprintf(err, sizeof err, "%s: cannot write: %s", out, mv_strerror(rc));
+  }
+  mv_extrap_release(&x);
+  return rc < 0 ? mv_cli_error("convert", "%s", err[0] ? err : mv_strerror(rc)) : MV_EXIT_OK;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+  static const struct option opts[] = {
+    {"output", required_argument, NULL, 'o'}, {"to", required_argument, NULL, 't'},
+    {"library", required_argument, NULL, 'l'}, {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+  const char *out = NULL, *to = NULL;
+  struct mv_convert_options copt = {0};
+  int c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+    switch (c) {
+    case 'o': out = optarg; break;
+    case 't': to = optarg; break;
+    case 'l': copt.library = optarg; break;
+    case 'h': fputs(usage, stdout); return MV_EXIT_OK;
+    default: return mv_cli_bad_option("convert", argv, optopt);
+    }
+  }
+  if (optind != argc - 1)
+    return mv_cli_error("convert", "expected exactly one INPUT file (see mpivet convert --help)");
+  if (!out)
+    return mv_cli_error("convert", "missing -o OUTPUT (see mpivet convert --help)");
+  if (to && strcmp(to, "csv") != 0 && strcmp(to, "extrap") != 0)
+    return mv_cli_error("convert", "--to expects csv or extrap, got \"%s\"", to);
+  const char *in = argv[optind];
+  enum fmt from;
+  if (detect_input(in, &from) < 0)
+    return mv_cli_error("convert", "%s: cannot open", in);
+  size_t len = strlen(out);
+  enum fmt dest = to ? (strcmp(to, "csv") == 0 ? FMT_CSV : FMT_EXTRAP)
+                     : (len >= 4 && strcmp(out + len - 4, ".csv") == 0 ? FMT_CSV : FMT_EXTRAP);
+  if (dest == from)
+    return mv_cli_error("convert", "%s is already in the %s format", in, from == FMT_CSV ? "csv" : "extrap");
+  return from == FMT_CSV ? csv_to_extrap(in, out, &copt) : extrap_to_csv(in, out);
+}
