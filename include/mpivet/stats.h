@@ -63,7 +63,10 @@ int mv_stats_ranksum(const double *x, size_t nx, const double *y, size_t ny,
                      enum mv_alternative alt, enum mv_test_method method, int correct,
                      struct mv_test_result *res);
 /* Two-sample Kolmogorov-Smirnov, as R's ks.test(x, y, alternative) (exact for small samples
- * without ties, asymptotic otherwise). For MV_ALT_GREATER the statistic is D^+ as R defines. */
+ * without ties, asymptotic otherwise). For MV_ALT_GREATER the statistic is D^+ as R defines.
+ * Beware: in R's ks.test, "greater" means the CDF of x lies ABOVE that of y, i.e. x tends to be
+ * SMALLER; this is the opposite direction of mv_stats_ranksum's MV_ALT_GREATER. Exact p only
+ * for two-sided tests with n_x n_y < 10000 (R 4.2). NaN in x or y gives MV_EINVAL. */
 int mv_stats_ks(const double *x, size_t nx, const double *y, size_t ny,
                 enum mv_alternative alt, struct mv_test_result *res);
 
@@ -71,7 +74,8 @@ int mv_stats_ks(const double *x, size_t nx, const double *y, size_t ny,
 enum mv_correction { MV_CORR_NONE = 0, MV_CORR_HOLM = 1, MV_CORR_BH = 2 };
 /* Adjust p-values in place, as R's p.adjust(p, "holm" | "BH"). */
 int mv_stats_p_adjust(double *p, size_t n, enum mv_correction method);
-/* "***" p<0.001, "**" p<0.01, "*" p<0.05, "." p<0.1, "" otherwise (R's convention). */
+/* "***" p<=0.001, "**" p<=0.01, "*" p<=0.05, "." p<=0.1, "" otherwise (R's symnum
+ * convention: intervals closed on the right). */
 const char *mv_stats_stars(double p);
 
 /* ---- least squares ---- */
