@@ -1,7 +1,7 @@
 # MPI flavors: Open MPI, MPICH and SimGrid's SMPI live side by side on one machine, so each MPI
 # program is compiled once per flavor with that flavor's compiler wrapper (not with CMake's C
 # compiler) into ${MV_MPI_OUTPUT_DIR}/<flavor>/. A missing flavor is reported and skipped.
-set(MV_MPI_FLAVORS)
+set(MV_MPI_FLAVORS "")  # not set(X): that would expose the cached list on re-configure
 set(MV_FLAVOR_CANDIDATES "openmpi:mpicc.openmpi" "mpich:mpicc.mpich" "smpi:smpicc")
 foreach(pair ${MV_FLAVOR_CANDIDATES})
   string(REPLACE ":" ";" parts ${pair})
