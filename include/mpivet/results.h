@@ -36,6 +36,8 @@ struct mv_results_reader;
 
 /* Open a results.csv for streaming; "-" reads stdin. The header is read and checked here. */
 int mv_results_reader_open(struct mv_results_reader **out, const char *path);
+/* Read from an open stream (not closed by the reader); name is used in error messages. */
+int mv_results_reader_open_stream(struct mv_results_reader **out, FILE *fp, const char *name);
 /* Read the next row: returns 1 with *row filled, 0 at end of file, negative MV_E* on error. */
 int mv_results_reader_next(struct mv_results_reader *r, struct mv_row *row);
 /* After an error: "file:line:column: expected ..., got ..." (valid until the next call). */

@@ -252,12 +252,12 @@ static int end_block(struct parser *ps, const char *at)
   return 0;
 }
 
-static int parse_data(struct parser *ps, const char *p, const char *end)
+static int parse_data(struct parser *ps, const char *kw, const char *p, const char *end)
 {
   if (!ps->kernel)
-    return fail(ps, p, MV_EPARSE, "expected REGION and METRIC before DATA");
+    return fail(ps, kw, MV_EPARSE, "expected REGION and METRIC before DATA");
   if (ps->next_point >= ps->x->npoints)
-    return fail(ps, p, MV_EPARSE, "expected at most %zu DATA lines (one per point)", ps->x->npoints);
+    return fail(ps, kw, MV_EPARSE, "expected at most %zu DATA lines (one per point)", ps->x->npoints);
   size_t point = ps->next_point++;
   int rc, any = 0;
   for (p = skip_space(p, end); p < end; p = skip_space(p, end), any = 1) {
@@ -306,7 +306,7 @@ static int parse_line(struct parser *ps, const char *p, const char *end)
   if (IS("POINTS"))
     return ps->have_points ? fail(ps, kw, MV_EPARSE, "expected one POINTS line") : parse_points(ps, p, end);
   if (IS("DATA"))
-    return parse_data(ps, p, end);
+    return parse_data(ps, kw, p, end);
   if (IS("REGION"))
     return (rc = rest_of_line(ps, p, end, &name)) < 0 ? rc : start_block(ps, kw, name, NULL);
   if (IS("METRIC"))
@@ -335,7 +335,12 @@ int mv_extrap_parse(struct mv_extrap *x, const char *name, const char *text, siz
     p = nl ? nl + 1 : end;
   }
   if (rc == 0) {
-    ps.line_start = p;
+    /* End-of-input errors point just past the last line's text. */
+    const char *last = len && text[len - 1] == '\n' ? end - 1 : end;
+    ps.line_start = last;
+    while (ps.line_start > text && ps.line_start[-1] != '\n')
+      ps.line_start--;
+    p = last;
     rc = end_block(&ps, p);
   }
   if (rc == 0 && x->nkernels == 0)

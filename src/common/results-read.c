@@ -229,6 +229,19 @@ int mv_results_reader_next(struct mv_results_reader *r, struct mv_row *row)
   }
 }
 
+int mv_results_reader_open_stream(struct mv_results_reader **out, FILE *fp, const char *name)
+{
+  struct mv_results_reader *r = calloc(1, sizeof *r);
+  if (!r)
+    return MV_ENOMEM;
+  r->path = strdup(name);
+  r->fp = fp;
+  *out = r;
+  if (!r->path)
+    return MV_ENOMEM;
+  return parse_header(r);
+}
+
 const char *mv_results_reader_error(const struct mv_results_reader *r)
 {
   return r->error;

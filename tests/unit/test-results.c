@@ -1,0 +1,217 @@
+/* Unit tests of results.csv: parsing, strict validation messages (file:line:column), quoting,
+ * append mode repairing a torn line, atomic mode, and a million rows read in bounded memory. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "mpivet/error.h"
+#include "mpivet/results.h"
+#include "test.h"
+
+static char dir[] = "/tmp/mv-test-results-XXXXXX";
+
+static void write_file(const char *path, const char *text)
+{
+  FILE *fp = fopen(path, "w");
+  fputs(text, fp);
+  fclose(fp);
+}
+
+static char *read_file(const char *path)
+{
+  FILE *fp = fopen(path, "r");
+  if (!fp)
+    return NULL;
+  static char buf[65536];
+  size_t n = fread(buf, 1, sizeof buf - 1, fp);
+  buf[n] = '\0';
+  fclose(fp);
+  return buf;
+}
+
+#define HDR "run,engine,library,nprocs,ppn,op,impl,msize,metric,rep,value,valid\n"
+
+static void test_read_valid(void)
+{
+  char path[256];
+  snprintf(path, sizeof path, "%s/ok.csv", dir);
+  /* columns in another order, an extra column, quoted library with a comma, CRLF, blank line */
+  write_file(path, "value,extra,run,engine,library,nprocs,ppn,op,impl,msize,metric,rep,valid\r\n"
+                   "1.5e-06,x,0,smpi,\"SMPI 3.32, \"\"cluster\"\"\",16,1,MPI_Bcast,default,800,time_s,3,1\r\n"
+                   "\n"
+                   "2,y,1,mpirun,Open MPI 4.1.4,4,4,MPI_Allreduce,allreduce_as_reduce_bcast,8,time_s,0,0\n");
+  struct mv_results_reader *r;
+  struct mv_row row;
+  ASSERT_INT_EQ(mv_results_reader_open(&r, path), 0);
+  ASSERT_INT_EQ(mv_results_reader_next(r, &row), 1);
+  ASSERT_DOUBLE_NEAR(row.value, 1.5e-6, 0);
+  ASSERT_STR_EQ(row.library, "SMPI 3.32, \"cluster\"");
+  ASSERT_INT_EQ(row.nprocs, 16);
+  ASSERT_INT_EQ(row.msize, 800);
+  ASSERT_INT_EQ(row.rep, 3);
+  ASSERT_INT_EQ(mv_results_reader_next(r, &row), 1);
+  ASSERT_STR_EQ(row.impl, "allreduce_as_reduce_bcast");
+  ASSERT_INT_EQ(row.valid, 0);
+  ASSERT_INT_EQ(mv_results_reader_next(r, &row), 0);
+  ASSERT_INT_EQ(mv_results_reader_rows(r), 2);
+  mv_results_reader_close(r);
+}
+
+/* Each bad input must fail with exactly this message. */
+static void expect_error(const char *text, const char *want)
+{
+  char path[256];
+  snprintf(path, sizeof path, "%s/bad.csv", dir);
+  write_file(path, text);
+  struct mv_results_reader *r;
+  struct mv_row row;
+  int rc = mv_results_reader_open(&r, path);
+  if (rc == 0)
+    while ((rc = mv_results_reader_next(r, &row)) == 1)
+      ;
+  ASSERT_TRUE(rc < 0);
+  char full[512];
+  snprintf(full, sizeof full, "%s/bad.csv:%s", dir, want);
+  ASSERT_STR_EQ(mv_results_reader_error(r), full);
+  mv_results_reader_close(r);
+}
+
+static void test_errors(void)
+{
+  expect_error(HDR "0,smpi,S,16,1,MPI_Bcast,default,800,time_s,0,abc,1\n",
+               "2:46: expected a finite number in column \"value\", got \"abc\"");
+  expect_error(HDR "0,smpi,S,16,1,MPI_Bcast,default,800,time_s,0,1,1\n0,smpi,S,x6,1,MPI_Bcast,default,8,time_s,0,1,1\n",
+               "3:10: expected an integer in column \"nprocs\", got \"x6\"");
+  expect_error("run,engine,library,nprocs,ppn,op,impl,msize,rep,value,valid\n",
+               "1:1: expected a column \"metric\" in the header (" "run,engine,library,nprocs,ppn,op,impl,msize,metric,rep,value,valid)");
+  expect_error(HDR "0,smpi,S,16,1,MPI_Bcast,default,800,time_s,0,1\n",
+               "2:46: expected 12 fields as in the header, got 11");
+  expect_error(HDR "0,smpi,S,16,1,MPI_Bcast,default,800,time_s,0,1,2\n",
+               "2:48: expected valid in [0, 1], got 2");
+  expect_error(HDR "0,smpi,S,16,1,,default,800,time_s,0,1,1\n",
+               "2:15: expected a non-empty \"op\"");
+  expect_error(HDR "0,\"smpi,S,16\n", "2:3: expected a closing quote");
+  expect_error("", "0:1: expected a header line (run,engine,library,nprocs,ppn,op,impl,msize,metric,rep,value,valid), got an empty file");
+  expect_error(HDR "0,smpi,S,16,1,MPI_Bcast,default,800,time_s,0,inf,1\n",
+               "2:46: expected a finite number in column \"value\", got \"inf\"");
+}
+
+static void test_format_roundtrip(void)
+{
+  struct mv_row row, back;
+  mv_row_init(&row);
+  strcpy(row.engine, "mpirun");
+  strcpy(row.library, "lib, \"quoted\"");
+  strcpy(row.op, "MPI_Gather");
+  row.value = 0.1 + 0.2; /* needs 17 digits to round-trip */
+  row.msize = 1LL << 40;
+  char line[1024], path[256];
+  ASSERT_TRUE(mv_row_format(&row, line, sizeof line) > 0);
+  snprintf(path, sizeof path, "%s/rt.csv", dir);
+  FILE *fp = fopen(path, "w");
+  fprintf(fp, HDR "%s\n", line);
+  fclose(fp);
+  struct mv_results_reader *r;
+  ASSERT_INT_EQ(mv_results_reader_open(&r, path), 0);
+  ASSERT_INT_EQ(mv_results_reader_next(r, &back), 1);
+  ASSERT_TRUE(back.value == row.value);
+  ASSERT_STR_EQ(back.library, row.library);
+  ASSERT_INT_EQ(back.msize, 1LL << 40);
+  mv_results_reader_close(r);
+}
+
+static void test_append_repairs_torn_line(void)
+{
+  char path[256];
+  snprintf(path, sizeof path, "%s/append.csv", dir);
+  /* a writer killed mid-row left "1,smpi,S,1" without newline: it must disappear */
+  write_file(path, HDR "0,smpi,S,16,1,MPI_Bcast,default,800,time_s,0,1,1\n1,smpi,S,1");
+  struct mv_results_writer *w;
+  struct mv_row row;
+  mv_row_init(&row);
+  strcpy(row.engine, "smpi");
+  strcpy(row.op, "MPI_Reduce");
+  row.value = 2;
+  ASSERT_INT_EQ(mv_results_writer_open(&w, path, MV_RESULTS_APPEND), 0);
+  ASSERT_INT_EQ(mv_results_writer_write(w, &row), 0);
+  ASSERT_INT_EQ(mv_results_writer_close(w, 1), 0);
+  ASSERT_STR_EQ(read_file(path), HDR "0,smpi,S,16,1,MPI_Bcast,default,800,time_s,0,1,1\n"
+                                     "0,smpi,,1,1,MPI_Reduce,default,0,time_s,0,2,1\n");
+  /* a file with another header is refused, not appended to */
+  write_file(path, "a,b\n1,2\n");
+  ASSERT_INT_EQ(mv_results_writer_open(&w, path, MV_RESULTS_APPEND), MV_EPARSE);
+}
+
+static void test_atomic_abandon(void)
+{
+  char path[256];
+  snprintf(path, sizeof path, "%s/atomic.csv", dir);
+  write_file(path, "old contents\n");
+  struct mv_results_writer *w;
+  struct mv_row row;
+  mv_row_init(&row);
+  strcpy(row.engine, "smpi");
+  strcpy(row.op, "x");
+  ASSERT_INT_EQ(mv_results_writer_open(&w, path, MV_RESULTS_ATOMIC), 0);
+  ASSERT_INT_EQ(mv_results_writer_write(w, &row), 0);
+  ASSERT_INT_EQ(mv_results_writer_close(w, 0), 0);
+  ASSERT_STR_EQ(read_file(path), "old contents\n");
+  ASSERT_INT_EQ(mv_results_writer_open(&w, path, MV_RESULTS_ATOMIC), 0);
+  ASSERT_INT_EQ(mv_results_writer_write(w, &row), 0);
+  ASSERT_INT_EQ(mv_results_writer_close(w, 1), 0);
+  ASSERT_STR_EQ(read_file(path), HDR "0,smpi,,1,1,x,default,0,time_s,0,0,1\n");
+}
+
+static long max_rss_kb(void)
+{
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss;
+}
+
+/* A million rows (about 60 MB) must stream through a reader whose memory does not grow. */
+static void test_million_rows_bounded(void)
+{
+  char path[256];
+  snprintf(path, sizeof path, "%s/million.csv", dir);
+  FILE *fp = fopen(path, "w");
+  fputs(HDR, fp);
+  for (long i = 0; i < 1000000; i++)
+    fprintf(fp, "%ld,smpi,SMPI 3.32,%d,1,MPI_Allgather,default,800,time_s,%ld,%.17g,1\n", i % 10,
+            16 << (int)(i % 7), i, 1e-6 * (double)(i % 997));
+  fclose(fp);
+  long before = max_rss_kb();
+  struct mv_results_reader *r;
+  struct mv_row row;
+  double sum = 0;
+  ASSERT_INT_EQ(mv_results_reader_open(&r, path), 0);
+  int rc;
+  while ((rc = mv_results_reader_next(r, &row)) == 1)
+    sum += row.value;
+  ASSERT_INT_EQ(rc, 0);
+  ASSERT_INT_EQ(mv_results_reader_rows(r), 1000000);
+  mv_results_reader_close(r);
+  ASSERT_TRUE(sum > 0);
+  /* the reader needs one line buffer: growth of 4 MB would mean rows are being kept */
+  ASSERT_TRUE(max_rss_kb() - before < 4096);
+  unlink(path);
+}
+
+int main(void)
+{
+  if (!mkdtemp(dir))
+    return 1;
+  RUN_TEST(test_read_valid);
+  RUN_TEST(test_errors);
+  RUN_TEST(test_format_roundtrip);
+  RUN_TEST(test_append_repairs_torn_line);
+  RUN_TEST(test_atomic_abandon);
+  RUN_TEST(test_million_rows_bounded);
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  if (system(cmd) != 0)
+    fprintf(stderr, "could not remove %s\n", dir);
+  return TEST_EXIT();
+}
