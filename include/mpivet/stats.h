@@ -62,11 +62,12 @@ struct mv_test_result {
 int mv_stats_ranksum(const double *x, size_t nx, const double *y, size_t ny,
                      enum mv_alternative alt, enum mv_test_method method, int correct,
                      struct mv_test_result *res);
-/* Two-sample Kolmogorov-Smirnov, as R's ks.test(x, y, alternative) (exact for small samples
- * without ties, asymptotic otherwise). For MV_ALT_GREATER the statistic is D^+ as R defines.
+/* Two-sample Kolmogorov-Smirnov, as R's ks.test(x, y, alternative) with psmirnov (R 4.2.2-patched
+ * and 4.3+): exact when n_x n_y < 10000 (any alternative, ties respected), asymptotic otherwise.
+ * For MV_ALT_GREATER the statistic is D^+ as R defines.
  * Beware: in R's ks.test, "greater" means the CDF of x lies ABOVE that of y, i.e. x tends to be
- * SMALLER; this is the opposite direction of mv_stats_ranksum's MV_ALT_GREATER. Exact p only
- * for two-sided tests with n_x n_y < 10000 (R 4.2). NaN in x or y gives MV_EINVAL. */
+ * SMALLER; this is the opposite direction of mv_stats_ranksum's MV_ALT_GREATER.
+ * NaN in x or y gives MV_EINVAL. */
 int mv_stats_ks(const double *x, size_t nx, const double *y, size_t ny,
                 enum mv_alternative alt, struct mv_test_result *res);
 

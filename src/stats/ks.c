@@ -1,6 +1,7 @@
-/* Two-sample Kolmogorov-Smirnov test, matching R 4.2's ks.test(x, y, alternative): exact
- * two-sided p-value by counting lattice paths when n_x n_y < 10000 and there are no ties,
- * Kolmogorov's limiting distribution otherwise; one-sided p = exp(-2 n_x n_y/(n_x+n_y) D^2). */
+/* Two-sample Kolmogorov-Smirnov test, matching R's ks.test(x, y, alternative) with psmirnov
+ * (R 4.2.2-patched / 4.3): exact p-value by counting lattice paths when n_x n_y < 10000, ties
+ * included; otherwise Kolmogorov's limiting distribution (two-sided) or
+ * exp(-2 n_x n_y/(n_x+n_y) D^2) (one-sided). */
 #include "mpivet/stats.h"
 
 #include <math.h>
@@ -11,47 +12,63 @@
 
 #define EXACT_LIMIT 10000.0   /* R: exact <- (n.x * n.y < 10000) */
 
-/* Largest F_x - F_y and F_y - F_x over the pooled sample, in units of 1/(nx ny), looked at
- * only after each run of tied values (as R does). */
-static int ks_extremes(const double *x, size_t nx, const double *y, size_t ny,
-                       long long *dplus, long long *dminus, int *ties) {
+struct scan {
+  long long dplus, dminus;   /* max of F_x - F_y and of F_y - F_x, in units of 1/(nx ny) */
+  int ties;
+  unsigned char *run_end;    /* [nx+ny+1]: 1 where a run of tied values ends */
+};
+
+/* Walks the pooled sample; the ECDF difference is looked at only after each run of tied
+ * values, as R does. */
+static int ks_scan(const double *x, size_t nx, const double *y, size_t ny, struct scan *sc) {
   struct mv__obs *o;
   int rc = mv__stats_pool(x, nx, y, ny, &o);
   if (rc)
     return rc;
   size_t n = nx + ny;
+  sc->run_end = calloc(n + 1, 1);
+  if (!sc->run_end) {
+    free(o);
+    return MV_ENOMEM;
+  }
   long long s = 0;
-  *dplus = *dminus = 0;
-  *ties = 0;
+  sc->dplus = sc->dminus = 0;
+  sc->ties = 0;
   for (size_t i = 0; i < n;) {
     size_t j = mv__stats_tie_end(o, n, i);
-    *ties |= j - i > 1;
+    sc->ties |= j - i > 1;
+    sc->run_end[j] = 1;
     for (size_t k = i; k < j; k++)
       s += o[k].from_x ? (long long)ny : -(long long)nx;
-    if (s > *dplus)
-      *dplus = s;
-    if (-s > *dminus)
-      *dminus = -s;
+    if (s > sc->dplus)
+      sc->dplus = s;
+    if (-s > sc->dminus)
+      sc->dminus = -s;
     i = j;
   }
   free(o);
   return 0;
 }
 
-/* P(D < K/(m n)) under the null: the share of monotone lattice paths from (0,0) to (m,n) that
- * keep |i n - j m| < K. u[j] holds (paths to (i,j) inside the band) / C(i+j, j), which obeys
- * u(i,j) = (i u(i-1,j) + j u(i,j-1)) / (i+j) and stays in [0,1]. */
-static double smirnov_below(size_t m, size_t n, long long k) {
+/* P(D < K/(m n)) under the null, given the pattern of ties: the share of monotone lattice
+ * paths from (0,0) to (m,n) that keep the gap i n - j m below K (its absolute value when
+ * two-sided) at every point that ends a run of ties. u[j] holds (such paths to (i,j)) /
+ * C(i+j, j), which obeys u(i,j) = (i u(i-1,j) + j u(i,j-1)) / (i+j) and stays in [0,1].
+ * R uses the signed gap for both one-sided alternatives, and so does this. */
+static double smirnov_below(size_t m, size_t n, long long k, int two_sided,
+                            const unsigned char *run_end) {
   double *u = malloc((n + 1) * sizeof *u);
   if (!u)
     return NAN;
   for (size_t i = 0; i <= m; i++)
     for (size_t j = 0; j <= n; j++) {
       long long gap = (long long)i * (long long)n - (long long)j * (long long)m;
-      if (llabs(gap) >= k)
-        u[j] = 0.0;
-      else if (i + j == 0)
+      if (two_sided)
+        gap = llabs(gap);
+      if (i + j == 0)
         u[j] = 1.0;
+      else if (run_end[i + j] && gap >= k)
+        u[j] = 0.0;
       else
         u[j] = ((double)i * u[j] + (j ? (double)j * u[j - 1] : 0.0)) / (double)(i + j);
     }
@@ -87,29 +104,27 @@ static double kolmogorov_upper(double t) {
 
 int mv_stats_ks(const double *x, size_t nx, const double *y, size_t ny,
                 enum mv_alternative alt, struct mv_test_result *res) {
-  long long dplus, dminus;
-  int ties;
-  int rc = ks_extremes(x, nx, y, ny, &dplus, &dminus, &ties);
+  struct scan sc;
+  int rc = ks_scan(x, nx, y, ny, &sc);
   if (rc)
     return rc;
-  long long k = alt == MV_ALT_GREATER ? dplus : alt == MV_ALT_LESS ? dminus
-                : (dplus > dminus ? dplus : dminus);
+  long long k = alt == MV_ALT_GREATER ? sc.dplus : alt == MV_ALT_LESS ? sc.dminus
+                : (sc.dplus > sc.dminus ? sc.dplus : sc.dminus);
   double mn = (double)nx * (double)ny, neff = mn / (double)(nx + ny);
   double d = (double)k / mn, p;
   res->statistic = d;
   res->z = 0.0;
-  res->ties = ties;
-  res->exact = alt == MV_ALT_TWO_SIDED && mn < EXACT_LIMIT && !ties;
-  if (res->exact) {
-    double below = smirnov_below(nx, ny, k);
-    if (isnan(below))
-      return MV_ENOMEM;
-    p = 1.0 - below;
-  } else if (alt == MV_ALT_TWO_SIDED) {
+  res->ties = sc.ties;
+  res->exact = mn < EXACT_LIMIT;
+  if (res->exact)
+    p = 1.0 - smirnov_below(nx, ny, k, alt == MV_ALT_TWO_SIDED, sc.run_end);
+  else if (alt == MV_ALT_TWO_SIDED)
     p = kolmogorov_upper(sqrt(neff) * d);
-  } else {
+  else
     p = exp(-2.0 * neff * d * d);
-  }
+  free(sc.run_end);
+  if (isnan(p))
+    return MV_ENOMEM;
   res->p_value = fmin(1.0, fmax(0.0, p));
   return 0;
 }
