@@ -1,12 +1,144 @@
-/* `mpivet guidelines`: placeholder until the component lands; it says so and exits 2.
- * The real command replaces this file. */
+/* `mpivet guidelines`: check the self-consistent performance guidelines of PGMPI on a
+ * results.csv (default calls and mock-ups) and print the verdicts as text or JSON; exit 1
+ * when a guideline is violated so CI can gate on it. */
+#include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
+#include "mpivet/dataset.h"
+#include "mpivet/error.h"
+#include "mpivet/guidelines.h"
+
+static const char usage[] =
+  "usage: mpivet guidelines RESULTS [--alpha A] [--per launch|raw] [--test ranksum|ks]\n"
+  "                         [--correction none|holm|bh] [--tukey K] [--split-tolerance T]\n"
+  "                         [--metric M] [--catalog FILE] [--json]\n"
+  "\n"
+  "Check the 17 self-consistent MPI performance guidelines of PGMPI (monotony GL1,\n"
+  "split-robustness GL2, pattern GL3-GL17: a collective must not be slower than its mock-up)\n"
+  "on RESULTS (results.csv with default calls in impl=default and mock-ups in impl=<mock-up id>).\n"
+  "Per configuration (library, engine, nprocs) and message size, each launch is reduced to its\n"
+  "median; pattern and monotony guidelines are one-sided two-sample tests on these R medians.\n"
+  "\n"
+  "      --alpha A             significance level (default 0.05)\n"
+  "      --per launch|raw      test the launch medians (default, PGMPI) or all raw repetitions\n"
+  "                            (raw ignores launch-to-launch variation: more false violations)\n"
+  "      --test ranksum|ks     Wilcoxon rank-sum as R's wilcox.test (default) or Kolmogorov-Smirnov\n"
+  "      --correction C        none, holm or bh (Benjamini-Hochberg, default); the family is\n"
+  "                            the tests of one configuration\n"
+  "      --tukey K             drop values outside Tukey fences (factor K, e.g. 1.5) per launch\n"
+  "      --split-tolerance T   split-robustness tolerance (default 0.05, as PGMPI)\n"
+  "      --metric M            metric to check (default time_s)\n"
+  "      --catalog FILE        guideline catalog (default share/mpivet/guidelines.catalog)\n"
+  "      --json                JSON on stdout: {\"violations\": [...], \"summary\": {...}}\n"
+  "  -h, --help                this text\n"
+  "\n"
+  "Exit status: 0 no violation, 1 a guideline is violated, 2 usage or input error.\n";
+
+enum { OPT_ALPHA = 256, OPT_PER, OPT_TEST, OPT_CORR, OPT_TUKEY, OPT_SPLIT, OPT_METRIC,
+       OPT_CATALOG, OPT_JSON };
+
+static int parse_option(int c, const char *arg, struct mv_gl_options *o, const char **catalog,
+                        int *json)
+{
+  switch (c) {
+  case OPT_ALPHA:
+    return mv_cli_parse_double(arg, &o->alpha) || !(o->alpha > 0 && o->alpha < 1)
+               ? mv_cli_error("guidelines", "--alpha expects a number in (0, 1), got \"%s\"", arg)
+               : 0;
+  case OPT_PER:
+    return mv_gl_parse_per(arg, &o->per)
+               ? mv_cli_error("guidelines", "--per expects launch or raw, got \"%s\"", arg) : 0;
+  case OPT_TEST:
+    return mv_gl_parse_test(arg, &o->test)
+               ? mv_cli_error("guidelines", "--test expects ranksum or ks, got \"%s\"", arg) : 0;
+  case OPT_CORR:
+    return mv_gl_parse_correction(arg, &o->correction)
+               ? mv_cli_error("guidelines", "--correction expects none, holm or bh, got \"%s\"", arg)
+               : 0;
+  case OPT_TUKEY:
+    return mv_cli_parse_double(arg, &o->tukey_k) || !(o->tukey_k >= 0)
+               ? mv_cli_error("guidelines", "--tukey expects a factor >= 0, got \"%s\"", arg) : 0;
+  case OPT_SPLIT:
+    return mv_cli_parse_double(arg, &o->split_tolerance) || !(o->split_tolerance >= 0)
+               ? mv_cli_error("guidelines", "--split-tolerance expects a number >= 0, got \"%s\"",
+                              arg)
+               : 0;
+  case OPT_METRIC:
+    if (strlen(arg) >= sizeof o->metric)
+      return mv_cli_error("guidelines", "--metric: name too long");
+    strcpy(o->metric, arg);
+    return 0;
+  case OPT_CATALOG: *catalog = arg; return 0;
+  case OPT_JSON: *json = 1; return 0;
+  }
+  return MV_EXIT_USAGE;
+}
+
+static int run(const char *results, const char *catalog, const struct mv_gl_options *opt,
+               int json)
+{
+  struct mv_catalog cat;
+  struct mv_dataset ds;
+  struct mv_gl_report rep;
+  mv_catalog_init(&cat);
+  mv_dataset_init(&ds);
+  mv_gl_report_init(&rep);
+  int code = MV_EXIT_OK, rc = mv_catalog_load(&cat, catalog);
+  if (rc < 0)
+    code = mv_cli_fail("guidelines", rc, "%s", cat.error);
+  else if ((rc = mv_dataset_load(&ds, results)) < 0)
+    code = mv_cli_fail("guidelines", rc, "%s", ds.error[0] ? ds.error : mv_strerror(rc));
+  else if ((rc = mv_gl_evaluate(&cat, &ds, opt, &rep)) < 0)
+    code = mv_cli_fail("guidelines", rc, "%s: %s", results, mv_strerror(rc));
+  if (code == MV_EXIT_OK) {
+    if (json) {
+      struct mv_json j;
+      mv_json_init(&j, stdout, 1);
+      mv_gl_write_json(&rep, &j);
+      mv_json_finish(&j);
+    } else {
+      mv_gl_write_text(&rep, &cat, stdout);
+    }
+    if (rep.nconfigs == 0)
+      code = mv_cli_error("guidelines", "%s: no rows with metric %s", results, opt->metric);
+    else
+      code = rep.nviolations ? MV_EXIT_VERDICT : MV_EXIT_OK;
+  }
+  mv_gl_report_release(&rep);
+  mv_dataset_release(&ds);
+  mv_catalog_release(&cat);
+  return mv_cli_finish(code);
+}
 
 int cmd_guidelines(int argc, char **argv)
 {
-  (void)argc;
-  (void)argv;
-  return mv_cli_error("guidelines", "not implemented in this build yet");
+  static const struct option opts[] = {
+    {"alpha", required_argument, NULL, OPT_ALPHA}, {"per", required_argument, NULL, OPT_PER},
+    {"test", required_argument, NULL, OPT_TEST}, {"correction", required_argument, NULL, OPT_CORR},
+    {"tukey", required_argument, NULL, OPT_TUKEY},
+    {"split-tolerance", required_argument, NULL, OPT_SPLIT},
+    {"metric", required_argument, NULL, OPT_METRIC},
+    {"catalog", required_argument, NULL, OPT_CATALOG}, {"json", no_argument, NULL, OPT_JSON},
+    {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+  struct mv_gl_options opt;
+  const char *catalog = NULL;
+  int json = 0, c;
+  mv_gl_options_init(&opt);
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    if (c == 'h') {
+      fputs(usage, stdout);
+      return mv_cli_finish(MV_EXIT_OK);
+    }
+    if (c == '?' || c == ':')
+      return mv_cli_bad_option("guidelines", argv, optopt);
+    if (parse_option(c, optarg, &opt, &catalog, &json))
+      return MV_EXIT_USAGE;
+  }
+  if (optind != argc - 1)
+    return mv_cli_error("guidelines", "expected exactly one RESULTS file (see mpivet guidelines "
+                                      "--help)");
+  return run(argv[optind], catalog, &opt, json);
 }
