@@ -1,0 +1,131 @@
+/* Experiment campaigns: a plan of launches (process counts x separate launches, each measuring
+ * ops x msizes) run in a seeded random order, with resumable state in the campaign folder
+ * (plan, journal of finished launches, results.csv appended and flushed per launch) and meta.json.
+ * The launch itself is a callback, so engines (mpirun, srun, smpi) and tests plug in. */
+#ifndef MPIVET_CAMPAIGN_H
+#define MPIVET_CAMPAIGN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "mpivet/results.h"
+
+#define MV_CAMPAIGN_PATH_MAX 4096
+
+/* One MPI job: every op x msize of the plan at nprocs, for launch index run. */
+struct mv_launch_item {
+  int index;      /* position in the canonical plan (nprocs-major, then run) */
+  int nprocs;
+  int run;
+};
+
+struct mv_plan {
+  int *nprocs;              /* ascending process counts */
+  size_t n_nprocs;
+  char **ops;               /* "MPI_Bcast" or "MPI_Bcast:impl" */
+  size_t n_ops;
+  int64_t *msizes;
+  size_t n_msizes;
+  int runs;                 /* separate launches per process count */
+  int reps;                 /* repetitions inside a launch */
+  uint64_t seed;            /* order of the launches; recorded for reproduction */
+  struct mv_launch_item *items;   /* execution order (shuffled) */
+  size_t n_items;
+};
+
+void mv_plan_init(struct mv_plan *p);
+void mv_plan_release(struct mv_plan *p);
+/* "16,32,64" or "16:1024" (powers of two from A to B, both included). */
+int mv_plan_parse_nprocs(struct mv_plan *p, const char *spec);
+/* Comma-separated list of names, e.g. "MPI_Bcast,MPI_Reduce". */
+int mv_plan_parse_ops(struct mv_plan *p, const char *list);
+/* Comma-separated list of byte counts. */
+int mv_plan_parse_msizes(struct mv_plan *p, const char *list);
+/* Build items for every (nprocs, run) and shuffle them with p->seed (Fisher-Yates, splitmix64). */
+int mv_plan_build(struct mv_plan *p);
+
+/* Cost model of one launch in seconds, per engine ("smpi", "mpirun", "srun"). */
+double mv_plan_launch_cost(const struct mv_plan *p, const char *engine, int nprocs);
+/* Sum over the items not yet done (done may be NULL = none done). */
+double mv_plan_cost(const struct mv_plan *p, const char *engine, const unsigned char *done);
+/* Trim runs, then reps, then the largest process counts until the cost fits budget_s.
+ * Writes what was changed into note. MV_ERANGE when even the smallest plan does not fit. */
+int mv_plan_fit_budget(struct mv_plan *p, const char *engine, double budget_s,
+                       char *note, size_t notesize);
+
+/* A seeded generator shared by plan shuffling and the synthetic launcher of the tests. */
+uint64_t mv_rand_next(uint64_t *state);
+/* Uniform integer in [0, n) without modulo bias. */
+uint64_t mv_rand_below(uint64_t *state, uint64_t n);
+/* Uniform double in [0, 1). */
+double mv_rand_uniform(uint64_t *state);
+
+/* ---- campaign folder ---- */
+
+#define MV_CAMPAIGN_KEYS_MAX 32
+
+struct mv_campaign {
+  char dir[MV_CAMPAIGN_PATH_MAX];
+  struct mv_plan plan;
+  size_t nkeys;                          /* options the command stores (engine, mpi, ...) */
+  char *keys[MV_CAMPAIGN_KEYS_MAX];
+  char *values[MV_CAMPAIGN_KEYS_MAX];
+  unsigned char *done;                   /* [plan.n_items], by canonical index */
+  size_t n_done;
+  long long results_size;                /* bytes of results.csv that belong to done launches */
+  char error[512];
+};
+
+void mv_campaign_init(struct mv_campaign *c);
+void mv_campaign_release(struct mv_campaign *c);
+/* Store an option (copied; replaces an earlier value). */
+int mv_campaign_set(struct mv_campaign *c, const char *key, const char *value);
+/* The stored value or NULL. */
+const char *mv_campaign_get(const struct mv_campaign *c, const char *key);
+
+/* Create dir (and parents) and write campaign.plan atomically; the plan must be built.
+ * MV_EINVAL when dir already holds a campaign (use resume). */
+int mv_campaign_create(struct mv_campaign *c, const char *dir);
+/* Read dir/campaign.plan and the journal; truncate results.csv to the rows of finished
+ * launches so that an interrupted launch is rerun without duplicates. */
+int mv_campaign_resume(struct mv_campaign *c, const char *dir);
+/* Path of a file inside the campaign folder. */
+int mv_campaign_path(const struct mv_campaign *c, const char *name, char *buf, size_t size);
+
+/* Rows of one launch, collected before they are committed. */
+struct mv_rowbuf {
+  struct mv_row *rows;
+  size_t n, cap;
+};
+void mv_rowbuf_init(struct mv_rowbuf *b);
+void mv_rowbuf_release(struct mv_rowbuf *b);
+int mv_rowbuf_push(struct mv_rowbuf *b, const struct mv_row *row);
+
+/* Runs one launch; appends its rows to out. err gets a message on failure. */
+typedef int (*mv_launch_fn)(void *ctx, const struct mv_campaign *c,
+                            const struct mv_launch_item *item, struct mv_rowbuf *out,
+                            char *err, size_t errsize);
+/* Called after each committed launch (may be NULL). */
+typedef void (*mv_campaign_progress_fn)(void *ctx, const struct mv_campaign *c,
+                                        const struct mv_launch_item *item);
+
+/* Run every launch not yet done, in plan order: rows appended to results.csv and flushed,
+ * then the launch recorded in the journal. Stops at the first failing launch (its rows are
+ * not kept) and returns its error; c->error holds the message. */
+int mv_campaign_run(struct mv_campaign *c, mv_launch_fn launch, void *launch_ctx,
+                    mv_campaign_progress_fn progress, void *progress_ctx);
+
+/* ---- meta.json ---- */
+
+struct mv_meta {
+  const char *library;         /* "Open MPI 4.1.4", "SMPI 3.32" */
+  const char *engine;
+  const char *platform_file;   /* SMPI platform XML, copied into the folder (may be NULL) */
+  const char *command_line;    /* the mpivet command as typed (may be NULL) */
+};
+/* Write dir/meta.json: library, engine, hostnames, cores, MPI-tuning environment variables,
+ * mpivet version and git revision, seed and plan, platform file (copied as platform.xml). */
+int mv_campaign_write_meta(const struct mv_campaign *c, const struct mv_meta *m);
+/* 1 when an environment variable name tunes an MPI library or launcher (OMPI_, MPICH_, ...). */
+int mv_meta_env_is_mpi(const char *name);
+
+#endif

@@ -1,0 +1,148 @@
+/* meta.json of a campaign: everything needed to judge or repeat it — MPI library and version,
+ * engine, hosts and cores, environment variables that tune MPI or the launcher, mpivet version
+ * and git revision, seed and plan, and the SMPI platform file (copied next to the results). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mpivet/campaign.h"
+#include "mpivet/error.h"
+#include "mpivet/json.h"
+
+extern char **environ;
+
+/* Prefixes of variables read by Open MPI, MPICH, Intel MPI, UCX, libfabric, PMIx, Slurm,
+ * SimGrid and the usual OpenMP/affinity knobs that change measured times. */
+static const char *const mpi_env_prefixes[] = {
+  "OMPI_", "OPAL_", "PRTE_", "PMIX_", "MPICH_", "MPIR_CVAR_", "MPIEXEC_", "HYDRA_", "I_MPI_",
+  "UCX_", "FI_", "PSM2_", "SLURM_", "SRUN_", "SMPI_", "SIMGRID_", "OMP_", "KMP_AFFINITY",
+  "MPIVET_",
+};
+
+int mv_meta_env_is_mpi(const char *name)
+{
+  for (size_t i = 0; i < sizeof mpi_env_prefixes / sizeof mpi_env_prefixes[0]; i++)
+    if (strncmp(name, mpi_env_prefixes[i], strlen(mpi_env_prefixes[i])) == 0)
+      return 1;
+  return 0;
+}
+
+static void write_env(struct mv_json *j)
+{
+  mv_json_key(j, "environment");
+  mv_json_object_begin(j);
+  for (char **e = environ; *e; e++) {
+    const char *eq = strchr(*e, '=');
+    if (!eq || (size_t)(eq - *e) >= 256)
+      continue;
+    char name[256];
+    memcpy(name, *e, (size_t)(eq - *e));
+    name[eq - *e] = '\0';
+    if (mv_meta_env_is_mpi(name))
+      mv_json_kv_string(j, name, eq + 1);
+  }
+  mv_json_object_end(j);
+}
+
+static void write_hosts(struct mv_json *j)
+{
+  char host[256] = "unknown";
+  gethostname(host, sizeof host - 1);
+  struct utsname u;
+  mv_json_key(j, "hosts");
+  mv_json_object_begin(j);
+  mv_json_kv_string(j, "launch_host", host);
+  mv_json_kv_string(j, "slurm_nodelist", getenv("SLURM_JOB_NODELIST"));
+  mv_json_kv_int(j, "cores_online", sysconf(_SC_NPROCESSORS_ONLN));
+  if (uname(&u) == 0) {
+    mv_json_kv_string(j, "kernel", u.release);
+    mv_json_kv_string(j, "machine", u.machine);
+  }
+  mv_json_object_end(j);
+}
+
+static void write_plan(struct mv_json *j, const struct mv_campaign *c)
+{
+  const struct mv_plan *p = &c->plan;
+  mv_json_key(j, "plan");
+  mv_json_object_begin(j);
+  char seed[32];
+  snprintf(seed, sizeof seed, "%llu", (unsigned long long)p->seed);
+  mv_json_kv_string(j, "seed", seed);   /* a string: 64-bit seeds do not fit a double */
+  mv_json_kv_int(j, "runs", p->runs);
+  mv_json_kv_int(j, "reps", p->reps);
+  mv_json_kv_int(j, "launches", (long long)p->n_items);
+  mv_json_key(j, "nprocs");
+  mv_json_array_begin(j);
+  for (size_t i = 0; i < p->n_nprocs; i++)
+    mv_json_int(j, p->nprocs[i]);
+  mv_json_array_end(j);
+  mv_json_key(j, "ops");
+  mv_json_array_begin(j);
+  for (size_t i = 0; i < p->n_ops; i++)
+    mv_json_string(j, p->ops[i]);
+  mv_json_array_end(j);
+  mv_json_key(j, "msizes");
+  mv_json_array_begin(j);
+  for (size_t i = 0; i < p->n_msizes; i++)
+    mv_json_int(j, p->msizes[i]);
+  mv_json_array_end(j);
+  mv_json_key(j, "options");
+  mv_json_object_begin(j);
+  for (size_t i = 0; i < c->nkeys; i++)
+    mv_json_kv_string(j, c->keys[i], c->values[i]);
+  mv_json_object_end(j);
+  mv_json_object_end(j);
+}
+
+static int copy_file(const char *from, const char *to)
+{
+  FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+  char buf[8192];
+  size_t n;
+  int bad = !in || !out;
+  while (!bad && (n = fread(buf, 1, sizeof buf, in)) > 0)
+    bad = fwrite(buf, 1, n, out) != n;
+  bad |= in && ferror(in);
+  if (in)
+    fclose(in);
+  if (out)
+    bad |= fclose(out) != 0;
+  return bad ? MV_EIO : 0;
+}
+
+int mv_campaign_write_meta(const struct mv_campaign *c, const struct mv_meta *m)
+{
+  char path[MV_CAMPAIGN_PATH_MAX + 32], platform[MV_CAMPAIGN_PATH_MAX + 32];
+  int rc = mv_campaign_path(c, "meta.json", path, sizeof path);
+  if (rc == 0 && m->platform_file &&
+      ((rc = mv_campaign_path(c, "platform.xml", platform, sizeof platform)) == 0) &&
+      strcmp(m->platform_file, platform) != 0)
+    rc = copy_file(m->platform_file, platform);
+  FILE *fp = rc ? NULL : fopen(path, "w");
+  if (!fp)
+    return rc ? rc : MV_EIO;
+  struct mv_json j;
+  mv_json_init(&j, fp, 1);
+  mv_json_object_begin(&j);
+  mv_json_kv_string(&j, "format", "mpivet-meta 1");
+  mv_json_kv_string(&j, "mpivet_version", MV_VERSION);
+  mv_json_kv_string(&j, "mpivet_git_revision", MV_GIT_REVISION);
+  mv_json_kv_string(&j, "library", m->library);
+  mv_json_kv_string(&j, "engine", m->engine);
+  mv_json_kv_string(&j, "platform_file", m->platform_file ? "platform.xml" : NULL);
+  mv_json_kv_string(&j, "platform_source", m->platform_file);
+  mv_json_kv_string(&j, "command_line", m->command_line);
+  mv_json_kv_int(&j, "written_unix_time", (long long)time(NULL));
+  write_hosts(&j);
+  write_env(&j);
+  write_plan(&j, c);
+  mv_json_object_end(&j);
+  rc = mv_json_finish(&j);
+  if (fclose(fp) != 0 && rc == 0)
+    rc = MV_EIO;
+  return rc;
+}
