@@ -58,7 +58,10 @@ struct mv_test_result {
   int ties;             /* 1 when ties were found */
 };
 /* Wilcoxon rank-sum / Mann-Whitney U, as R's wilcox.test(x, y, alternative, exact, correct).
- * correct: continuity correction in the normal approximation. n_x, n_y >= 1. */
+ * correct: continuity correction in the normal approximation. n_x, n_y >= 1, no NaN (else
+ * MV_EINVAL). MV_TEST_EXACT falls back to the normal approximation when there are ties (as R)
+ * or when n_x + n_y is too large to count (N min(n_x,n_y) n_x n_y > 4e8); res->exact tells.
+ * When every value is tied the variance is 0 and p is NaN, as in R. */
 int mv_stats_ranksum(const double *x, size_t nx, const double *y, size_t ny,
                      enum mv_alternative alt, enum mv_test_method method, int correct,
                      struct mv_test_result *res);
