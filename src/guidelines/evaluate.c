@@ -241,25 +241,31 @@ static int check_pattern(struct ctx *c, const struct mv_guideline *gl, size_t *s
   return 0;
 }
 
-/* Multiple testing: the family is every test of the configuration. */
+/* Multiple testing: the family is every test of the configuration; a NaN p-value (no
+ * information, e.g. every value tied) stays out of the family, as NA in R's p.adjust. */
+static int in_family(const struct mv_gl_check *ck)
+{
+  return ck->type != MV_GL_SPLIT && !isnan(ck->p_raw);
+}
+
 static int correct_config(struct ctx *c)
 {
   struct mv_gl_report *rep = c->rep;
   size_t n = 0;
   for (size_t i = c->first_check; i < rep->nchecks; i++)
-    n += rep->checks[i].type != MV_GL_SPLIT;
+    n += in_family(&rep->checks[i]);
   double *p = malloc((n ? n : 1) * sizeof *p);
   if (!p)
     return MV_ENOMEM;
   size_t k = 0;
   for (size_t i = c->first_check; i < rep->nchecks; i++)
-    if (rep->checks[i].type != MV_GL_SPLIT)
+    if (in_family(&rep->checks[i]))
       p[k++] = rep->checks[i].p_raw;
   int rc = n ? mv_stats_p_adjust(p, n, c->opt->correction) : 0;
   k = 0;
   for (size_t i = c->first_check; rc == 0 && i < rep->nchecks; i++) {
     struct mv_gl_check *ck = &rep->checks[i];
-    if (ck->type == MV_GL_SPLIT)
+    if (!in_family(ck))
       continue;
     ck->p_value = p[k++];
     ck->violated = ck->p_value < c->opt->alpha;
