@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "cli.h"
 
 struct command {
@@ -32,6 +34,8 @@ static void usage(FILE *fp)
 
 int main(int argc, char **argv)
 {
+  /* GSL's default handler aborts; mpivet checks GSL's return values instead. */
+  gsl_set_error_handler_off();
   if (argc < 2) {
     usage(stderr);
     return MV_EXIT_USAGE;
