@@ -1,0 +1,216 @@
+/* mpivet-bench: the MPI benchmark program. Builds the (op, msize) jobs, shuffles them with a
+ * recorded seed, synchronises clocks before each job, checks mock-ups against their collective,
+ * measures, and writes results rows and meta JSON from rank 0 (or, with --check-clock, only
+ * the residual clock offsets). Exit 0, 2 on bad options, 1 on a failed check or output error. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mpivet/bench.h"
+#include "run.h"
+
+static uint64_t splitmix(uint64_t *s)
+{
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static void add_job(struct bench_run *r, const struct bench_op *e, int64_t msize, int cap)
+{
+  if (!e->sized)
+    msize = 0;
+  for (int i = 0; i < r->njobs; i++)
+    if (r->jobs[i].op == e && r->jobs[i].msize == msize)
+      return;
+  if (r->njobs < cap)
+    r->jobs[r->njobs++] = (struct bench_job){.op = e, .msize = msize};
+}
+
+/* Every requested entry (or group member) times every size; then a seeded Fisher-Yates. */
+static int build_jobs(struct bench_run *r)
+{
+  int cap = 0;
+  while (bench_op_entry(cap))
+    cap++;
+  cap *= r->o->nmsizes;
+  r->jobs = calloc((size_t)cap, sizeof *r->jobs);
+  if (!r->jobs)
+    return -1;
+  for (int k = 0; k < r->o->nops; k++) {
+    const struct bench_op *e, *one = bench_op_find(r->o->ops[k]);
+    for (int i = 0; (e = bench_op_entry(i)) != NULL; i++)
+      if (one ? e == one : bench_group_has(r->o->ops[k], e) == 1)
+        for (int m = 0; m < r->o->nmsizes; m++)
+          add_job(r, e, r->o->msizes[m], cap);
+  }
+  uint64_t s = r->seed;
+  for (int i = r->njobs - 1; i > 0; i--) {
+    int j = (int)(splitmix(&s) % (uint64_t)(i + 1));
+    struct bench_job t = r->jobs[i];
+    r->jobs[i] = r->jobs[j];
+    r->jobs[j] = t;
+  }
+  return 0;
+}
+
+/* Synchronise clocks; returns the time it took (max over ranks). */
+static double sync_clocks(struct bench_run *r)
+{
+  double t0 = bench_now(), d, dmax;
+  MPI_Barrier(r->comm);
+  bench_sync_find(r->o->sync)->sync(r->comm, &r->clk);
+  d = bench_now() - t0;
+  MPI_Allreduce(&d, &dmax, 1, MPI_DOUBLE, MPI_MAX, r->comm);
+  return dmax;
+}
+
+static void measure_residuals(struct bench_run *r)
+{
+  bench_clock_residuals(r->comm, &r->clk, r->residuals);
+  r->residual_max = 0;
+  for (int i = 0; r->rank == 0 && i < r->size; i++)
+    if (r->residuals[i] > r->residual_max || -r->residuals[i] > r->residual_max)
+      r->residual_max = r->residuals[i] < 0 ? -r->residuals[i] : r->residuals[i];
+}
+
+static int run_job(struct bench_run *r, struct bench_job *job)
+{
+  struct bench_buf b;
+  int ok = bench_buf_init(&b, r->comm, job->msize) == 0, all;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, r->comm);
+  if (!all)
+    return -1;
+  double s = sync_clocks(r);
+  r->sync_total += s;
+  if (job->op->kind == BENCH_MEMORY) {
+    bench_measure_memory(r, job->op, &b, job);
+  } else {
+    if (strcmp(job->op->impl, "default") != 0) {
+      job->checked = 1;
+      job->equal = bench_op_check(job->op, &b);
+    }
+    if (!job->checked || job->equal)
+      bench_measure_time(r, job->op, &b, job);
+  }
+  bench_buf_release(&b);
+  return job->checked && !job->equal ? 1 : 0;
+}
+
+/* --check-clock: residual offsets after a wait, as rows and a table on stderr. */
+static void check_clock(struct bench_run *r)
+{
+  static const struct bench_op offset = {"clock_offset", "default", BENCH_TIME, 0, NULL, NULL, 0};
+  static const struct bench_op duration = {"clock_sync", "default", BENCH_TIME, 0, NULL, NULL, 0};
+  double t = bench_now() + r->o->check_wait;
+  bench_wait_until(t);
+  measure_residuals(r);
+  if (r->rank != 0)
+    return;
+  fprintf(stderr, "clock sync %s: %.3f ms; residual offsets after %.3g s (us):", r->o->sync,
+          r->sync_seconds * 1e3, r->o->check_wait);
+  for (int i = 0; i < r->size; i++) {
+    fprintf(stderr, " %.3f", r->residuals[i] * 1e6);
+    bench_out_row(r, &offset, 0, "time_s", i, r->residuals[i], 1);
+  }
+  fprintf(stderr, "; max %.3f us\n", r->residual_max * 1e6);
+  bench_out_row(r, &duration, 0, "time_s", 0, r->sync_seconds, 1);
+}
+
+static int setup(struct bench_run *r, const struct bench_opts *o)
+{
+  r->o = o;
+  r->comm = MPI_COMM_WORLD;
+  MPI_Comm_rank(r->comm, &r->rank);
+  MPI_Comm_size(r->comm, &r->size);
+  bench_library(r);
+  r->ppn = o->ppn > 0 ? o->ppn : bench_count_ppn(r->comm);
+  r->seed = o->seed ? o->seed : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
+  MPI_Bcast(&r->seed, 1, MPI_UINT64_T, 0, r->comm);
+  r->residuals = calloc((size_t)r->size, sizeof(double));
+  r->cache = o->clear_cache ? calloc((size_t)o->clear_cache, 1) : NULL;
+  int ok = r->residuals && (!o->clear_cache || r->cache) && build_jobs(r) == 0;
+  if (ok && r->rank == 0)
+    ok = bench_out_open(r) == 0;
+  int all;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, r->comm);
+  return all ? 0 : -1;
+}
+
+static int bench(const struct bench_opts *o)
+{
+  struct bench_run *r = calloc(1, sizeof *r);  /* large: per-batch arrays */
+  int failed = !r || setup(r, o) != 0;
+  if (!failed) {
+    r->sync_seconds = sync_clocks(r);
+    r->sync_total = r->sync_seconds;
+    if (o->check_clock) {
+      check_clock(r);
+    } else {
+      measure_residuals(r);
+      if (r->rank == 0) {
+        int64_t pss = bench_mem_pss();
+        static const struct bench_op init = {"MPI_Init", "default", BENCH_MEMORY, 0, NULL, NULL, 0};
+        if (pss >= 0)
+          bench_out_row(r, &init, 0, "rss_bytes", 0, (double)pss, 1);
+      }
+      for (int i = 0; i < r->njobs; i++)
+        failed |= run_job(r, &r->jobs[i]);
+    }
+    if (r->rank == 0) {
+      failed |= bench_out_close(r) != 0;
+      failed |= o->meta && bench_meta_write(r) != 0;
+    }
+  }
+  if (r) {
+    free(r->residuals);
+    free(r->cache);
+    free(r->jobs);
+  }
+  free(r);
+  return failed;
+}
+
+/* --list: the operation table, checked against the names published in mpivet/bench.h. */
+static int list_ops(int rank)
+{
+  const struct bench_op *e;
+  int n = 0, published = 0, missing = 0;
+  for (int i = 0; (e = bench_op_entry(i)) != NULL; i++, n++) {
+    int found = 0;
+#define X(name, id) found |= strcmp(e->op, name) == 0 && strcmp(e->impl, id) == 0;
+    MV_BENCH_OPS(X)
+#undef X
+    missing += !found;
+    if (rank == 0)
+      printf("%-26s %-44s %s%s\n", e->op, e->impl, e->kind == BENCH_MEMORY ? "memory" : "time",
+             found ? "" : "  (missing from mpivet/bench.h)");
+  }
+#define X(name, id) published++;
+  MV_BENCH_OPS(X)
+#undef X
+  if (rank == 0 && (missing || published != n))
+    fprintf(stderr, "mpivet-bench: table (%d) and mpivet/bench.h (%d) differ\n", n, published);
+  return missing || published != n;
+}
+
+int main(int argc, char **argv)
+{
+  struct bench_opts o;
+  int rank;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int rc = bench_opts_parse(&o, argc, argv, rank);
+  if (rc == 1)
+    rc = 0;  /* --help */
+  else if (rc == 0 && o.list)
+    rc = list_ops(rank);
+  else if (rc == 0)
+    rc = bench(&o);
+  if (rank == 0)
+    fflush(stdout);
+  MPI_Finalize();
+  return rc;
+}
