@@ -209,6 +209,17 @@ static void write_matrix(const struct mv_gl_report *rep, const struct mv_catalog
   for (size_t k = 0; k < rep->nconfigs; k++)
     fprintf(fp, " %5s%zu]", "[", k + 1);
   fputc('\n', fp);
+  /* Table II: violated / evaluated per type */
+  for (int t = MV_GL_MONOTONY; t <= MV_GL_PATTERN; t++) {
+    fprintf(fp, "  %-5c %-48s", type_letter[t], mv_gl_type_name((enum mv_gl_type)t));
+    for (size_t k = 0; k < rep->nconfigs; k++) {
+      char frac[48];
+      snprintf(frac, sizeof frac, "%zu/%zu", rep->configs[k].violated[t],
+               rep->configs[k].evaluated[t]);
+      fprintf(fp, " %7s", frac);
+    }
+    fputc('\n', fp);
+  }
   for (size_t g = 0; g < cat->n; g++) {
     const struct mv_guideline *gl = &cat->items[g];
     if (gl->type != MV_GL_PATTERN)
