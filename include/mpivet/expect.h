@@ -1,0 +1,121 @@
+/* Expectations in big-O notation and their validation against fitted models, after the
+ * scalability-validation paper (sections 2.3 and 2.4): function classes, the expectation-driven
+ * search space, deviation limits, exact/approximate/no match, divergence, cross-function rules
+ * and the expectation file format (ARCHITECTURE.md section 3, docs/model.md). */
+#ifndef MPIVET_EXPECT_H
+#define MPIVET_EXPECT_H
+
+#include <stddef.h>
+#include "mpivet/model.h"
+
+#define MV_EXPECT_NAME_MAX 128
+#define MV_RULE_MAX_RHS 8
+
+/* The paper's function classes: F1 = log^i x, F2 = x^i, F3 = 2^(i x). */
+enum mv_fclass { MV_FCLASS_LOG = 1, MV_FCLASS_POLY = 2, MV_FCLASS_EXP = 3 };
+
+enum mv_match { MV_MATCH_NONE = 0, MV_MATCH_APPROX = 1, MV_MATCH_EXACT = 2 };
+
+/* ---- big-O expressions ---- */
+/* Parse "O(p log p)", "O(p^(5/4) log^2 p)", "O(2^(p/2))", "O(1)", "p^(1/2)" (the O( ) is
+ * optional), sums, products, "/" by a single term, sqrt(x), log(x), log2(x)^k. Parameters are
+ * identifiers; coefficients are dropped. On error returns MV_EPARSE with *errcol the 0-based
+ * offset of the problem in text and msg "expected ..., got ...". */
+int mv_bigo_parse(const char *text, size_t len, struct mv_function *out, size_t *errcol,
+                  char *msg, size_t msgsize);
+/* "O(p^(1/2)/log p)": numerator and denominator factors, "O(1)" for a constant. */
+int mv_bigo_format(const struct mv_function *f, char *buf, size_t size);
+/* One term as it reads inside O( ), e.g. "p^(1/4) log p", "1". */
+int mv_term_format_bigo(const struct mv_function *f, const struct mv_term *t, char *buf,
+                        size_t size);
+
+/* The leading-order terms of f (coefficients set to 1): the terms no other term outgrows;
+ * "1" alone when f is constant. */
+void mv_function_leading(const struct mv_function *f, struct mv_function *out);
+/* Asymptotic comparison of two terms of the same function space: -1, 0, 1, or 2 when
+ * incomparable (different parameters grow in opposite directions). */
+int mv_term_compare(const struct mv_term *a, const struct mv_term *b);
+/* Class and leading exponent of a single-parameter term (constant: F1, exponent 0). */
+enum mv_fclass mv_term_class(const struct mv_term *t, double *exponent);
+
+/* ---- expectation-driven search space (section 2.3) ---- */
+/* Terms between B_l = 1 and B_u = E^2: big ticks from E's class, `steps` halvings (default 2),
+ * then small ticks: every term below B_u times the next lower class with exponent 1.
+ * Single-parameter expectations only; terms are written in growth order. */
+int mv_expect_search_space(const struct mv_function *expect, int steps, struct mv_term *out,
+                           size_t cap, size_t *n);
+/* "{1, log p, p^(1/4), ...}" */
+int mv_search_space_format(const struct mv_function *expect, const struct mv_term *terms,
+                           size_t n, char *buf, size_t size);
+/* Default deviation D(x): E's leading exponent halved within its class. */
+int mv_expect_default_deviation(const struct mv_function *expect, struct mv_function *out);
+
+/* ---- expectation files ---- */
+struct mv_expectation {
+  char callpath[MV_EXPECT_NAME_MAX];
+  char metric[MV_EXPECT_NAME_MAX];    /* "*" when the line gives none */
+  struct mv_function expect;
+  struct mv_function deviation;       /* given, or the default */
+  int deviation_given;
+  int line;
+};
+
+struct mv_rule {
+  char lhs[MV_EXPECT_NAME_MAX];
+  int nrhs;
+  char rhs[MV_RULE_MAX_RHS][MV_EXPECT_NAME_MAX];
+  char metric[MV_EXPECT_NAME_MAX];    /* "*" = every metric all functions share */
+  int line;
+};
+
+struct mv_expect_file {
+  size_t n;
+  struct mv_expectation *items;
+  size_t nrules;
+  struct mv_rule *rules;
+};
+
+void mv_expect_file_init(struct mv_expect_file *f);
+void mv_expect_file_release(struct mv_expect_file *f);
+/* Parse text; name is used in errors "name:line:column: expected ..., got ...". */
+int mv_expect_parse(struct mv_expect_file *f, const char *name, const char *text, size_t len,
+                    char *err, size_t errsize);
+int mv_expect_parse_file(struct mv_expect_file *f, const char *path, char *err, size_t errsize);
+/* The expectation for (callpath, metric), or NULL. */
+const struct mv_expectation *mv_expect_find(const struct mv_expect_file *f, const char *callpath,
+                                            const char *metric);
+
+/* ---- validation (section 2.4) ---- */
+struct mv_verdict {
+  enum mv_match match;
+  struct mv_function lead;        /* leading-order terms of the model, in the expectation's params */
+  struct mv_function divergence;  /* lead(G) / lead(E) */
+  struct mv_function lower, upper;/* deviation limits E/D and E*D */
+};
+/* Compare a fitted model with an expectation. Parameters are matched by name; when both have
+ * one parameter they are matched whatever their names. Factors of other parameters count as
+ * constants. Returns 0 or MV_EINVAL. */
+int mv_expect_evaluate(const struct mv_expectation *e, const struct mv_function *model,
+                       struct mv_verdict *v);
+const char *mv_match_name(enum mv_match m);   /* "exact", "approximate", "none" */
+
+enum mv_rule_status {
+  MV_RULE_HOLDS = 0,        /* leading order and measured scale agree with the rule */
+  MV_RULE_HOLDS_ORDER = 1,  /* leading order holds; values at the measured scale break it */
+  MV_RULE_BREAKS_LATER = 2, /* the paper's warning: holds when measured, predicted to break */
+  MV_RULE_VIOLATED = 3      /* grows faster and already violated at the measured scale */
+};
+struct mv_rule_verdict {
+  enum mv_rule_status status;
+  struct mv_function lhs_lead, rhs_lead;
+  double crossover;         /* first x (power of two) where lhs > sum rhs, NAN if none found */
+};
+/* Evaluate lhs <= rhs[0] + ... on leading-order terms, and on the models at the measured
+ * coordinates xs (npts rows of the lhs model's parameters). Single-parameter crossover search
+ * up to 2^40. Failed = BREAKS_LATER or VIOLATED. */
+int mv_rule_evaluate(const struct mv_function *lhs, const struct mv_function *const *rhs,
+                     size_t nrhs, const double *xs, size_t npts, struct mv_rule_verdict *v);
+const char *mv_rule_status_name(enum mv_rule_status s);
+int mv_rule_failed(enum mv_rule_status s);
+
+#endif

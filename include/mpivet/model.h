@@ -1,0 +1,113 @@
+/* Empirical performance models in the performance model normal form (PMNF):
+ * f(x) = c0 + sum_k c_k * prod_l x_l^(i_kl) * log2(x_l)^(j_kl) [* 2^(e_kl * x_l)].
+ * Fits one- and multi-parameter models to repeated measurements (docs/model.md). The API below
+ * is stable: `mpivet model` and `mpivet check` both build on it. */
+#ifndef MPIVET_MODEL_H
+#define MPIVET_MODEL_H
+
+#include <stddef.h>
+
+#define MV_MODEL_MAX_PARAMS 4
+#define MV_MODEL_MAX_TERMS 8
+#define MV_PARAM_NAME_MAX 32
+
+/* One factor of a term: x^poly * log2(x)^log * 2^(exp2 * x) for parameter `param`. */
+struct mv_factor {
+  int param;          /* index into mv_function.params */
+  double poly;
+  double log;
+  double exp2;
+};
+
+struct mv_term {
+  double coef;
+  int nfactors;       /* 0..MV_MODEL_MAX_PARAMS, at most one factor per parameter */
+  struct mv_factor f[MV_MODEL_MAX_PARAMS];
+};
+
+/* c0 + sum of terms over named parameters. Also used for big-O expressions (coefficients 1). */
+struct mv_function {
+  int nparams;
+  char params[MV_MODEL_MAX_PARAMS][MV_PARAM_NAME_MAX];
+  double constant;
+  int nterms;
+  struct mv_term terms[MV_MODEL_MAX_TERMS];
+};
+
+/* Measurements of one kernel: npoints coordinates (row-major, nparams each) with their
+ * repetitions. Build with mv_series_init / mv_series_add; release with mv_series_release. */
+struct mv_series {
+  int nparams;
+  char params[MV_MODEL_MAX_PARAMS][MV_PARAM_NAME_MAX];
+  size_t npoints;
+  double *coords;     /* [npoints * nparams] */
+  size_t *nvalues;    /* [npoints] */
+  double **values;    /* [npoints][nvalues[i]] */
+  size_t cap_;
+};
+
+/* Which location summarises the repetitions of one point (the paper uses the first quartile). */
+enum mv_measure { MV_MEASURE_MEDIAN = 0, MV_MEASURE_MEAN, MV_MEASURE_MIN, MV_MEASURE_Q1 };
+
+/* How hypotheses are chosen. ROBUST (default): relative weighted least squares on the point
+ * locations, the lowest residual per term count, more terms only when a lack-of-fit F test
+ * that uses the spread of all repetitions says so. SMAPE: Extra-P's rule, kept to measure
+ * against: unweighted least squares on the locations, lowest leave-one-out SMAPE. */
+enum mv_select { MV_SELECT_ROBUST = 0, MV_SELECT_SMAPE = 1 };
+
+struct mv_fit_options {
+  enum mv_measure measure;
+  enum mv_select select;
+  int max_terms;                /* 1 or 2 terms for one parameter (default 2) */
+  double alpha;                 /* significance of the F tests (default 0.001) */
+  const struct mv_term *space;  /* one-parameter building blocks (coef ignored, factor param 0); */
+  size_t nspace;                /* NULL: mv_model_default_space() */
+};
+
+struct mv_model {
+  struct mv_function fn;
+  size_t npoints;
+  double ar2;         /* adjusted R^2 on the point locations; NAN for a constant model */
+  double r2;
+  double smape;       /* symmetric mean absolute percentage error of the fit, in percent */
+  double cv_smape;    /* leave-one-out cross-validated SMAPE, in percent (NAN if n too small) */
+  double rss;         /* unweighted residual sum of squares on the locations */
+};
+
+void mv_series_init(struct mv_series *s, int nparams, const char *const *names);
+void mv_series_release(struct mv_series *s);
+/* Append one value at a point (created when absent; exact coordinate match). */
+int mv_series_add(struct mv_series *s, const double *coords, double value);
+
+/* "median", "mean", "min", "q1" <-> enum; parse returns MV_EINVAL for anything else. */
+int mv_measure_parse(const char *s, enum mv_measure *out);
+const char *mv_measure_name(enum mv_measure m);
+/* Location of n values (copied, not changed); NAN when n == 0. */
+double mv_measure_apply(enum mv_measure m, const double *v, size_t n);
+
+void mv_fit_options_init(struct mv_fit_options *o);
+/* Extra-P's default one-parameter search space: poly exponents 0, 1/4, 1/3, 1/2, 2/3, 3/4,
+ * 4/5, 1, 5/4, 4/3, 3/2, 5/3, 7/4, 2, 9/4, 7/3, 5/2, 8/3, 11/4, 3 times log exponents 0, 1, 2
+ * (59 terms, the constant excluded). The array is static; *n gets its length. */
+const struct mv_term *mv_model_default_space(size_t *n);
+
+/* Fit the best model to a series (any number of parameters up to MV_MODEL_MAX_PARAMS; two or
+ * more go through the multi-parameter modeler). Needs at least 3 distinct points per
+ * parameter. Returns 0, MV_EINVAL or MV_ENUMERIC. */
+int mv_model_fit_series(const struct mv_series *s, const struct mv_fit_options *o,
+                        struct mv_model *out);
+/* One parameter from plain arrays: values[i] has nvalues[i] repetitions at x[i]. */
+int mv_model_fit_1p(const double *x, const size_t *nvalues, const double *const *values,
+                    size_t n, const char *param, const struct mv_fit_options *o,
+                    struct mv_model *out);
+
+/* Value of a function at coords (one double per parameter). */
+double mv_function_eval(const struct mv_function *f, const double *coords);
+/* Value of one term without its coefficient. */
+double mv_term_eval(const struct mv_term *t, const double *coords);
+/* Extra-P style text: "200 + 10 * p^(5/4) * log2(p)^(1)"; returns length or MV_ERANGE. */
+int mv_function_format(const struct mv_function *f, char *buf, size_t size);
+/* Exponent as text: "5/4", "1", "-1/2", or "%.6g" when no small fraction matches. */
+void mv_exponent_format(double x, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,264 @@
+/* Expectation files (*.expect): one expectation or rule per line, '#' comments.
+ *   <callpath> [<metric>] O(<expr>) [deviation=<expr>]
+ *   rule <A> <= <B> + <C> ... [metric=<metric>]
+ * Errors read "file:line:column: expected ..., got ...". */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpivet/error.h"
+#include "mpivet/expect.h"
+
+struct line {
+  const char *name;
+  int lineno;
+  const char *s;     /* the line, without newline */
+  size_t len, pos;
+  char *err;
+  size_t errsize;
+};
+
+static int lfail(struct line *l, size_t col, const char *fmt, ...)
+{
+  char msg[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (l->err && l->errsize)
+    snprintf(l->err, l->errsize, "%s:%d:%zu: %s", l->name, l->lineno, col + 1, msg);
+  return MV_EPARSE;
+}
+
+static void skip(struct line *l)
+{
+  while (l->pos < l->len && isspace((unsigned char)l->s[l->pos]))
+    l->pos++;
+}
+
+/* A whitespace-delimited token that stops at `stop` characters; length in *n. */
+static const char *token(struct line *l, const char *stop, size_t *n)
+{
+  skip(l);
+  size_t start = l->pos;
+  while (l->pos < l->len && !isspace((unsigned char)l->s[l->pos]) &&
+         !strchr(stop, l->s[l->pos]))
+    l->pos++;
+  *n = l->pos - start;
+  return l->s + start;
+}
+
+static int copy_name(struct line *l, char *dst, const char *src, size_t n, const char *what)
+{
+  if (n == 0) {
+    char g[32];
+    snprintf(g, sizeof g, l->pos < l->len ? "'%c'" : "end of line", l->s[l->pos]);
+    return lfail(l, l->pos, "expected %s, got %s", what, g);
+  }
+  if (n >= MV_EXPECT_NAME_MAX)
+    return lfail(l, l->pos - n, "expected %s of at most %d characters", what,
+                 MV_EXPECT_NAME_MAX - 1);
+  memcpy(dst, src, n);
+  dst[n] = '\0';
+  return 0;
+}
+
+/* An expression up to the end of the line or whitespace outside parentheses. */
+static int expression(struct line *l, struct mv_function *f)
+{
+  skip(l);
+  size_t start = l->pos;
+  int depth = 0;
+  while (l->pos < l->len && (depth > 0 || !isspace((unsigned char)l->s[l->pos]) ||
+                             (l->pos > start && strchr("^*/+(", l->s[l->pos - 1])))) {
+    depth += l->s[l->pos] == '(' ? 1 : l->s[l->pos] == ')' ? -1 : 0;
+    l->pos++;
+  }
+  char msg[200];
+  size_t col = 0;
+  if (mv_bigo_parse(l->s + start, l->pos - start, f, &col, msg, sizeof msg))
+    return lfail(l, start + col, "%s", msg);
+  return 0;
+}
+
+static int parse_rule(struct line *l, struct mv_rule *r)
+{
+  size_t n;
+  const char *t = token(l, "<", &n);
+  memset(r, 0, sizeof *r);
+  r->line = l->lineno;
+  strcpy(r->metric, "*");
+  if (copy_name(l, r->lhs, t, n, "a function name"))
+    return MV_EPARSE;
+  skip(l);
+  if (l->pos + 1 >= l->len || l->s[l->pos] != '<' || l->s[l->pos + 1] != '=')
+    return lfail(l, l->pos, "expected '<=' after %s", r->lhs);
+  l->pos += 2;
+  do {
+    if (r->nrhs == MV_RULE_MAX_RHS)
+      return lfail(l, l->pos, "expected at most %d functions on the right", MV_RULE_MAX_RHS);
+    t = token(l, "+", &n);
+    if (copy_name(l, r->rhs[r->nrhs++], t, n, "a function name"))
+      return MV_EPARSE;
+    skip(l);
+  } while (l->pos < l->len && l->s[l->pos] == '+' && ++l->pos);
+  if (l->pos < l->len && strncmp(l->s + l->pos, "metric=", 7) == 0) {
+    l->pos += 7;
+    t = token(l, "", &n);
+    if (copy_name(l, r->metric, t, n, "a metric name"))
+      return MV_EPARSE;
+  }
+  skip(l);
+  return l->pos < l->len ? lfail(l, l->pos, "expected '+', metric= or end of line, got '%c'",
+                                 l->s[l->pos])
+                         : 0;
+}
+
+static int parse_expectation(struct line *l, struct mv_expectation *e)
+{
+  size_t n;
+  memset(e, 0, sizeof *e);
+  e->line = l->lineno;
+  const char *t = token(l, "", &n);
+  if (copy_name(l, e->callpath, t, n, "a function name"))
+    return MV_EPARSE;
+  skip(l);
+  strcpy(e->metric, "*");
+  if (!(l->pos + 1 < l->len && l->s[l->pos] == 'O' && l->s[l->pos + 1] == '(')) {
+    t = token(l, "", &n);
+    if (copy_name(l, e->metric, t, n, "a metric name"))
+      return MV_EPARSE;
+    skip(l);
+    if (!(l->pos + 1 < l->len && l->s[l->pos] == 'O' && l->s[l->pos + 1] == '('))
+      return lfail(l, l->pos, "expected an expectation O(...) after the metric");
+  }
+  if (expression(l, &e->expect))
+    return MV_EPARSE;
+  for (skip(l); l->pos < l->len; skip(l)) {
+    if (strncmp(l->s + l->pos, "deviation=", 10) != 0)
+      return lfail(l, l->pos, "expected deviation=<expression> or end of line");
+    l->pos += 10;
+    if (expression(l, &e->deviation))
+      return MV_EPARSE;
+    e->deviation_given = 1;
+  }
+  return e->deviation_given ? 0 : mv_expect_default_deviation(&e->expect, &e->deviation);
+}
+
+static int grow(void **arr, size_t n, size_t size)
+{
+  if (n & (n - 1))   /* capacity doubles at powers of two */
+    return 0;
+  void *p = realloc(*arr, (n ? 2 * n : 1) * size);
+  if (!p)
+    return MV_ENOMEM;
+  *arr = p;
+  return 0;
+}
+
+static int parse_line(struct mv_expect_file *f, struct line *l)
+{
+  size_t n;
+  skip(l);
+  if (l->pos == l->len)
+    return 0;
+  size_t save = l->pos;
+  const char *t = token(l, "", &n);
+  if (n == 4 && memcmp(t, "rule", 4) == 0) {
+    if (grow((void **)&f->rules, f->nrules, sizeof *f->rules))
+      return MV_ENOMEM;
+    int rc = parse_rule(l, &f->rules[f->nrules]);
+    f->nrules += rc == 0;
+    return rc;
+  }
+  l->pos = save;
+  if (grow((void **)&f->items, f->n, sizeof *f->items))
+    return MV_ENOMEM;
+  int rc = parse_expectation(l, &f->items[f->n]);
+  f->n += rc == 0;
+  return rc;
+}
+
+void mv_expect_file_init(struct mv_expect_file *f)
+{
+  memset(f, 0, sizeof *f);
+}
+
+void mv_expect_file_release(struct mv_expect_file *f)
+{
+  free(f->items);
+  free(f->rules);
+  memset(f, 0, sizeof *f);
+}
+
+int mv_expect_parse(struct mv_expect_file *f, const char *name, const char *text, size_t len,
+                    char *err, size_t errsize)
+{
+  size_t pos = 0;
+  for (int lineno = 1; pos < len; lineno++) {
+    const char *nl = memchr(text + pos, '\n', len - pos);
+    size_t end = nl ? (size_t)(nl - text) : len, stop = end;
+    const char *hash = memchr(text + pos, '#', end - pos);
+    if (hash)
+      stop = (size_t)(hash - text);
+    if (stop > pos && text[stop - 1] == '\r')
+      stop--;
+    struct line l = {name, lineno, text + pos, stop - pos, 0, err, errsize};
+    if (memchr(l.s, '\0', l.len))
+      return lfail(&l, (size_t)((const char *)memchr(l.s, '\0', l.len) - l.s),
+                   "expected text, got a NUL byte");
+    int rc = parse_line(f, &l);
+    if (rc)
+      return rc;
+    pos = end + 1;
+  }
+  return 0;
+}
+
+int mv_expect_parse_file(struct mv_expect_file *f, const char *path, char *err, size_t errsize)
+{
+  FILE *fp = fopen(path, "rb");
+  if (!fp) {
+    if (err && errsize)
+      snprintf(err, errsize, "%s: %s", path, strerror(errno));
+    return errno == ENOENT ? MV_ENOENT : MV_EIO;
+  }
+  char *buf = NULL;
+  size_t len = 0, cap = 0;
+  for (;;) {
+    if (len == cap) {
+      char *nb = realloc(buf, cap ? 2 * cap : 4096);
+      if (!nb) {
+        free(buf);
+        fclose(fp);
+        return MV_ENOMEM;
+      }
+      buf = nb;
+      cap = cap ? 2 * cap : 4096;
+    }
+    size_t got = fread(buf + len, 1, cap - len, fp);
+    len += got;
+    if (got == 0)
+      break;
+  }
+  int bad = ferror(fp);
+  fclose(fp);
+  int rc = bad ? MV_EIO : mv_expect_parse(f, path, buf, len, err, errsize);
+  if (bad && err && errsize)
+    snprintf(err, errsize, "%s: read error", path);
+  free(buf);
+  return rc;
+}
+
+const struct mv_expectation *mv_expect_find(const struct mv_expect_file *f, const char *callpath,
+                                            const char *metric)
+{
+  for (size_t i = 0; i < f->n; i++)
+    if (strcmp(f->items[i].callpath, callpath) == 0 &&
+        (strcmp(f->items[i].metric, "*") == 0 || strcmp(f->items[i].metric, metric) == 0))
+      return &f->items[i];
+  return NULL;
+}

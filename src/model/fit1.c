@@ -1,0 +1,237 @@
+/* The one-parameter modeler: every hypothesis c0 + c1*t(x) (and c0 + c1*t1(x) + c2*t2(x) when
+ * one term leaves a significant lack of fit) is fitted by least squares; selection is either
+ * the robust rule (relative residuals, F tests against the repetitions' pure error, LOO guard)
+ * or Extra-P's lowest leave-one-out SMAPE. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "mpivet/error.h"
+#include "mpivet/stats.h"
+
+#define NLEVELS 3
+
+struct ctx {
+  size_t n, ns;
+  const struct mv_term *space;
+  double *cols;       /* column 0 = ones, then one per space term: (ns + 1) * n */
+  struct mv__prep prep;
+};
+
+struct hyp {
+  int idx[2];         /* space indices, -1 unused */
+  int nterms;
+  double coef[3];
+  double wrss;
+};
+
+static const double *col(const struct ctx *c, int idx)
+{
+  return c->cols + (size_t)(idx + 1) * c->n;
+}
+
+static int fit(const struct ctx *c, struct hyp *h, const double *sw, double *hat)
+{
+  const double *cols[3] = {c->cols, NULL, NULL};
+  for (int j = 0; j < h->nterms; j++)
+    cols[j + 1] = col(c, h->idx[j]);
+  return mv__lsq(c->n, (size_t)h->nterms + 1, cols, c->prep.y, sw, h->coef, &h->wrss, hat);
+}
+
+static int positive(const struct hyp *h)
+{
+  for (int j = 1; j <= h->nterms; j++)
+    if (!(h->coef[j] > 0.0))
+      return 0;
+  return 1;
+}
+
+/* Leave-one-out predictions of a fitted hypothesis: weighted error and SMAPE (percent). */
+static void loo(const struct ctx *c, struct hyp *h, const double *sw, double *werr, double *smape)
+{
+  double hat[1024], *hp = c->n <= 1024 ? hat : malloc(c->n * sizeof *hp);
+  struct hyp g = *h;
+  *werr = *smape = NAN;
+  if (!hp || fit(c, &g, sw, hp) != 0 || c->n < (size_t)g.nterms + 2)
+    goto out;
+  const double *cols[3] = {c->cols, g.nterms > 0 ? col(c, g.idx[0]) : NULL,
+                           g.nterms > 1 ? col(c, g.idx[1]) : NULL};
+  *werr = mv__loo_wrss(c->n, (size_t)g.nterms + 1, cols, c->prep.y, sw, g.coef, hp);
+  double s = 0.0;
+  for (size_t i = 0; i < c->n; i++) {
+    double f = 0.0;
+    for (int j = 0; j <= g.nterms; j++)
+      f += g.coef[j] * cols[j][i];
+    double pred = c->prep.y[i] - (c->prep.y[i] - f) / (1.0 - hp[i]);
+    double den = fabs(c->prep.y[i]) + fabs(pred);
+    s += den > 0 ? 2.0 * fabs(c->prep.y[i] - pred) / den : 0.0;
+  }
+  *smape = isnan(*werr) ? NAN : 100.0 * s / (double)c->n;
+out:
+  if (hp != hat)
+    free(hp);
+}
+
+static void keep_top(int *top, double *topr, size_t ntop, int idx, double r)
+{
+  for (size_t i = 0; i < ntop; i++)
+    if (top[i] < 0 || r < topr[i]) {
+      memmove(top + i + 1, top + i, (ntop - i - 1) * sizeof *top);
+      memmove(topr + i + 1, topr + i, (ntop - i - 1) * sizeof *topr);
+      top[i] = idx;
+      topr[i] = r;
+      return;
+    }
+}
+
+/* One-term hypotheses: best in *best (wrss NAN when none is admissible). */
+static void search_one(const struct ctx *c, struct hyp *best, int *top, size_t ntop)
+{
+  double topr[8];
+  best->wrss = NAN;
+  for (int t = 0; t < (int)c->ns; t++) {
+    struct hyp h = {{t, -1}, 1, {0}, 0};
+    if (fit(c, &h, c->prep.sw, NULL) || !positive(&h))
+      continue;
+    if (top)
+      keep_top(top, topr, ntop, t, h.wrss);
+    if (isnan(best->wrss) || h.wrss < best->wrss)
+      *best = h;
+  }
+}
+
+static void search_two(const struct ctx *c, struct hyp *best)
+{
+  best->wrss = NAN;
+  for (int a = 0; a < (int)c->ns; a++)
+    for (int b = a + 1; b < (int)c->ns; b++) {
+      struct hyp h = {{a, b}, 2, {0}, 0};
+      if (fit(c, &h, c->prep.sw, NULL) || !positive(&h))
+        continue;
+      if (isnan(best->wrss) || h.wrss < best->wrss)
+        *best = h;
+    }
+}
+
+/* Two terms are worth a search only when one term leaves more misfit than the noise explains. */
+static int lack_of_fit(const struct ctx *c, const struct hyp *one, double alpha)
+{
+  const struct mv__prep *p = &c->prep;
+  if (c->n < 5 || isnan(one->wrss) || one->wrss <= 1e-20 * (double)c->n)
+    return 0;
+  if (p->pe_df < 1.0 || !(p->pe_var > 0.0))
+    return 1;
+  double f = one->wrss / (double)(c->n - 2) / p->pe_var;
+  return f > mv_stats_f_quantile(1.0 - alpha, (double)(c->n - 2), p->pe_df);
+}
+
+static void select_robust(const struct ctx *c, const struct mv_fit_options *o, struct hyp *out,
+                          int *top, size_t ntop)
+{
+  struct hyp lv[NLEVELS] = {{{-1, -1}, 0, {0}, 0}};
+  double rss[NLEVELS] = {NAN, NAN, NAN}, cv[NLEVELS] = {NAN, NAN, NAN}, sm;
+  if (fit(c, &lv[0], c->prep.sw, NULL) == 0)
+    rss[0] = lv[0].wrss;
+  search_one(c, &lv[1], top, ntop);
+  rss[1] = lv[1].wrss;
+  if (o->max_terms >= 2 && lack_of_fit(c, &lv[1], o->alpha)) {
+    search_two(c, &lv[2]);
+    rss[2] = lv[2].wrss;
+    for (int l = 1; l < NLEVELS; l++)
+      if (!isnan(rss[l]))
+        loo(c, &lv[l], c->prep.sw, &cv[l], &sm);
+  }
+  *out = lv[mv__choose_level(&c->prep, rss, cv, NLEVELS, o->alpha)];
+}
+
+static void select_smape(const struct ctx *c, struct hyp *out)
+{
+  double best = INFINITY, werr, sm;
+  for (int t = -1; t < (int)c->ns; t++) {
+    struct hyp h = {{t, -1}, t >= 0, {0}, 0};
+    loo(c, &h, NULL, &werr, &sm);
+    if (!isnan(sm) && sm < best && fit(c, &h, NULL, NULL) == 0) {
+      best = sm;
+      *out = h;
+    }
+  }
+}
+
+static void to_model(const struct ctx *c, const struct hyp *h, const char *param,
+                     const double *x, struct mv_model *m)
+{
+  memset(m, 0, sizeof *m);
+  m->fn.nparams = 1;
+  snprintf(m->fn.params[0], sizeof m->fn.params[0], "%s", param);
+  m->fn.constant = h->coef[0];
+  m->fn.nterms = h->nterms;
+  for (int j = 0; j < h->nterms; j++) {
+    m->fn.terms[j] = c->space[h->idx[j]];
+    m->fn.terms[j].coef = h->coef[j + 1];
+  }
+  mv__model_stats(m, x, 1, c->prep.y, c->n);
+  double werr;
+  struct hyp g = *h;
+  loo(c, &g, c->prep.sw, &werr, &m->cv_smape);
+}
+
+static int ctx_init(struct ctx *c, const double *x, size_t n, const struct mv_fit_options *o)
+{
+  c->space = o->space;
+  c->ns = o->nspace;
+  if (!c->space)
+    c->space = mv_model_default_space(&c->ns);
+  c->n = n;
+  c->cols = malloc((c->ns + 1) * n * sizeof *c->cols);
+  if (!c->cols)
+    return MV_ENOMEM;
+  for (size_t i = 0; i < n; i++) {
+    if (!(x[i] > 0.0) || !isfinite(x[i]))
+      return MV_EINVAL;
+    c->cols[i] = 1.0;
+    for (size_t t = 0; t < c->ns; t++)
+      c->cols[(t + 1) * n + i] = mv_term_eval(&c->space[t], x + i);
+  }
+  return 0;
+}
+
+int mv__fit_1p_ex(const double *x, const size_t *nvalues, const double *const *values, size_t n,
+                  const char *param, const struct mv_fit_options *o, struct mv_model *out,
+                  int *top, size_t ntop)
+{
+  struct mv_fit_options def;
+  if (!o) {
+    mv_fit_options_init(&def);
+    o = &def;
+  }
+  if (n < 3 || ntop > 8)
+    return n < 3 ? MV_ENUMERIC : MV_EINVAL;
+  for (size_t i = 0; i < ntop; i++)
+    top[i] = -1;
+  struct ctx c = {0};
+  int rc = mv__prep_init(&c.prep, nvalues, values, n, o);
+  if (rc == 0)
+    rc = ctx_init(&c, x, n, o);
+  if (rc == 0) {
+    struct hyp h = {{-1, -1}, 0, {0}, 0};
+    if (o->select == MV_SELECT_SMAPE)
+      select_smape(&c, &h);
+    else
+      select_robust(&c, o, &h, top, ntop);
+    rc = fit(&c, &h, o->select == MV_SELECT_SMAPE ? NULL : c.prep.sw, NULL);
+    if (rc == 0)
+      to_model(&c, &h, param, x, out);
+  }
+  free(c.cols);
+  mv__prep_release(&c.prep);
+  return rc;
+}
+
+int mv_model_fit_1p(const double *x, const size_t *nvalues, const double *const *values,
+                    size_t n, const char *param, const struct mv_fit_options *o,
+                    struct mv_model *out)
+{
+  return mv__fit_1p_ex(x, nvalues, values, n, param, o, out, NULL, 0);
+}

@@ -1,0 +1,51 @@
+/* Internal helpers of the model component: weighted least squares, per-point preparation
+ * (locations, weights, pure error from repetitions) and the term-count selection rule. */
+#ifndef MV_MODEL_INTERNAL_H
+#define MV_MODEL_INTERNAL_H
+
+#include <stddef.h>
+#include "mpivet/model.h"
+
+/* Weighted least squares min sum (sw_i * (y_i - sum_j c_j cols[j][i]))^2 by modified
+ * Gram-Schmidt with reorthogonalisation. sw NULL means 1. hat (may be NULL) gets the leverage
+ * of each point. wrss gets the weighted residual sum of squares. MV_ENUMERIC when rank
+ * deficient or n < k. */
+int mv__lsq(size_t n, size_t k, const double *const *cols, const double *y, const double *sw,
+            double *coef, double *wrss, double *hat);
+
+/* Point locations, relative weights and the pooled pure-error variance of the weighted
+ * residuals, estimated from the spread of the repetitions. */
+struct mv__prep {
+  size_t n;
+  double *y;        /* location per point */
+  double *sw;       /* sqrt weight per point: 1/|y| (ROBUST) or 1 (SMAPE) */
+  double pe_var;    /* pure-error variance of sw*(y - f), 0 when unknown */
+  double pe_df;     /* its degrees of freedom (0 without repetitions) */
+};
+int mv__prep_init(struct mv__prep *p, const size_t *nvalues, const double *const *values,
+                  size_t n, const struct mv_fit_options *o);
+void mv__prep_release(struct mv__prep *p);
+
+/* Best weighted RSS per level (level l = l terms plus the constant); NAN when a level has no
+ * admissible hypothesis. cv[l] is its leave-one-out weighted error (NAN = unknown). Returns the
+ * chosen level: climb while the next level improves significantly (F test at o->alpha with the
+ * pure error pooled in) and, from level 2 on, also lowers the cross-validated error. */
+int mv__choose_level(const struct mv__prep *p, const double *rss, const double *cv,
+                     int nlevels, double alpha);
+
+/* Leave-one-out prediction errors from a weighted fit: sum over points of
+ * (residual / (1 - h_ii))^2 in weighted space; NAN when some h_ii is ~1. */
+double mv__loo_wrss(size_t n, size_t k, const double *const *cols, const double *y,
+                    const double *sw, const double *coef, const double *hat);
+
+/* Fill fit statistics (r2, ar2, smape, rss) of out from its function at the points. */
+void mv__model_stats(struct mv_model *out, const double *coords, int nparams, const double *y,
+                     size_t n);
+
+/* mv_model_fit_1p that also reports, in top[0..ntop-1], the indices in the search space of the
+ * ntop one-term hypotheses with the lowest residual (-1 when fewer exist). */
+int mv__fit_1p_ex(const double *x, const size_t *nvalues, const double *const *values, size_t n,
+                  const char *param, const struct mv_fit_options *o, struct mv_model *out,
+                  int *top, size_t ntop);
+
+#endif

@@ -1,0 +1,262 @@
+/* The multi-parameter modeler: one-parameter models along each parameter give a few candidate
+ * terms per parameter; hypotheses combine them as sums and products (every collection of
+ * parameter subsets that covers the active parameters, Extra-P's scheme); the robust
+ * term-count rule picks one. mv_model_fit_series dispatches here for two or more parameters. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "mpivet/error.h"
+
+#define NCAND 4            /* per parameter: absent plus up to three terms */
+#define MAX_HTERMS 3
+#define NLEVELS (MAX_HTERMS + 1)
+
+struct multi {
+  const struct mv_series *s;
+  const struct mv_term *space;
+  size_t n, ns;
+  int np;
+  int cand[MV_MODEL_MAX_PARAMS][NCAND];   /* space index, -1 = parameter absent */
+  int ncand[MV_MODEL_MAX_PARAMS];
+  double *tv;                             /* [np][NCAND][n] term values */
+  struct mv__prep prep;
+};
+
+struct mhyp {
+  int choice[MV_MODEL_MAX_PARAMS];        /* index into cand per parameter */
+  int nterms;
+  unsigned mask[MAX_HTERMS];              /* parameters multiplied in each term */
+  double coef[MAX_HTERMS + 1];
+  double wrss;
+};
+
+static double *tvals(const struct multi *m, int k, int c)
+{
+  return m->tv + ((size_t)k * NCAND + (size_t)c) * m->n;
+}
+
+/* Points along parameter k with every other parameter at its smallest value; when fewer than
+ * three, one geometric-mean value per distinct x_k over all points. */
+static int line_fit(struct multi *m, int k, const struct mv_fit_options *o)
+{
+  const struct mv_series *s = m->s;
+  size_t n = s->npoints, np = (size_t)s->nparams, cnt = 0;
+  double lo[MV_MODEL_MAX_PARAMS];
+  for (size_t d = 0; d < np; d++) {
+    lo[d] = INFINITY;
+    for (size_t i = 0; i < n; i++)
+      lo[d] = fmin(lo[d], s->coords[i * np + d]);
+  }
+  double *x = malloc(n * (2 * sizeof(double) + sizeof(size_t) + sizeof(double *)));
+  if (!x)
+    return MV_ENOMEM;
+  double *gm = x + n;
+  size_t *nv = (size_t *)(gm + n);
+  const double **vals = (const double **)(nv + n);
+  for (size_t i = 0; i < n; i++) {
+    int base = 1;
+    for (size_t d = 0; d < np; d++)
+      base &= d == (size_t)k || s->coords[i * np + d] == lo[d];
+    if (base) {
+      x[cnt] = s->coords[i * np + (size_t)k];
+      nv[cnt] = s->nvalues[i];
+      vals[cnt++] = s->values[i];
+    }
+  }
+  if (cnt < 3) {
+    cnt = 0;
+    for (size_t i = 0; i < n; i++) {
+      double xi = s->coords[i * np + (size_t)k], lsum = 0.0;
+      size_t j, c = 0;
+      for (j = 0; j < cnt && x[j] != xi; j++)
+        ;
+      if (j < cnt)
+        continue;
+      for (size_t l = 0; l < n; l++)
+        if (s->coords[l * np + (size_t)k] == xi && m->prep.y[l] > 0) {
+          lsum += log(m->prep.y[l]);
+          c++;
+        }
+      x[cnt] = xi;
+      gm[cnt] = c ? exp(lsum / (double)c) : m->prep.y[i];
+      nv[cnt] = 1;
+      vals[cnt] = &gm[cnt];
+      cnt++;
+    }
+  }
+  struct mv_model model;
+  int top[NCAND - 1];
+  int rc = mv__fit_1p_ex(x, nv, vals, cnt, s->params[k], o, &model, top, NCAND - 1);
+  m->ncand[k] = 1;
+  m->cand[k][0] = -1;
+  for (int j = 0; rc == 0 && j < NCAND - 1 && top[j] >= 0; j++)
+    m->cand[k][m->ncand[k]++] = top[j];
+  free(x);
+  return rc;
+}
+
+static int fit_hyp(const struct multi *m, struct mhyp *h, double *hat)
+{
+  double ones[1024], prod[MAX_HTERMS][1024];
+  const double *cols[MAX_HTERMS + 1] = {ones};
+  if (m->n > 1024)
+    return MV_EINVAL;
+  for (size_t i = 0; i < m->n; i++)
+    ones[i] = 1.0;
+  for (int t = 0; t < h->nterms; t++) {
+    for (size_t i = 0; i < m->n; i++)
+      prod[t][i] = 1.0;
+    for (int k = 0; k < m->np; k++)
+      if (h->mask[t] & (1u << k)) {
+        const double *v = tvals(m, k, h->choice[k]);
+        for (size_t i = 0; i < m->n; i++)
+          prod[t][i] *= v[i];
+      }
+    cols[t + 1] = prod[t];
+  }
+  int rc = mv__lsq(m->n, (size_t)h->nterms + 1, cols, m->prep.y, m->prep.sw, h->coef, &h->wrss,
+                   hat);
+  if (rc == 0 && hat)
+    h->wrss = mv__loo_wrss(m->n, (size_t)h->nterms + 1, cols, m->prep.y, m->prep.sw, h->coef,
+                           hat);
+  for (int t = 1; rc == 0 && t <= h->nterms; t++)
+    if (!(h->coef[t] > 0.0))
+      rc = MV_ENUMERIC;
+  return rc;
+}
+
+/* Every collection of at most MAX_HTERMS subsets of `active` that covers it. */
+static void try_structures(const struct multi *m, struct mhyp *h, unsigned active,
+                           struct mhyp *best)
+{
+  unsigned subsets[15];
+  int ns = 0;
+  for (unsigned sub = 1; sub <= active; sub++)
+    if ((sub & ~active) == 0)
+      subsets[ns++] = sub;
+  for (unsigned coll = 1; coll < (1u << ns); coll++) {
+    unsigned cover = 0;
+    h->nterms = 0;
+    for (int j = 0; j < ns && h->nterms <= MAX_HTERMS; j++)
+      if (coll & (1u << j)) {
+        if (h->nterms < MAX_HTERMS)
+          h->mask[h->nterms] = subsets[j];
+        h->nterms++;
+        cover |= subsets[j];
+      }
+    if (h->nterms > MAX_HTERMS || cover != active)
+      continue;
+    if (fit_hyp(m, h, NULL) == 0 &&
+        (isnan(best[h->nterms].wrss) || h->wrss < best[h->nterms].wrss))
+      best[h->nterms] = *h;
+  }
+}
+
+static void search(const struct multi *m, struct mhyp *best)
+{
+  int choice[MV_MODEL_MAX_PARAMS] = {0};
+  for (;;) {
+    struct mhyp h = {{0}, 0, {0}, {0}, 0};
+    unsigned active = 0;
+    for (int k = 0; k < m->np; k++) {
+      h.choice[k] = choice[k];
+      if (m->cand[k][choice[k]] >= 0)
+        active |= 1u << k;
+    }
+    if (active)
+      try_structures(m, &h, active, best);
+    int k = 0;
+    while (k < m->np && ++choice[k] == m->ncand[k])
+      choice[k++] = 0;
+    if (k == m->np)
+      break;
+  }
+}
+
+static void to_model(const struct multi *m, const struct mhyp *h, struct mv_model *out)
+{
+  memset(out, 0, sizeof *out);
+  out->fn.nparams = m->np;
+  memcpy(out->fn.params, m->s->params, sizeof out->fn.params);
+  out->fn.constant = h->coef[0];
+  out->fn.nterms = h->nterms;
+  for (int t = 0; t < h->nterms; t++) {
+    struct mv_term *term = &out->fn.terms[t];
+    term->coef = h->coef[t + 1];
+    for (int k = 0; k < m->np; k++)
+      if (h->mask[t] & (1u << k)) {
+        term->f[term->nfactors] = m->space[m->cand[k][h->choice[k]]].f[0];
+        term->f[term->nfactors++].param = k;
+      }
+  }
+  mv__model_stats(out, m->s->coords, m->np, m->prep.y, m->n);
+  out->cv_smape = NAN;
+}
+
+static int prepare(struct multi *m, const struct mv_fit_options *o)
+{
+  for (int k = 0; k < m->np; k++) {
+    int rc = line_fit(m, k, o);
+    if (rc)
+      return rc;
+  }
+  m->tv = malloc((size_t)m->np * NCAND * m->n * sizeof *m->tv);
+  if (!m->tv)
+    return MV_ENOMEM;
+  for (int k = 0; k < m->np; k++)
+    for (int c = 0; c < m->ncand[k]; c++)
+      for (size_t i = 0; i < m->n; i++) {
+        double xk = m->s->coords[i * (size_t)m->np + (size_t)k];
+        tvals(m, k, c)[i] = m->cand[k][c] < 0 ? 1.0 : mv_term_eval(&m->space[m->cand[k][c]], &xk);
+      }
+  return 0;
+}
+
+static int fit_multi(const struct mv_series *s, const struct mv_fit_options *o,
+                     struct mv_model *out)
+{
+  struct multi m = {.s = s, .n = s->npoints, .np = s->nparams, .space = o->space, .ns = o->nspace};
+  if (!m.space)
+    m.space = mv_model_default_space(&m.ns);
+  struct mv_fit_options robust = *o;
+  robust.select = MV_SELECT_ROBUST;
+  int rc = mv__prep_init(&m.prep, s->nvalues, (const double *const *)s->values, m.n, &robust);
+  if (rc == 0)
+    rc = prepare(&m, &robust);
+  if (rc == 0) {
+    struct mhyp best[NLEVELS];
+    double rss[NLEVELS], cv[NLEVELS], hat[1024];
+    for (int l = 0; l < NLEVELS; l++)
+      best[l] = (struct mhyp){{0}, l, {0}, {0}, NAN};
+    fit_hyp(&m, &best[0], NULL);
+    search(&m, best);
+    for (int l = 0; l < NLEVELS; l++) {
+      rss[l] = best[l].wrss;
+      struct mhyp g = best[l];
+      cv[l] = !isnan(rss[l]) && m.n > (size_t)l + 2 && fit_hyp(&m, &g, hat) == 0 ? g.wrss : NAN;
+    }
+    to_model(&m, &best[mv__choose_level(&m.prep, rss, cv, NLEVELS, o->alpha)], out);
+  }
+  free(m.tv);
+  mv__prep_release(&m.prep);
+  return rc;
+}
+
+int mv_model_fit_series(const struct mv_series *s, const struct mv_fit_options *o,
+                        struct mv_model *out)
+{
+  struct mv_fit_options def;
+  if (!o) {
+    mv_fit_options_init(&def);
+    o = &def;
+  }
+  if (s->nparams < 1 || s->nparams > MV_MODEL_MAX_PARAMS || s->npoints > 1024)
+    return MV_EINVAL;
+  if (s->nparams == 1)
+    return mv_model_fit_1p(s->coords, s->nvalues, (const double *const *)s->values, s->npoints,
+                           s->params[0], o, out);
+  return fit_multi(s, o, out);
+}

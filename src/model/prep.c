@@ -1,0 +1,227 @@
+/* Per-point preparation shared by the one- and multi-parameter modelers: the location measure
+ * of the repetitions, relative weights, the pure-error variance that repetitions reveal, the
+ * term-count selection rule, and fit statistics. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "mpivet/error.h"
+#include "mpivet/stats.h"
+
+#define STACK_VALUES 256
+
+static const char *const measure_names[] = {"median", "mean", "min", "q1"};
+/* Variance of the location relative to the variance of one value times 1/r, for normal data
+ * (asymptotic): median pi/2, first quartile 0.1875/phi(z_0.25)^2. Min has no such law; 1 is a
+ * working guess (documented in docs/model.md). */
+static const double measure_var_factor[] = {1.5707963267948966, 1.0, 1.0, 1.8568};
+
+int mv_measure_parse(const char *s, enum mv_measure *out)
+{
+  for (size_t i = 0; i < sizeof measure_names / sizeof measure_names[0]; i++)
+    if (s && strcmp(s, measure_names[i]) == 0) {
+      *out = (enum mv_measure)i;
+      return 0;
+    }
+  return MV_EINVAL;
+}
+
+const char *mv_measure_name(enum mv_measure m)
+{
+  return (unsigned)m < sizeof measure_names / sizeof measure_names[0] ? measure_names[m] : "?";
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double mv_measure_apply(enum mv_measure m, const double *v, size_t n)
+{
+  if (n == 0)
+    return NAN;
+  if (m == MV_MEASURE_MEAN)
+    return mv_stats_mean(v, n);
+  double stack[STACK_VALUES];
+  double *s = n <= STACK_VALUES ? stack : malloc(n * sizeof *s);
+  if (!s)
+    return NAN;
+  memcpy(s, v, n * sizeof *s);
+  qsort(s, n, sizeof *s, cmp_double);
+  double r = m == MV_MEASURE_MIN ? s[0]
+             : mv_stats_quantile_sorted(s, n, m == MV_MEASURE_Q1 ? 0.25 : 0.5);
+  if (s != stack)
+    free(s);
+  return r;
+}
+
+void mv_fit_options_init(struct mv_fit_options *o)
+{
+  memset(o, 0, sizeof *o);
+  o->measure = MV_MEASURE_MEDIAN;
+  o->select = MV_SELECT_ROBUST;
+  o->max_terms = 2;
+  o->alpha = 0.001;
+}
+
+static double mean_abs(const double *y, size_t n)
+{
+  double s = 0.0;
+  for (size_t i = 0; i < n; i++)
+    s += fabs(y[i]);
+  return s / (double)n;
+}
+
+int mv__prep_init(struct mv__prep *p, const size_t *nvalues, const double *const *values,
+                  size_t n, const struct mv_fit_options *o)
+{
+  memset(p, 0, sizeof *p);
+  p->n = n;
+  p->y = malloc(2 * n * sizeof *p->y);
+  if (!p->y)
+    return MV_ENOMEM;
+  p->sw = p->y + n;
+  for (size_t i = 0; i < n; i++) {
+    if (nvalues[i] == 0)
+      return MV_EINVAL;
+    p->y[i] = mv_measure_apply(o->measure, values[i], nvalues[i]);
+    if (!isfinite(p->y[i]))
+      return MV_EINVAL;
+  }
+  double scale = mean_abs(p->y, n);
+  double num = 0.0, df = 0.0;
+  for (size_t i = 0; i < n; i++) {
+    double ay = fabs(p->y[i]) > 1e-12 * scale ? fabs(p->y[i]) : scale;
+    p->sw[i] = o->select == MV_SELECT_SMAPE || ay == 0.0 ? 1.0 : 1.0 / ay;
+    size_t r = nvalues[i];
+    if (r < 2)
+      continue;
+    double sd = mv_stats_sd(values[i], r) * p->sw[i];
+    num += (double)(r - 1) * sd * sd * measure_var_factor[o->measure] / (double)r;
+    df += (double)(r - 1);
+  }
+  p->pe_df = df;
+  p->pe_var = df > 0 ? num / df : 0.0;
+  return 0;
+}
+
+void mv__prep_release(struct mv__prep *p)
+{
+  free(p->y);
+  p->y = p->sw = NULL;
+}
+
+int mv__choose_level(const struct mv__prep *p, const double *rss, const double *cv,
+                     int nlevels, double alpha)
+{
+  double tiny = 1e-20 * (double)p->n;
+  int cur = 0;
+  for (int l = 1; l < nlevels; l++) {
+    if (isnan(rss[l]) || rss[cur] <= tiny)
+      break;
+    if (rss[l] <= tiny) {
+      cur = l;
+      continue;
+    }
+    double df = (double)p->n - (double)(l + 1) + p->pe_df;
+    if (df < 1.0)
+      break;
+    double s2 = (rss[l] + p->pe_df * p->pe_var) / df;
+    double f = (rss[cur] - rss[l]) / (double)(l - cur) / s2;
+    double crit = mv_stats_f_quantile(1.0 - alpha, (double)(l - cur), df);
+    int cv_ok = l < 2 || isnan(cv[l]) || isnan(cv[cur]) || cv[l] < cv[cur];
+    if (!(f > crit) || !cv_ok)
+      break;
+    cur = l;
+  }
+  return cur;
+}
+
+void mv__model_stats(struct mv_model *out, const double *coords, int nparams, const double *y,
+                     size_t n)
+{
+  double mean = 0.0;
+  for (size_t i = 0; i < n; i++)
+    mean += y[i] / (double)n;
+  double rss = 0.0, tss = 0.0, sm = 0.0;
+  for (size_t i = 0; i < n; i++) {
+    double f = mv_function_eval(&out->fn, coords + i * (size_t)nparams);
+    rss += (y[i] - f) * (y[i] - f);
+    tss += (y[i] - mean) * (y[i] - mean);
+    double den = fabs(y[i]) + fabs(f);
+    sm += den > 0 ? 2.0 * fabs(y[i] - f) / den : 0.0;
+  }
+  int k = out->fn.nterms;
+  out->npoints = n;
+  out->rss = rss;
+  out->smape = 100.0 * sm / (double)n;
+  out->r2 = tss > 0 ? 1.0 - rss / tss : (rss == 0 ? 1.0 : NAN);
+  out->ar2 = k == 0 || n <= (size_t)k + 1 ? NAN
+             : 1.0 - (1.0 - out->r2) * (double)(n - 1) / (double)(n - (size_t)k - 1);
+}
+
+void mv_series_init(struct mv_series *s, int nparams, const char *const *names)
+{
+  memset(s, 0, sizeof *s);
+  s->nparams = nparams > MV_MODEL_MAX_PARAMS ? MV_MODEL_MAX_PARAMS : nparams;
+  for (int i = 0; i < s->nparams; i++)
+    snprintf(s->params[i], sizeof s->params[i], "%s", names[i]);
+}
+
+void mv_series_release(struct mv_series *s)
+{
+  for (size_t i = 0; i < s->npoints; i++)
+    free(s->values[i]);
+  free(s->coords);
+  free(s->nvalues);
+  free(s->values);
+  memset(s, 0, sizeof *s);
+}
+
+static int series_grow(struct mv_series *s)
+{
+  size_t cap = s->cap_ ? 2 * s->cap_ : 8, np = (size_t)s->nparams;
+  double *c = realloc(s->coords, cap * np * sizeof *c);
+  if (!c)
+    return MV_ENOMEM;
+  s->coords = c;
+  size_t *nv = realloc(s->nvalues, cap * sizeof *nv);
+  if (!nv)
+    return MV_ENOMEM;
+  s->nvalues = nv;
+  double **v = realloc(s->values, cap * sizeof *v);
+  if (!v)
+    return MV_ENOMEM;
+  s->values = v;
+  s->cap_ = cap;
+  return 0;
+}
+
+int mv_series_add(struct mv_series *s, const double *coords, double value)
+{
+  size_t np = (size_t)s->nparams, i;
+  for (i = 0; i < s->npoints; i++)
+    if (memcmp(s->coords + i * np, coords, np * sizeof *coords) == 0)
+      break;
+  if (i == s->npoints) {
+    if (s->npoints == s->cap_ && series_grow(s))
+      return MV_ENOMEM;
+    memcpy(s->coords + i * np, coords, np * sizeof *coords);
+    s->nvalues[i] = 0;
+    s->values[i] = NULL;
+    s->npoints++;
+  }
+  size_t k = s->nvalues[i];
+  if ((k & (k - 1)) == 0) {   /* grow at powers of two */
+    double *v = realloc(s->values[i], (k ? 2 * k : 1) * sizeof *v);
+    if (!v)
+      return MV_ENOMEM;
+    s->values[i] = v;
+  }
+  s->values[i][k] = value;
+  s->nvalues[i] = k + 1;
+  return 0;
+}

@@ -1,0 +1,204 @@
+/* Tests of the PMNF modeler: Extra-P's noise-free recovery test (tests/test_basic_modeler.py
+ * test_modeling in extra-p/extrap: 200 + 10*t(p) at p = 2..32 for its 42 default terms), the
+ * location measures (R: median, mean, min, quantile type 7), noisy data, multi-parameter. */
+#include <stdint.h>
+
+#include "test.h"
+#include "mpivet/model.h"
+
+/* (numerator, denominator, log exponent) of the 42 terms, as listed in Extra-P's test. */
+static const int extrap_terms[42][3] = {
+  {0, 1, 1}, {0, 1, 2}, {1, 4, 0}, {1, 3, 0}, {1, 4, 1}, {1, 3, 1}, {1, 4, 2}, {1, 3, 2},
+  {1, 2, 0}, {1, 2, 1}, {1, 2, 2}, {2, 3, 0}, {3, 4, 0}, {2, 3, 1}, {3, 4, 1}, {4, 5, 0},
+  {2, 3, 2}, {3, 4, 2}, {1, 1, 0}, {1, 1, 1}, {1, 1, 2}, {5, 4, 0}, {5, 4, 1}, {4, 3, 0},
+  {4, 3, 1}, {3, 2, 0}, {3, 2, 1}, {3, 2, 2}, {5, 3, 0}, {7, 4, 0}, {2, 1, 0}, {2, 1, 1},
+  {2, 1, 2}, {9, 4, 0}, {7, 3, 0}, {5, 2, 0}, {5, 2, 1}, {5, 2, 2}, {8, 3, 0}, {11, 4, 0},
+  {3, 1, 0}, {3, 1, 1}};
+
+static double term_value(const int *t, double p)
+{
+  return pow(p, (double)t[0] / t[1]) * pow(log2(p), t[2]);
+}
+
+static void test_noise_free_42(void)
+{
+  double x[5] = {2, 4, 8, 16, 32}, y[5];
+  size_t nv[5] = {1, 1, 1, 1, 1};
+  const double *vals[5] = {&y[0], &y[1], &y[2], &y[3], &y[4]};
+  for (int k = 0; k < 42; k++) {
+    for (int i = 0; i < 5; i++)
+      y[i] = 200 + 10 * term_value(extrap_terms[k], x[i]);
+    struct mv_model m;
+    ASSERT_INT_EQ(mv_model_fit_1p(x, nv, vals, 5, "p", NULL, &m), 0);
+    ASSERT_INT_EQ(m.fn.nterms, 1);
+    ASSERT_DOUBLE_REL(m.fn.constant, 200, 1e-6);
+    ASSERT_DOUBLE_REL(m.fn.terms[0].coef, 10, 1e-6);
+    ASSERT_DOUBLE_NEAR(m.fn.terms[0].f[0].poly, (double)extrap_terms[k][0] / extrap_terms[k][1],
+                       1e-12);
+    ASSERT_DOUBLE_NEAR(m.fn.terms[0].f[0].log, extrap_terms[k][2], 1e-12);
+    ASSERT_DOUBLE_NEAR(m.ar2, 1.0, 1e-9);
+  }
+}
+
+static void test_format(void)
+{
+  struct mv_function f = {1, {"p"}, 200, 1, {{10, 1, {{0, 1.25, 1, 0}}}}};
+  char buf[128];
+  ASSERT_TRUE(mv_function_format(&f, buf, sizeof buf) > 0);
+  ASSERT_STR_EQ(buf, "200 + 10 * p^(5/4) * log2(p)^(1)");
+  f.terms[0].f[0].poly = 0;
+  f.terms[0].coef = -2.5;
+  mv_function_format(&f, buf, sizeof buf);
+  ASSERT_STR_EQ(buf, "200 - 2.5 * log2(p)^(1)");
+  ASSERT_TRUE(mv_function_format(&f, buf, 8) < 0);
+  double c[1] = {8};
+  ASSERT_DOUBLE_NEAR(mv_function_eval(&f, c), 200 - 2.5 * 3, 1e-12);
+}
+
+/* R 4.x: x <- c(5, 1, 4, 2, 3, 10); median(x) 3.5; mean(x) 25/6; min 1;
+ * quantile(x, 0.25) (type 7) 2.25. */
+static void test_measures(void)
+{
+  double v[6] = {5, 1, 4, 2, 3, 10};
+  ASSERT_DOUBLE_NEAR(mv_measure_apply(MV_MEASURE_MEDIAN, v, 6), 3.5, 1e-12);
+  ASSERT_DOUBLE_NEAR(mv_measure_apply(MV_MEASURE_MEAN, v, 6), 25.0 / 6, 1e-12);
+  ASSERT_DOUBLE_NEAR(mv_measure_apply(MV_MEASURE_MIN, v, 6), 1, 0);
+  ASSERT_DOUBLE_NEAR(mv_measure_apply(MV_MEASURE_Q1, v, 6), 2.25, 1e-12);
+  ASSERT_DOUBLE_NEAR(v[0], 5, 0);
+  enum mv_measure m;
+  ASSERT_INT_EQ(mv_measure_parse("q1", &m), 0);
+  ASSERT_INT_EQ(m, MV_MEASURE_Q1);
+  ASSERT_TRUE(mv_measure_parse("q3", &m) < 0);
+  ASSERT_STR_EQ(mv_measure_name(MV_MEASURE_MIN), "min");
+}
+
+/* Deterministic uniform noise in [-1, 1) (xorshift64*). */
+static double noise(uint64_t *s)
+{
+  *s ^= *s >> 12;
+  *s ^= *s << 25;
+  *s ^= *s >> 27;
+  return (double)((*s * 2685821657736338717ULL) >> 11) / 9007199254740992.0 * 2 - 1;
+}
+
+/* 5% relative noise, 5 repetitions: the leading term p log p is still found, and a flat kernel
+ * stays constant (no term invented from noise). */
+static void test_noisy(void)
+{
+  struct mv_series s;
+  const char *names[1] = {"p"};
+  uint64_t seed = 42;
+  for (int flat = 0; flat < 2; flat++) {
+    mv_series_init(&s, 1, names);
+    for (double p = 4; p <= 256; p *= 2)
+      for (int r = 0; r < 5; r++) {
+        double f = flat ? 50 : 30 + 2 * p * log2(p);
+        ASSERT_INT_EQ(mv_series_add(&s, &p, f * (1 + 0.05 * noise(&seed))), 0);
+      }
+    struct mv_model m;
+    ASSERT_INT_EQ(mv_model_fit_series(&s, NULL, &m), 0);
+    if (flat) {
+      ASSERT_INT_EQ(m.fn.nterms, 0);
+      ASSERT_DOUBLE_REL(m.fn.constant, 50, 0.05);
+      ASSERT_TRUE(isnan(m.ar2));
+    } else {
+      ASSERT_INT_EQ(m.fn.nterms, 1);
+      ASSERT_DOUBLE_NEAR(m.fn.terms[0].f[0].poly, 1, 0);
+      ASSERT_DOUBLE_NEAR(m.fn.terms[0].f[0].log, 1, 0);
+      ASSERT_TRUE(m.ar2 > 0.99);
+    }
+    mv_series_release(&s);
+  }
+}
+
+/* Two terms when the data demand them: 10 + p^2 + 500 log p, noise-free, 9 points. */
+static void test_two_terms(void)
+{
+  double x[9], y[9];
+  size_t nv[9];
+  const double *vals[9];
+  for (int i = 0; i < 9; i++) {
+    x[i] = exp2(i + 1);
+    y[i] = 10 + x[i] * x[i] + 500 * log2(x[i]);
+    nv[i] = 1;
+    vals[i] = &y[i];
+  }
+  struct mv_model m;
+  ASSERT_INT_EQ(mv_model_fit_1p(x, nv, vals, 9, "p", NULL, &m), 0);
+  ASSERT_INT_EQ(m.fn.nterms, 2);
+  char buf[160];
+  mv_function_format(&m.fn, buf, sizeof buf);
+  ASSERT_STR_EQ(buf, "10 + 500 * log2(p)^(1) + 1 * p^(2)");
+}
+
+/* Extra-P's SMAPE rule recovers noise-free terms too (it is the baseline we measure). */
+static void test_smape_mode(void)
+{
+  double x[5] = {2, 4, 8, 16, 32}, y[5];
+  size_t nv[5] = {1, 1, 1, 1, 1};
+  const double *vals[5] = {&y[0], &y[1], &y[2], &y[3], &y[4]};
+  for (int i = 0; i < 5; i++)
+    y[i] = 200 + 10 * x[i];
+  struct mv_fit_options o;
+  mv_fit_options_init(&o);
+  o.select = MV_SELECT_SMAPE;
+  struct mv_model m;
+  ASSERT_INT_EQ(mv_model_fit_1p(x, nv, vals, 5, "p", &o, &m), 0);
+  ASSERT_INT_EQ(m.fn.nterms, 1);
+  ASSERT_DOUBLE_NEAR(m.fn.terms[0].f[0].poly, 1, 0);
+  ASSERT_DOUBLE_NEAR(m.smape, 0, 1e-9);
+}
+
+/* Two parameters: 3 + 0.5 * p * msize (product) and 3 + 2 p + 0.01 msize^(1/2) (sum). */
+static void test_multi(void)
+{
+  const char *names[2] = {"p", "msize"};
+  for (int product = 0; product < 2; product++) {
+    struct mv_series s;
+    mv_series_init(&s, 2, names);
+    for (double p = 2; p <= 32; p *= 2)
+      for (double m = 64; m <= 65536; m *= 4) {
+        double c[2] = {p, m};
+        double v = product ? 3 + 0.5 * p * m : 3 + 2 * p + 0.01 * sqrt(m);
+        ASSERT_INT_EQ(mv_series_add(&s, c, v), 0);
+      }
+    struct mv_model md;
+    ASSERT_INT_EQ(mv_model_fit_series(&s, NULL, &md), 0);
+    char buf[200];
+    mv_function_format(&md.fn, buf, sizeof buf);
+    if (product)
+      ASSERT_STR_EQ(buf, "3 + 0.5 * p^(1) * msize^(1)");
+    else
+      ASSERT_STR_EQ(buf, "3 + 2 * p^(1) + 0.01 * msize^(1/2)");
+    double c[2] = {1024, 1 << 20};
+    double want = product ? 3 + 0.5 * 1024.0 * (1 << 20) : 3 + 2048 + 0.01 * 1024;
+    ASSERT_DOUBLE_REL(mv_function_eval(&md.fn, c), want, 1e-6);
+    mv_series_release(&s);
+  }
+}
+
+static void test_errors(void)
+{
+  double x[2] = {2, 4}, y[2] = {1, 2};
+  size_t nv[2] = {1, 1};
+  const double *vals[2] = {&y[0], &y[1]};
+  struct mv_model m;
+  ASSERT_TRUE(mv_model_fit_1p(x, nv, vals, 2, "p", NULL, &m) < 0);
+  double x3[3] = {0, 2, 4}, y3[3] = {1, 2, 3};
+  size_t nv3[3] = {1, 1, 1};
+  const double *v3[3] = {&y3[0], &y3[1], &y3[2]};
+  ASSERT_TRUE(mv_model_fit_1p(x3, nv3, v3, 3, "p", NULL, &m) < 0);
+}
+
+int main(void)
+{
+  RUN_TEST(test_noise_free_42);
+  RUN_TEST(test_format);
+  RUN_TEST(test_measures);
+  RUN_TEST(test_noisy);
+  RUN_TEST(test_two_terms);
+  RUN_TEST(test_smape_mode);
+  RUN_TEST(test_multi);
+  RUN_TEST(test_errors);
+  return TEST_EXIT();
+}
