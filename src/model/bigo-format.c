@@ -26,9 +26,9 @@ static void part(char *buf, size_t size, const char *name, int kind, double e)
   double a = fabs(e);
   mv_exponent_format(a, x, sizeof x);
   int plain = a == 1.0, integer = a == floor(a) && a < 1e6;
-  if (kind == 0)          /* exponential */
+  if (kind == 2)          /* exponential */
     snprintf(buf, size, plain ? "2^%s" : "2^(%s %s)", plain ? name : x, name);
-  else if (kind == 1)     /* polynomial */
+  else if (kind == 0)     /* polynomial */
     snprintf(buf, size, plain ? "%s" : integer ? "%s^%s" : "%s^(%s)", name, x);
   else if (plain)
     snprintf(buf, size, "log %s", name);
@@ -43,7 +43,7 @@ static int parts(struct out *o, const struct mv_function *f, const struct mv_ter
   for (int i = 0; i < t->nfactors; i++) {
     const struct mv_factor *fa = &t->f[i];
     const char *name = fa->param < f->nparams ? f->params[fa->param] : "x";
-    double e[3] = {fa->exp2, fa->poly, fa->log};
+    double e[3] = {fa->poly, fa->log, fa->exp2};
     for (int k = 0; k < 3; k++) {
       if (e[k] == 0 || (e[k] > 0) != (sign > 0))
         continue;

@@ -205,8 +205,13 @@ static int exponent(struct parser *p, double *out)
   double a, b = 1;
   if (number(p, &a))
     return MV_EPARSE;
-  if (eat(p, '/') && number(p, &b))
-    return MV_EPARSE;
+  size_t save = p->pos;
+  if (eat(p, '/')) {
+    if (!isdigit(peek(p)))
+      p->pos = save;   /* a quotient, not a fraction: p^0.5/log p */
+    else if (number(p, &b))
+      return MV_EPARSE;
+  }
   if (b == 0)
     return fail(p, p->pos, "expected a non-zero denominator");
   if (paren && !eat(p, ')'))

@@ -95,15 +95,26 @@ static int same_set(const struct mv_function *a, const struct mv_function *b)
   return na == nb;
 }
 
+/* O(1) names no parameter: it speaks about all of the model's. */
+static void adopt_params(struct mv_function *f, const struct mv_function *model)
+{
+  if (f->nparams == 0) {
+    f->nparams = model->nparams;
+    memcpy(f->params, model->params, sizeof f->params);
+  }
+}
+
 int mv_expect_evaluate(const struct mv_expectation *e, const struct mv_function *model,
                        struct mv_verdict *v)
 {
-  struct mv_function g, el, dl;
+  struct mv_function g, el, dl, ex = e->expect, dx = e->deviation;
   memset(v, 0, sizeof *v);
-  project(model, &e->expect, &g);
+  adopt_params(&ex, model);
+  adopt_params(&dx, &ex);
+  project(model, &ex, &g);
   mv_function_leading(&g, &v->lead);
-  mv_function_leading(&e->expect, &el);
-  mv_function_leading(&e->deviation, &dl);
+  mv_function_leading(&ex, &el);
+  mv_function_leading(&dx, &dl);
   struct mv_term et = lead_term(&el, 0), dt = lead_term(&dl, 0);
   v->lower = v->upper = v->divergence = el;
   v->lower.nterms = v->upper.nterms = 1;

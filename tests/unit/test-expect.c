@@ -1,0 +1,274 @@
+/* Tests of expectations: big-O parsing and formatting, function classes, the paper's worked
+ * example E(p) = p (scalability-validation.txt section 2.3: D = p^(1/2) and the printed search
+ * space), deviation limits and match verdicts (section 2.4), rules, expectation files. */
+#include "test.h"
+#include "mpivet/error.h"
+#include "mpivet/expect.h"
+
+static struct mv_function bigo(const char *s)
+{
+  struct mv_function f;
+  char msg[128];
+  size_t col = 0;
+  int rc = mv_bigo_parse(s, strlen(s), &f, &col, msg, sizeof msg);
+  if (rc)
+    MV_FAIL_("parse \"%s\": %s at %zu", s, msg, col);
+  return f;
+}
+
+static const char *fmt(const struct mv_function *f)
+{
+  static char buf[256];
+  mv_bigo_format(f, buf, sizeof buf);
+  return buf;
+}
+
+static void test_parse_format(void)
+{
+  static const char *const cases[][2] = {
+    {"O(1)", "O(1)"}, {"O(42)", "O(1)"}, {"O(log p)", "O(log p)"},
+    {"O(p log p)", "O(p log p)"}, {"O(p*log2(p))", "O(p log p)"},
+    {"O(p^(5/4) log^2 p)", "O(p^(5/4) log^2 p)"}, {"O(sqrt(p))", "O(p^(1/2))"},
+    {"O(p^0.5/log p)", "O(p^(1/2)/log p)"}, {"O(2^(p/2))", "O(2^(1/2 p))"},
+    {"O(2^p * p)", "O(p 2^p)"}, {"O(3 p^2 + 7 p)", "O(p^2 + p)"}, {"p^(1/2)", "O(p^(1/2))"},
+    {"O((p + 1) log p)", "O(p log p + log p)"}, {"O(1/(p log p))", "O(1/(p log p))"},
+    {"O(log(p)^2)", "O(log^2 p)"}, {"O(k^3 2^k)", "O(k^3 2^k)"}, {"O(n/p)", "O(n/p)"},
+    {"O(p^-1)", "O(1/p)"}, {"O( p )", "O(p)"}, {"O(2^(1/2 p))", "O(2^(1/2 p))"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    struct mv_function f = bigo(cases[i][0]);
+    ASSERT_STR_EQ(fmt(&f), cases[i][1]);
+    struct mv_function g = bigo(fmt(&f));   /* the output reads back */
+    ASSERT_STR_EQ(fmt(&g), cases[i][1]);
+  }
+}
+
+static void test_parse_errors(void)
+{
+  static const struct { const char *text; size_t col; const char *msg; } cases[] = {
+    {"O(p log)", 7, "expected a number, a parameter, log, sqrt or '(', got ')'"},
+    {"O(p", 3, "expected ')' closing O(, got end of input"},
+    {"O(p) x", 5, "expected end of expression after O(...), got 'x'"},
+    {"O(p^)", 4, "expected a number, got ')'"},
+    {"O(p / (p + 1))", 4, "expected a single non-zero term after '/'"},
+    {"O(log(p + 1))", 5, "expected a parameter as the argument of log"},
+    {"O(2^(p^2))", 4, "expected an exponent linear in one parameter, as in 2^(p/2)"},
+    {"O(p^1/0)", 7, "expected a non-zero denominator"},
+    {"O(a b c d e)", 10, "expected at most 4 parameters, got 'e'"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    struct mv_function f;
+    char msg[128] = "";
+    size_t col = 99;
+    ASSERT_INT_EQ(mv_bigo_parse(cases[i].text, strlen(cases[i].text), &f, &col, msg, sizeof msg),
+                  MV_EPARSE);
+    ASSERT_INT_EQ(col, cases[i].col);
+    ASSERT_STR_EQ(msg, cases[i].msg);
+  }
+}
+
+static void test_classes(void)
+{
+  static const struct { const char *e; int cls; double exp; const char *dev; } cases[] = {
+    {"O(1)", MV_FCLASS_LOG, 0, "O(1)"},
+    {"O(log p)", MV_FCLASS_LOG, 1, "O(log^(1/2) p)"},
+    {"O(p)", MV_FCLASS_POLY, 1, "O(p^(1/2))"},
+    {"O(p log p)", MV_FCLASS_POLY, 1, "O(p^(1/2))"},       /* classified by its highest class */
+    {"O(p^3)", MV_FCLASS_POLY, 3, "O(p^(3/2))"},
+    {"O(k^4 2^k)", MV_FCLASS_EXP, 1, "O(2^(1/2 k))"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    struct mv_function f = bigo(cases[i].e), lead, dev;
+    mv_function_leading(&f, &lead);
+    double e = -1;
+    struct mv_term one = {1, 0, {{0}}};
+    ASSERT_INT_EQ(mv_term_class(lead.nterms ? &lead.terms[0] : &one, &e), cases[i].cls);
+    ASSERT_DOUBLE_NEAR(e, cases[i].exp, 1e-12);
+    ASSERT_INT_EQ(mv_expect_default_deviation(&f, &dev), 0);
+    ASSERT_STR_EQ(fmt(&dev), cases[i].dev);
+  }
+}
+
+/* Section 2.3: "let us consider the expectation E(p) = p ... the default deviation limit is
+ * D(p) = p^(1/2) ... {1, log p, p^(1/4), p^(1/4) log p, p^(1/2), ..., p, p log p, ...,
+ * p^(7/4) log p, p^2}" — the ellipses filled in by the construction the text describes. */
+static void test_paper_search_space(void)
+{
+  struct mv_function e = bigo("O(p)"), d;
+  struct mv_term space[64];
+  size_t n = 0;
+  char buf[1024];
+  mv_expect_default_deviation(&e, &d);
+  ASSERT_STR_EQ(fmt(&d), "O(p^(1/2))");
+  ASSERT_INT_EQ(mv_expect_search_space(&e, 2, space, 64, &n), 0);
+  ASSERT_INT_EQ(n, 17);
+  mv_search_space_format(&e, space, n, buf, sizeof buf);
+  ASSERT_STR_EQ(buf, "{1, log p, p^(1/4), p^(1/4) log p, p^(1/2), p^(1/2) log p, p^(3/4), "
+                     "p^(3/4) log p, p, p log p, p^(5/4), p^(5/4) log p, p^(3/2), "
+                     "p^(3/2) log p, p^(7/4), p^(7/4) log p, p^2}");
+  /* One halving step: {1, p^(1/2), p, p^(3/2), p^2} before the small ticks. */
+  ASSERT_INT_EQ(mv_expect_search_space(&e, 1, space, 64, &n), 0);
+  mv_search_space_format(&e, space, n, buf, sizeof buf);
+  ASSERT_STR_EQ(buf, "{1, log p, p^(1/2), p^(1/2) log p, p, p log p, p^(3/2), "
+                     "p^(3/2) log p, p^2}");
+  struct mv_function l = bigo("O(log p)");
+  ASSERT_INT_EQ(mv_expect_search_space(&l, 1, space, 64, &n), 0);
+  mv_search_space_format(&l, space, n, buf, sizeof buf);
+  ASSERT_STR_EQ(buf, "{1, log^(1/2) p, log p, log^(3/2) p, log^2 p}");
+  struct mv_function x = bigo("O(2^k)");
+  ASSERT_INT_EQ(mv_expect_search_space(&x, 0, space, 64, &n), 0);
+  mv_search_space_format(&x, space, n, buf, sizeof buf);
+  ASSERT_STR_EQ(buf, "{1, k, 2^k, k 2^k, 2^(2 k)}");
+  ASSERT_INT_EQ(mv_expect_search_space(&e, 2, space, 4, &n), MV_ERANGE);
+}
+
+static struct mv_expectation expectation(const char *e, const char *d)
+{
+  struct mv_expectation x;
+  memset(&x, 0, sizeof x);
+  x.expect = bigo(e);
+  if (d)
+    x.deviation = bigo(d);
+  else
+    mv_expect_default_deviation(&x.expect, &x.deviation);
+  return x;
+}
+
+static void test_verdicts(void)
+{
+  static const struct { const char *e, *d, *model; int match; const char *div; } cases[] = {
+    {"O(p)", NULL, "p", MV_MATCH_EXACT, "O(1)"},
+    {"O(p)", NULL, "p^(3/2)", MV_MATCH_APPROX, "O(p^(1/2))"},       /* on D_u: inclusive */
+    {"O(p)", NULL, "p^(1/2)", MV_MATCH_APPROX, "O(1/p^(1/2))"},
+    {"O(p)", NULL, "p^(3/2) log p", MV_MATCH_NONE, "O(p^(1/2) log p)"},
+    {"O(p)", NULL, "p^(1/4)", MV_MATCH_NONE, "O(1/p^(3/4))"},
+    {"O(log p)", NULL, "1", MV_MATCH_NONE, "O(1/log p)"},
+    {"O(log p)", NULL, "log^(3/2) p", MV_MATCH_APPROX, "O(log^(1/2) p)"},
+    {"O(1)", NULL, "1", MV_MATCH_EXACT, "O(1)"},
+    {"O(1)", NULL, "log p", MV_MATCH_NONE, "O(log p)"},
+    {"O(p log p)", "p^(1/2)", "p", MV_MATCH_APPROX, "O(1/log p)"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    struct mv_expectation e = expectation(cases[i].e, cases[i].d);
+    struct mv_function g = bigo(cases[i].model);
+    g.constant = 5;   /* a fitted constant does not change the order */
+    struct mv_verdict v;
+    ASSERT_INT_EQ(mv_expect_evaluate(&e, &g, &v), 0);
+    if ((int)v.match != cases[i].match)
+      MV_FAIL_("E=%s G=%s: match %s, want %s", cases[i].e, cases[i].model,
+               mv_match_name(v.match), mv_match_name(cases[i].match));
+    ASSERT_STR_EQ(fmt(&v.divergence), cases[i].div);
+  }
+}
+
+static void test_verdict_params(void)
+{
+  /* A model in (p, msize) against an expectation in p: msize factors count as constants. */
+  struct mv_expectation e = expectation("O(p)", NULL);
+  struct mv_function g = {2, {"p", "msize"}, 1, 1, {{2, 2, {{0, 1, 0, 0}, {1, 1, 0, 0}}}}};
+  struct mv_verdict v;
+  mv_expect_evaluate(&e, &g, &v);
+  ASSERT_INT_EQ(v.match, MV_MATCH_EXACT);
+  /* One parameter on each side matches whatever the names. */
+  struct mv_function h = {1, {"nprocs"}, 1, 1, {{2, 1, {{0, 1, 1, 0}}}}};
+  mv_expect_evaluate(&e, &h, &v);
+  ASSERT_INT_EQ(v.match, MV_MATCH_APPROX);
+  ASSERT_STR_EQ(fmt(&v.divergence), "O(log p)");
+}
+
+static void test_rules(void)
+{
+  struct mv_function a = {1, {"p"}, 1, 1, {{2, 1, {{0, 1, 0, 0}}}}};   /* 1 + 2p */
+  struct mv_function b = {1, {"p"}, 1, 1, {{1, 1, {{0, 1, 0, 0}}}}};   /* 1 + p */
+  struct mv_function c = {1, {"p"}, 50, 1, {{1, 1, {{0, 0, 1, 0}}}}};  /* 50 + log p */
+  const struct mv_function *rhs[2] = {&b, &c};
+  double xs[5] = {2, 4, 8, 16, 32};
+  struct mv_rule_verdict v;
+  ASSERT_INT_EQ(mv_rule_evaluate(&a, rhs, 2, xs, 5, &v), 0);
+  ASSERT_INT_EQ(v.status, MV_RULE_HOLDS);
+  /* 1 + p log p against 51 + p + log p: 9/57, 25/62, 65/71 at p = 4, 8, 16, then 161/88 at 32.
+   * Measured up to 8 it holds and is predicted to break (first at 32); up to 32 it is violated. */
+  struct mv_function d = {1, {"p"}, 1, 1, {{1, 1, {{0, 1, 1, 0}}}}};
+  ASSERT_INT_EQ(mv_rule_evaluate(&d, rhs, 2, xs, 3, &v), 0);
+  ASSERT_INT_EQ(v.status, MV_RULE_BREAKS_LATER);
+  ASSERT_TRUE(mv_rule_failed(v.status));
+  ASSERT_DOUBLE_NEAR(v.crossover, 32, 0);
+  ASSERT_STR_EQ(fmt(&v.lhs_lead), "O(p log p)");
+  ASSERT_STR_EQ(fmt(&v.rhs_lead), "O(p)");
+  ASSERT_INT_EQ(mv_rule_evaluate(&d, rhs, 2, xs, 5, &v), 0);
+  ASSERT_INT_EQ(v.status, MV_RULE_VIOLATED);
+  /* Order holds but values break it: 100 + p against 1 + p + 50 + log p at small p. */
+  struct mv_function e = {1, {"p"}, 100, 1, {{1, 1, {{0, 1, 0, 0}}}}};
+  ASSERT_INT_EQ(mv_rule_evaluate(&e, rhs, 2, xs, 5, &v), 0);
+  ASSERT_INT_EQ(v.status, MV_RULE_HOLDS_ORDER);
+  ASSERT_TRUE(!mv_rule_failed(v.status));
+}
+
+static void test_file(void)
+{
+  static const char text[] =
+    "# MPI collectives\n"
+    "MPI_Bcast      time_s    O(log p)\n"
+    "MPI_Alltoall   time_s    O(p log p)    deviation=p^(1/2)\n"
+    "MPI_Comm_dup   mem_bytes O(1)\n"
+    "MPI_Gather O(p)   # any metric\n"
+    "\n"
+    "rule  MPI_Allreduce <= MPI_Reduce + MPI_Bcast\n"
+    "rule  MPI_Allgather <= MPI_Gather+MPI_Bcast metric=time_s\r\n";
+  struct mv_expect_file f;
+  char err[256] = "";
+  mv_expect_file_init(&f);
+  ASSERT_INT_EQ(mv_expect_parse(&f, "my.expect", text, sizeof text - 1, err, sizeof err), 0);
+  ASSERT_INT_EQ(f.n, 4);
+  ASSERT_INT_EQ(f.nrules, 2);
+  ASSERT_STR_EQ(f.items[1].callpath, "MPI_Alltoall");
+  ASSERT_STR_EQ(fmt(&f.items[1].expect), "O(p log p)");
+  ASSERT_STR_EQ(fmt(&f.items[1].deviation), "O(p^(1/2))");
+  ASSERT_INT_EQ(f.items[1].deviation_given, 1);
+  ASSERT_STR_EQ(fmt(&f.items[0].deviation), "O(log^(1/2) p)");
+  ASSERT_STR_EQ(f.items[3].metric, "*");
+  ASSERT_INT_EQ(f.items[3].line, 5);
+  ASSERT_TRUE(mv_expect_find(&f, "MPI_Gather", "time_s") == &f.items[3]);
+  ASSERT_TRUE(mv_expect_find(&f, "MPI_Bcast", "mem_bytes") == NULL);
+  ASSERT_STR_EQ(f.rules[1].lhs, "MPI_Allgather");
+  ASSERT_INT_EQ(f.rules[1].nrhs, 2);
+  ASSERT_STR_EQ(f.rules[1].rhs[1], "MPI_Bcast");
+  ASSERT_STR_EQ(f.rules[1].metric, "time_s");
+  ASSERT_STR_EQ(f.rules[0].metric, "*");
+  mv_expect_file_release(&f);
+}
+
+static void test_file_errors(void)
+{
+  static const struct { const char *text, *err; } cases[] = {
+    {"MPI_Bcast time_s O(log p\n", "t.expect:1:25: expected ')' closing O(, got end of input"},
+    {"\nMPI_Bcast time_s log p\n", "t.expect:2:18: expected an expectation O(...) after the metric"},
+    {"MPI_Bcast O(p) extra\n", "t.expect:1:16: expected deviation=<expression> or end of line"},
+    {"rule A < B\n", "t.expect:1:8: expected '<=' after A"},
+    {"rule A <= B +\n", "t.expect:1:14: expected a function name, got end of line"},
+    {"MPI_Bcast O(p) deviation=p^\n", "t.expect:1:28: expected a number, got end of input"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    struct mv_expect_file f;
+    char err[256] = "";
+    mv_expect_file_init(&f);
+    ASSERT_INT_EQ(mv_expect_parse(&f, "t.expect", cases[i].text, strlen(cases[i].text), err,
+                                  sizeof err), MV_EPARSE);
+    ASSERT_STR_EQ(err, cases[i].err);
+    mv_expect_file_release(&f);
+  }
+}
+
+int main(void)
+{
+  RUN_TEST(test_parse_format);
+  RUN_TEST(test_parse_errors);
+  RUN_TEST(test_classes);
+  RUN_TEST(test_paper_search_space);
+  RUN_TEST(test_verdicts);
+  RUN_TEST(test_verdict_params);
+  RUN_TEST(test_rules);
+  RUN_TEST(test_file);
+  RUN_TEST(test_file_errors);
+  return TEST_EXIT();
+}
