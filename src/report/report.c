@@ -1,0 +1,94 @@
+/* The report structure: functions and rules, the overall verdict, and writing the three report
+ * files of a campaign folder atomically (temporary file renamed into place). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mpivet/error.h"
+#include "mpivet/report.h"
+
+void mv_report_init(struct mv_report *r)
+{
+  memset(r, 0, sizeof *r);
+}
+
+void mv_report_fn_release(struct mv_report_fn *fn)
+{
+  free(fn->points);
+  free(fn->cx);   /* one block holds every curve */
+  fn->points = NULL;
+  fn->cx = fn->fit = fn->expect = fn->band_lo = fn->band_hi = NULL;
+  fn->npoints = fn->ncurve = 0;
+}
+
+void mv_report_release(struct mv_report *r)
+{
+  for (size_t i = 0; i < r->nfns; i++)
+    mv_report_fn_release(&r->fns[i]);
+  free(r->fns);
+  free(r->rules);
+  mv_report_init(r);
+}
+
+int mv_report_add_fn(struct mv_report *r, const struct mv_report_fn *fn)
+{
+  struct mv_report_fn *f = realloc(r->fns, (r->nfns + 1) * sizeof *f);
+  if (!f)
+    return MV_ENOMEM;
+  r->fns = f;
+  r->fns[r->nfns++] = *fn;
+  r->n_mismatch += fn->status == MV_REPORT_MISMATCH;
+  return 0;
+}
+
+int mv_report_add_rule(struct mv_report *r, const struct mv_report_rule *rule)
+{
+  struct mv_report_rule *x = realloc(r->rules, (r->nrules + 1) * sizeof *x);
+  if (!x)
+    return MV_ENOMEM;
+  r->rules = x;
+  r->rules[r->nrules++] = *rule;
+  r->n_rules_failed += rule->failed != 0;
+  return 0;
+}
+
+int mv_report_failed(const struct mv_report *r)
+{
+  return r->n_mismatch > 0 || r->n_rules_failed > 0 || r->n_gl_violations > 0;
+}
+
+typedef int (*writer_fn)(const struct mv_report *, FILE *);
+
+static int write_one(const struct mv_report *r, const char *dir, const char *name, writer_fn fn)
+{
+  char path[4200], tmp[4300];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+  FILE *fp = fopen(tmp, "w");
+  if (!fp)
+    return MV_EIO;
+  int rc = fn(r, fp);
+  if (fclose(fp) != 0 && rc == 0)
+    rc = MV_EIO;
+  if (rc == 0 && rename(tmp, path) != 0)
+    rc = MV_EIO;
+  if (rc)
+    unlink(tmp);
+  return rc;
+}
+
+int mv_report_write_all(const struct mv_report *r, const char *dir)
+{
+  static const struct { const char *name; writer_fn fn; } files[] = {
+    {"report.txt", mv_report_write_text},
+    {"report.json", mv_report_write_json},
+    {"report.html", mv_report_write_html},
+  };
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    int rc = write_one(r, dir, files[i].name, files[i].fn);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}

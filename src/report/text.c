@@ -1,0 +1,170 @@
+/* report.txt: the paper's Table 4 layout for runtime (functions as columns; rows Expectation,
+ * Model, adjusted R^2, divergence, Match) and Table 5 layout for memory (full models, one block
+ * per function), then the cross-function rules, the guideline summary and the verdict. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mpivet/error.h"
+#include "mpivet/report.h"
+
+#define COLS 5      /* functions per block of the runtime table */
+#define COLW 22
+
+static const char *const status_mark[] = {"✓", "≈", "✗", "-"};
+static const char *const status_word[] = {"match", "approximate", "mismatch", "not modeled"};
+
+/* Print s padded to width display columns (UTF-8 aware: continuation bytes take no column). */
+static void padded(FILE *fp, const char *s, int width)
+{
+  int cols = 0;
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+    cols += (*p & 0xC0) != 0x80;
+  fputs(s, fp);
+  for (; cols < width; cols++)
+    fputc(' ', fp);
+}
+
+static void cell(const struct mv_report_fn *f, int row, char *buf, size_t size)
+{
+  switch (row) {
+  case 0: snprintf(buf, size, "%s", f->expectation); break;
+  case 1: snprintf(buf, size, "%s", f->status == MV_REPORT_NOT_MODELED ? "-" : f->lead); break;
+  case 2:
+    if (isnan(f->ar2))
+      snprintf(buf, size, "-");
+    else
+      snprintf(buf, size, "%.2f", f->ar2);
+    break;
+  case 3: snprintf(buf, size, "%s", f->status == MV_REPORT_NOT_MODELED ? "-" : f->divergence); break;
+  default:
+    snprintf(buf, size, "%s%s", status_mark[f->status], f->rule_warning ? " ⚠" : "");
+  }
+}
+
+static void runtime_block(FILE *fp, const struct mv_report_fn *const *fs, size_t n)
+{
+  static const char *const rows[] = {"Expectation", "Model", "adj. R^2", "δ(p)", "Match"};
+  padded(fp, "", 13);
+  for (size_t i = 0; i < n; i++)
+    padded(fp, fs[i]->label, COLW);
+  fputc('\n', fp);
+  for (int row = 0; row < 5; row++) {
+    padded(fp, rows[row], 13);
+    for (size_t i = 0; i < n; i++) {
+      char buf[MV_REPORT_TEXT];
+      cell(fs[i], row, buf, sizeof buf);
+      padded(fp, buf, COLW);
+    }
+    fputc('\n', fp);
+  }
+  fputc('\n', fp);
+}
+
+/* Table 4: time_s functions of one message size, COLS per block. */
+static void runtime_table(FILE *fp, const struct mv_report *r, int64_t msize)
+{
+  const struct mv_report_fn *block[COLS];
+  size_t n = 0;
+  fprintf(fp, "Runtime models (time_s, message size %lld B) alongside their expectations\n\n",
+          (long long)msize);
+  for (size_t i = 0; i < r->nfns; i++) {
+    const struct mv_report_fn *f = &r->fns[i];
+    if (strcmp(f->metric, "time_s") != 0 || f->msize != msize)
+      continue;
+    block[n++] = f;
+    if (n == COLS) {
+      runtime_block(fp, block, n);
+      n = 0;
+    }
+  }
+  if (n)
+    runtime_block(fp, block, n);
+}
+
+/* Table 5: every other metric, one block per function with the full model. */
+static void memory_table(FILE *fp, const struct mv_report *r)
+{
+  int header = 0;
+  for (size_t i = 0; i < r->nfns; i++) {
+    const struct mv_report_fn *f = &r->fns[i];
+    if (strcmp(f->metric, "time_s") == 0)
+      continue;
+    if (!header++)
+      fputs("Memory models alongside their expectations\n\n", fp);
+    char ar2[32];
+    cell(f, 2, ar2, sizeof ar2);
+    fprintf(fp, "%s [%s, %lld B]  Expectation: %s\n", f->label, f->metric, (long long)f->msize,
+            f->expectation);
+    fprintf(fp, "  Model      %s\n  adj. R^2   %s\n  δ(p)       %s\n  Match      %s %s%s\n\n",
+            f->status == MV_REPORT_NOT_MODELED ? "-" : f->model, ar2,
+            f->status == MV_REPORT_NOT_MODELED ? "-" : f->divergence, status_mark[f->status],
+            status_word[f->status], f->rule_warning ? " ⚠" : "");
+  }
+}
+
+static void details(FILE *fp, const struct mv_report *r)
+{
+  fputs("Models in full\n\n", fp);
+  for (size_t i = 0; i < r->nfns; i++) {
+    const struct mv_report_fn *f = &r->fns[i];
+    fprintf(fp, "  %-28s %-9s %7lld B  %-12s %s%s%s\n", f->callpath, f->metric,
+            (long long)f->msize, status_word[f->status],
+            f->status == MV_REPORT_NOT_MODELED ? "" : f->model, f->note[0] ? "  " : "", f->note);
+  }
+  fputc('\n', fp);
+}
+
+static void rules(FILE *fp, const struct mv_report *r)
+{
+  if (!r->nrules)
+    return;
+  fputs("Cross-function rules (leading-order terms)\n\n", fp);
+  for (size_t i = 0; i < r->nrules; i++) {
+    const struct mv_report_rule *x = &r->rules[i];
+    fprintf(fp, "  %s %s  [%s, %lld B]: %s; %s\n", x->failed ? "⚠" : " ", x->text, x->metric,
+            (long long)x->msize, x->status, x->detail);
+  }
+  fputc('\n', fp);
+}
+
+static void summary(FILE *fp, const struct mv_report *r)
+{
+  size_t count[4] = {0};
+  for (size_t i = 0; i < r->nfns; i++)
+    count[r->fns[i].status]++;
+  fprintf(fp, "Summary: %zu functions: %zu match, %zu approximate, %zu mismatch, %zu not modeled; "
+              "%zu/%zu rules failed; %zu guideline violations\n", r->nfns, count[0], count[1],
+          count[2], count[3], r->n_rules_failed, r->nrules, r->n_gl_violations);
+  fprintf(fp, "Verdict: %s\n", mv_report_failed(r) ? "FAIL" : "PASS");
+  fputs("Legend: ✓ exact match, ≈ approximate (within the deviation limits), ✗ mismatch, "
+        "⚠ a cross-function rule fails\n", fp);
+}
+
+int mv_report_write_text(const struct mv_report *r, FILE *fp)
+{
+  fprintf(fp, "%s\n", r->title[0] ? r->title : "mpivet check report");
+  fprintf(fp, "library: %s   engine: %s\n", r->library, r->engine);
+  for (int i = 0; i < 4; i++)
+    if (r->info[i][0])
+      fprintf(fp, "%s\n", r->info[i]);
+  fputc('\n', fp);
+  for (size_t i = 0; i < r->nfns; i++) {   /* one runtime table per message size, first seen */
+    int first = strcmp(r->fns[i].metric, "time_s") == 0;
+    for (size_t k = 0; k < i && first; k++)
+      first = !(strcmp(r->fns[k].metric, "time_s") == 0 && r->fns[k].msize == r->fns[i].msize);
+    if (first)
+      runtime_table(fp, r, r->fns[i].msize);
+  }
+  memory_table(fp, r);
+  rules(fp, r);
+  details(fp, r);
+  if (r->gl && r->catalog) {
+    fprintf(fp, "Guidelines (PGMPI) at p = %d\n\n", r->gl_nprocs);
+    if (mv_gl_write_text(r->gl, r->catalog, fp))
+      return MV_EIO;
+    fputc('\n', fp);
+  }
+  summary(fp, r);
+  return ferror(fp) ? MV_EIO : 0;
+}
