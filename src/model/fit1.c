@@ -40,12 +40,19 @@ static int fit(const struct ctx *c, struct hyp *h, const double *sw, double *hat
   return mv__lsq(c->n, (size_t)h->nterms + 1, cols, c->prep.y, sw, h->coef, &h->wrss, hat);
 }
 
-static int positive(const struct hyp *h)
+/* Admissible for the robust rule: growing terms, and a cost that is not negative at x = 1
+ * (one process, one byte): time and memory cannot be, and noise fitted by a steeper term with
+ * a large negative constant is the commonest wrong pick. */
+static int admissible(const struct ctx *c, const struct hyp *h)
 {
-  for (int j = 1; j <= h->nterms; j++)
+  static const double one = 1.0;
+  double at1 = h->coef[0];
+  for (int j = 1; j <= h->nterms; j++) {
     if (!(h->coef[j] > 0.0))
       return 0;
-  return 1;
+    at1 += h->coef[j] * mv_term_eval(&c->space[h->idx[j - 1]], &one);
+  }
+  return at1 >= 0.0;
 }
 
 /* Leave-one-out predictions of a fitted hypothesis: weighted error and SMAPE (percent). */
@@ -86,19 +93,44 @@ static void keep_top(int *top, double *topr, size_t ntop, int idx, double r)
     }
 }
 
+/* Occam's razor among one-term fits the data cannot tell apart: a log factor counts as one
+ * more parameter, so a term with fewer log factors wins when its residual exceeds the best by
+ * less than OCCAM noise variances per log factor (AIC's price of a parameter). */
+#define OCCAM 2.0
+
+static double complexity(const struct ctx *c, const struct hyp *h)
+{
+  return c->space[h->idx[0]].f[0].log;
+}
+
 /* One-term hypotheses: best in *best (wrss NAN when none is admissible). */
 static void search_one(const struct ctx *c, struct hyp *best, int *top, size_t ntop)
 {
-  double topr[8];
+  double topr[8], s2;
+  struct hyp all[128];
+  int n = 0;
   best->wrss = NAN;
   for (int t = 0; t < (int)c->ns; t++) {
     struct hyp h = {{t, -1}, 1, {0}, 0};
-    if (fit(c, &h, c->prep.sw, NULL) || !positive(&h))
+    if (fit(c, &h, c->prep.sw, NULL) || !admissible(c, &h))
       continue;
     if (top)
       keep_top(top, topr, ntop, t, h.wrss);
+    if (n < 128)
+      all[n++] = h;
     if (isnan(best->wrss) || h.wrss < best->wrss)
       *best = h;
+  }
+  if (isnan(best->wrss) || c->n < 3)
+    return;
+  s2 = (best->wrss + c->prep.pe_df * c->prep.pe_var) / ((double)c->n - 2 + c->prep.pe_df);
+  double score = best->wrss + OCCAM * s2 * complexity(c, best);
+  for (int i = 0; i < n; i++) {
+    double si = all[i].wrss + OCCAM * s2 * complexity(c, &all[i]);
+    if (si < score) {
+      score = si;
+      *best = all[i];
+    }
   }
 }
 
@@ -108,7 +140,7 @@ static void search_two(const struct ctx *c, struct hyp *best)
   for (int a = 0; a < (int)c->ns; a++)
     for (int b = a + 1; b < (int)c->ns; b++) {
       struct hyp h = {{a, b}, 2, {0}, 0};
-      if (fit(c, &h, c->prep.sw, NULL) || !positive(&h))
+      if (fit(c, &h, c->prep.sw, NULL) || !admissible(c, &h))
         continue;
       if (isnan(best->wrss) || h.wrss < best->wrss)
         *best = h;
