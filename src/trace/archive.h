@@ -1,0 +1,79 @@
+/* Turning the raw per-rank files into an OTF2 archive: reading the definitions side files,
+ * converting one rank's events with its clock correction, writing the global definitions.
+ * Shared by the library (at MPI_Finalize, one rank each) and mpivet-trace-finish (after a
+ * crash, all ranks in one process). No MPI here. */
+#ifndef MPIVET_TRACE_ARCHIVE_H
+#define MPIVET_TRACE_ARCHIVE_H
+
+#include <otf2/otf2.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Attribute 0 is the call site. */
+#define ATTR_CALLSITE 0
+
+
+struct mv__clock {
+  uint64_t t1, t2;      /* local times of the Init and Finalize alignments */
+  int64_t o1, o2;       /* offsets to rank 0's clock there */
+  int has_final;
+};
+
+struct mv__def_set {     /* one communicator or group: id and world ranks */
+  uint32_t id;
+  char name[48];
+  uint32_t n, filled;
+  uint64_t *members;
+};
+
+struct mv__rank_info {
+  struct mv__clock clock;
+  uint64_t nevents;      /* from "closed", or counted while converting */
+  int closed;
+  char truncated[128];   /* why, or "" */
+};
+
+struct mv__defs {
+  int nranks;
+  char meta[160];
+  struct mv__rank_info *ranks;
+  struct mv__def_set *comms, *groups;
+  size_t ncomms, ngroups;
+  uint32_t *wins;        /* pairs: window id, communicator id */
+  size_t nwins;
+  char **sites;          /* "hash module+off(sym) ..." lines, deduplicated */
+  size_t nsites;
+};
+
+/* The tracer's sparse ids (k * nranks + leader) -> dense OTF2 ids, which readers expect:
+ * communicator i and window i are the i-th smallest ids; group 0 lists all ranks, group 1+i
+ * is communicator i's, group 1+ncomms+j is RMA sync group j. */
+struct mv__idmap {
+  uint32_t *comms, *wins, *groups;
+  size_t ncomms, nwins, ngroups;
+};
+void mv__idmap_finish(struct mv__idmap *m);   /* sort and deduplicate the three lists */
+void mv__idmap_from_defs(struct mv__idmap *m, const struct mv__defs *d);
+void mv__idmap_release(struct mv__idmap *m);
+uint32_t mv__idmap_find(const uint32_t *v, size_t n, uint32_t id);  /* UINT32_MAX: unknown */
+
+/* Reads <dir>/mpivet-raw/rank-<r>.defs into d (d->nranks must be set). 0 or -errno. */
+int mv__defs_read(const char *dir, int rank, struct mv__defs *d);
+/* Ranks found: "rank R P" of rank 0's side file, else the number of rank-*.raw files. */
+int mv__defs_nranks(const char *dir);
+void mv__defs_release(struct mv__defs *d);
+uint64_t mv__clock_map(const struct mv__clock *c, uint64_t t);
+/* Writes rank's events into the archive (location = rank); first/last corrected times. */
+int mv__convert_rank(OTF2_Archive *ar, const char *dir, int rank, const struct mv__clock *clk,
+                     const struct mv__idmap *map, uint64_t *nevents, uint64_t *first,
+                     uint64_t *last);
+/* Global definitions, properties, callsites.txt and the TRUNCATED marker (from rank 0). */
+int mv__write_globals(OTF2_Archive *ar, const char *dir, struct mv__defs *d,
+                      const struct mv__idmap *map, uint64_t t0, uint64_t t1);
+/* An empty local definitions file for rank (readers expect one per location). */
+int mv__write_local_defs(OTF2_Archive *ar, int rank);
+int mv__archive_prepare(OTF2_Archive *ar);
+/* Removes <dir>/mpivet-raw/rank-<r>.{raw,defs}. */
+void mv__raw_remove(const char *dir, int rank);
+
+#endif

@@ -1,0 +1,158 @@
+/* Reader of the definitions side files (<dir>/mpivet-raw/rank-<r>.defs) written by the
+ * tracer: communicators, groups, windows and call sites in world ranks, clock alignments and
+ * the closed/truncated state of each rank. Unknown lines are ignored (forward compatible). */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive.h"
+#include "rawfmt.h"
+
+static struct mv__def_set *set_add(struct mv__def_set **v, size_t *n, uint32_t id, uint32_t size)
+{
+  for (size_t i = 0; i < *n; i++)
+    if ((*v)[i].id == id)
+      return NULL;  /* defined twice (e.g. by a finisher re-run): keep the first */
+  struct mv__def_set *p = realloc(*v, (*n + 1) * sizeof **v);
+  if (!p)
+    return NULL;
+  *v = p;
+  struct mv__def_set *s = &p[(*n)++];
+  memset(s, 0, sizeof *s);
+  s->id = id;
+  s->n = size;
+  s->members = calloc(size ? size : 1, sizeof *s->members);
+  return s;
+}
+
+static void add_members(struct mv__defs *d, uint32_t id, const char *list)
+{
+  struct mv__def_set *s = NULL;
+  for (size_t i = 0; i < d->ncomms && !s; i++)
+    if (d->comms[i].id == id)
+      s = &d->comms[i];
+  for (size_t i = 0; i < d->ngroups && !s; i++)
+    if (d->groups[i].id == id)
+      s = &d->groups[i];
+  if (!s)
+    return;
+  char *end;
+  for (long v = strtol(list, &end, 10); end != list && s->filled < s->n; v = strtol(list, &end, 10)) {
+    s->members[s->filled++] = (uint64_t)v;
+    list = end;
+  }
+}
+
+static void add_site(struct mv__defs *d, const char *line)
+{
+  size_t hlen = strcspn(line, " ");
+  for (size_t i = 0; i < d->nsites; i++)
+    if (strncmp(d->sites[i], line, hlen + 1) == 0)
+      return;
+  char **p = realloc(d->sites, (d->nsites + 1) * sizeof *p);
+  if (!p)
+    return;
+  d->sites = p;
+  d->sites[d->nsites++] = strdup(line);
+}
+
+static void parse_line(struct mv__defs *d, int rank, char *line)
+{
+  struct mv__rank_info *ri = &d->ranks[rank];
+  unsigned long long t, n;
+  long long o;
+  unsigned id, c;
+  int k, off = 0;
+  char name[48];
+  line[strcspn(line, "\n")] = 0;
+  if (sscanf(line, "clock_init %llu %lld", &t, &o) == 2)
+    ri->clock.t1 = t, ri->clock.o1 = o;
+  else if (sscanf(line, "clock_final %llu %lld", &t, &o) == 2)
+    ri->clock.t2 = t, ri->clock.o2 = o, ri->clock.has_final = 1;
+  else if (sscanf(line, "closed %llu", &n) == 1)
+    ri->closed = 1, ri->nevents = n;
+  else if (strncmp(line, "truncated ", 10) == 0 && !ri->truncated[0])
+    snprintf(ri->truncated, sizeof ri->truncated, "%.127s", line + 10);
+  else if (sscanf(line, "comm %u %47s %d", &id, name, &k) == 3) {
+    struct mv__def_set *s = set_add(&d->comms, &d->ncomms, id, (uint32_t)k);
+    if (s)
+      snprintf(s->name, sizeof s->name, "%s", name);
+    if (s && strcmp(name, "MPI_COMM_WORLD") == 0)
+      for (int i = 0; i < k; i++)
+        s->members[s->filled++] = (uint64_t)i;
+  } else if (sscanf(line, "group %u %d", &id, &k) == 2)
+    set_add(&d->groups, &d->ngroups, id, (uint32_t)k);
+  else if (sscanf(line, "members %u%n", &id, &off) == 1)
+    add_members(d, id, line + off);
+  else if (sscanf(line, "win %u %u", &id, &c) == 2) {
+    uint32_t *p = realloc(d->wins, (d->nwins + 1) * 2 * sizeof *p);
+    if (p)
+      d->wins = p, p[2 * d->nwins] = id, p[2 * d->nwins + 1] = c, d->nwins++;
+  } else if (strncmp(line, "site ", 5) == 0)
+    add_site(d, line + 5);
+  else if (strncmp(line, "meta ", 5) == 0 && rank == 0)
+    snprintf(d->meta, sizeof d->meta, "%.159s", line + 5);
+}
+
+int mv__defs_read(const char *dir, int rank, struct mv__defs *d)
+{
+  if (!d->ranks && !(d->ranks = calloc((size_t)d->nranks, sizeof *d->ranks)))
+    return -ENOMEM;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/" MV__RAW_DIR "/rank-%d.defs", dir, rank);
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    snprintf(d->ranks[rank].truncated, sizeof d->ranks[rank].truncated, "no definitions file");
+    return -errno;
+  }
+  char line[8192];
+  while (fgets(line, sizeof line, f))
+    parse_line(d, rank, line);
+  fclose(f);
+  if (!d->ranks[rank].closed && !d->ranks[rank].truncated[0])
+    snprintf(d->ranks[rank].truncated, sizeof d->ranks[rank].truncated, "killed before closing");
+  return 0;
+}
+
+int mv__defs_nranks(const char *dir)
+{
+  char path[4096];
+  snprintf(path, sizeof path, "%s/" MV__RAW_DIR "/rank-0.defs", dir);
+  FILE *f = fopen(path, "r");
+  int r, n = 0;
+  if (f) {
+    if (fscanf(f, "rank %d %d", &r, &n) != 2)
+      n = 0;
+    fclose(f);
+  }
+  if (n > 0)
+    return n;
+  snprintf(path, sizeof path, "%s/" MV__RAW_DIR, dir);
+  DIR *dd = opendir(path);
+  if (!dd)
+    return 0;
+  for (struct dirent *e; (e = readdir(dd));)
+    if (sscanf(e->d_name, "rank-%d.raw", &r) == 1 && r + 1 > n)
+      n = r + 1;
+  closedir(dd);
+  return n;
+}
+
+void mv__defs_release(struct mv__defs *d)
+{
+  for (size_t i = 0; i < d->ncomms; i++)
+    free(d->comms[i].members);
+  for (size_t i = 0; i < d->ngroups; i++)
+    free(d->groups[i].members);
+  for (size_t i = 0; i < d->nsites; i++)
+    free(d->sites[i]);
+  free(d->comms);
+  free(d->groups);
+  free(d->wins);
+  free(d->sites);
+  free(d->ranks);
+  memset(d, 0, sizeof *d);
+}

@@ -1,0 +1,104 @@
+/* Collective and communicator hooks: MpiCollectiveBegin right after Enter, MpiCollectiveEnd
+ * (operation, root, bytes) right before Leave; new communicators get a global id and, from
+ * their rank 0, a definition in world ranks. Byte counts follow what this rank sends and
+ * receives (the root of a one-to-all counts every copy it sends). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "hooks.h"
+#include "state.h"
+
+static int comm_size(MPI_Comm comm)
+{
+  int n = 0, inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  if (inter)
+    PMPI_Comm_remote_size(comm, &n);
+  else
+    PMPI_Comm_size(comm, &n);
+  return n;
+}
+
+static int comm_rank(MPI_Comm comm)
+{
+  int r = 0;
+  PMPI_Comm_rank(comm, &r);
+  return r;
+}
+
+uint64_t mv__all_bytes(int count, MPI_Datatype type, MPI_Comm comm)
+{
+  return mv__bytes(count, type) * (uint64_t)comm_size(comm);
+}
+
+uint64_t mv__vbytes(const int counts[], MPI_Datatype type, MPI_Comm comm)
+{
+  uint64_t sum = 0;
+  int n = comm_size(comm);
+  for (int i = 0; counts && i < n; i++)
+    sum += mv__bytes(counts[i], type);
+  return sum;
+}
+
+uint64_t mv__own_vbytes(const int counts[], MPI_Datatype type, MPI_Comm comm)
+{
+  return counts ? mv__bytes(counts[comm_rank(comm)], type) : 0;
+}
+
+uint64_t mv__root_bytes(int count, MPI_Datatype type, int root, MPI_Comm comm, int mode)
+{
+  int is_root = comm_rank(comm) == root;
+  if (mode == 0)
+    return is_root ? 0 : mv__bytes(count, type);
+  if (!is_root)
+    return 0;
+  int n = comm_size(comm);
+  return mv__bytes(count, type) * (uint64_t)(mode == 1 ? n - 1 : n);
+}
+
+uint64_t mv__root_vbytes(const int counts[], MPI_Datatype type, int root, MPI_Comm comm)
+{
+  return comm_rank(comm) == root ? mv__vbytes(counts, type, comm) : 0;
+}
+
+void mv__pre_coll_begin(struct mv__call *c)
+{
+  if (c->on)
+    mv__emit_at(c->t, MV__K_COLL_BEGIN, 0, 0, 0, 0, 0, 0);
+}
+
+void mv__post_coll(struct mv__call *c, int op, int root, uint64_t sent, uint64_t received,
+                   MPI_Comm comm)
+{
+  if (c->on)
+    mv__emit(MV__K_COLL_END, op, root < 0 ? MV__NONE : (uint32_t)root, mv__comm_id(comm), 0,
+             sent, received);
+}
+
+void mv__post_comm_new(struct mv__call *c, int ret, MPI_Comm comm)
+{
+  (void)c;
+  int inter = 0;
+  if (ret != MPI_SUCCESS || comm == MPI_COMM_NULL)
+    return;
+  PMPI_Comm_test_inter(comm, &inter);
+  if (inter)
+    return;  /* inter-communicators are not defined: their events name no communicator */
+  uint32_t id = mv__new_id(comm, &G.next_comm);
+  mv__comm_add(comm, id);
+  if (comm_rank(comm) == 0) {
+    char name[32];
+    snprintf(name, sizeof name, "comm_%u", id);
+    mv__define_comm(comm, id, name);
+  }
+}
+
+void mv__pre_comm_free(struct mv__call *c, MPI_Comm comm)
+{
+  (void)c;
+  for (size_t i = G.ncomms; i-- > 0;)
+    if (G.comms[i].comm == comm) {
+      G.comms[i] = G.comms[--G.ncomms];
+      return;
+    }
+}

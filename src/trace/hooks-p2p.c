@@ -1,0 +1,140 @@
+/* Point-to-point hooks: MpiSend at the start of a send, MpiRecv at the end of a receive,
+ * MpiIsend / MpiIrecvRequest when a non-blocking call starts, and MpiIsendComplete / MpiIrecv
+ * when Wait or Test (any variant) completes the request (OTF2's model). Peers are ranks in the communicator;
+ * MPI_PROC_NULL exchanges record no communication event. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hooks.h"
+#include "state.h"
+
+enum { REQ_ISEND = 1, REQ_IRECV, REQ_RMA };
+
+uint64_t mv__bytes(int count, MPI_Datatype type)
+{
+  int size = 0;
+  if (count <= 0 || type == MPI_DATATYPE_NULL)
+    return 0;
+  PMPI_Type_size(type, &size);
+  return (uint64_t)count * (uint64_t)size;
+}
+
+void mv__pre_send(struct mv__call *c, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+  if (c->on && dest != MPI_PROC_NULL)
+    mv__emit(MV__K_SEND, 0, (uint32_t)dest, mv__comm_id(comm), (uint32_t)tag, mv__bytes(count, type), 0);
+}
+
+static uint64_t status_bytes(MPI_Status *status)
+{
+  int n = 0;
+  PMPI_Get_count(status, MPI_BYTE, &n);
+  return n > 0 ? (uint64_t)n : 0;
+}
+
+void mv__post_recv(struct mv__call *c, int ret, MPI_Comm comm, MPI_Status *status)
+{
+  if (c->on && ret == MPI_SUCCESS && status->MPI_SOURCE != MPI_PROC_NULL)
+    mv__emit(MV__K_RECV, 0, (uint32_t)status->MPI_SOURCE, mv__comm_id(comm),
+             (uint32_t)status->MPI_TAG, status_bytes(status), 0);
+}
+
+void mv__post_isend(struct mv__call *c, int ret, int count, MPI_Datatype type, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+  if (!c->on || ret != MPI_SUCCESS || dest == MPI_PROC_NULL)
+    return;
+  struct mv__req_ent *e = mv__req_add(*request);
+  if (!e)
+    return;
+  e->kind = REQ_ISEND;
+  e->id = ++G.next_req;
+  mv__emit_at(c->t, MV__K_ISEND, 0, (uint32_t)dest, mv__comm_id(comm), (uint32_t)tag,
+              mv__bytes(count, type), e->id);
+}
+
+void mv__post_irecv(struct mv__call *c, int ret, int source, MPI_Comm comm, MPI_Request *request)
+{
+  if (!c->on || ret != MPI_SUCCESS || source == MPI_PROC_NULL)
+    return;
+  struct mv__req_ent *e = mv__req_add(*request);
+  if (!e)
+    return;
+  e->kind = REQ_IRECV;
+  e->comm = mv__comm_id(comm);
+  e->id = ++G.next_req;
+  mv__emit(MV__K_IRECV_REQUEST, 0, 0, 0, 0, 0, e->id);
+}
+
+/* Binds a request-based RMA operation (Rput, ...) to its request for local completion. */
+void mv__post_rma_req(struct mv__call *c, int ret, MPI_Request *request)
+{
+  if (!c->on || ret != MPI_SUCCESS)
+    return;
+  struct mv__req_ent *e = mv__req_add(*request);
+  if (!e)
+    return;
+  e->kind = REQ_RMA;
+  e->win = c->win;
+  e->id = c->match;
+}
+
+void mv__pre_requests(struct mv__call *c, int n, const MPI_Request *requests)
+{
+  if (!c->on || n <= 0)
+    return;
+  if (n > MV__STATUS_STACK) {
+    c->req = malloc((size_t)n * sizeof *c->req);
+    if (!c->req) {
+      c->req = c->req_stack;
+      return;
+    }
+  }
+  memcpy(c->req, requests, (size_t)n * sizeof *c->req);
+  c->nreq = n;
+}
+
+static void complete(struct mv__call *c, int i, MPI_Status *status)
+{
+  if (i < 0 || i >= c->nreq)
+    return;
+  struct mv__req_ent *e = mv__req_find(c->req[i]);
+  if (!e)
+    return;
+  int cancelled = 0;
+  if (status != MPI_STATUS_IGNORE && e->kind != REQ_RMA)
+    PMPI_Test_cancelled(status, &cancelled);
+  if (cancelled)
+    mv__emit(MV__K_REQUEST_CANCELLED, 0, 0, 0, 0, 0, e->id);
+  else if (e->kind == REQ_ISEND)
+    mv__emit(MV__K_ISEND_COMPLETE, 0, 0, 0, 0, 0, e->id);
+  else if (e->kind == REQ_IRECV && status != MPI_STATUS_IGNORE)
+    mv__emit(MV__K_IRECV, 0, (uint32_t)status->MPI_SOURCE, e->comm, (uint32_t)status->MPI_TAG,
+             status_bytes(status), e->id);
+  else if (e->kind == REQ_RMA)
+    mv__rma_local_done(e->win, e->id);
+  mv__req_del(e);
+}
+
+void mv__post_completed_one(struct mv__call *c, int ret, int index, MPI_Status *status)
+{
+  if (c->on && ret == MPI_SUCCESS && index != MPI_UNDEFINED)
+    complete(c, index, status);
+}
+
+void mv__post_completed_all(struct mv__call *c, int ret, int n, MPI_Status *statuses)
+{
+  if (!c->on || ret != MPI_SUCCESS)
+    return;
+  for (int i = 0; i < n; i++)
+    complete(c, i, statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i]);
+}
+
+void mv__post_completed_some(struct mv__call *c, int ret, int n, const int *indices,
+                             MPI_Status *statuses)
+{
+  if (!c->on || ret != MPI_SUCCESS || n == MPI_UNDEFINED)
+    return;
+  for (int i = 0; i < n; i++)
+    complete(c, indices[i], statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i]);
+}

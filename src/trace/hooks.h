@@ -1,0 +1,85 @@
+/* What the generated wrappers (trace-wrappers.c) call: the call frame, begin/end of a traced
+ * call, and the pre/post hooks named in mpi-functions.spec. Internal to libmpivet-trace. */
+#ifndef MPIVET_TRACE_HOOKS_H
+#define MPIVET_TRACE_HOOKS_H
+
+#include <mpi.h>
+#include <otf2/OTF2_Events.h>
+#include <stdint.h>
+
+#include "trace-regions.h"
+
+#define MV__CALLER ((uintptr_t)__builtin_return_address(0))
+#define MV__EXPORT __attribute__((visibility("default")))
+#define MV__STATUS_STACK 16
+#define MV_NOROOT (-1)
+#define MV_ALLRANKS (-1)
+
+enum mv__rma_kind { MV_RMA_PUT, MV_RMA_GET, MV_RMA_ACC, MV_RMA_GET_ACC, MV_RMA_FETCH_OP, MV_RMA_CAS };
+
+/* One traced call: lives on the wrapper's stack. */
+struct mv__call {
+  int region;
+  int on;                 /* the call's group is recorded */
+  uint64_t t;             /* enter time */
+  uintptr_t caller;       /* return address into the application */
+  uint64_t match;         /* matching id of the RMA operation started by this call */
+  uint32_t win;           /* window id captured before the handle is freed */
+  int nreq;               /* requests copied before Wait/Test overwrite them */
+  MPI_Request *req;
+  MPI_Request req_stack[MV__STATUS_STACK];
+};
+
+/* 0: pass straight to PMPI (tracer off, re-entered, or after finalize). */
+int mv__call_begin(struct mv__call *c, int region, uintptr_t caller);
+void mv__call_end(struct mv__call *c);
+MPI_Status *mv__statuses(int n, MPI_Status *stack, MPI_Status **heap);
+
+/* Byte counts for events. */
+uint64_t mv__bytes(int count, MPI_Datatype type);
+uint64_t mv__all_bytes(int count, MPI_Datatype type, MPI_Comm comm);
+uint64_t mv__vbytes(const int counts[], MPI_Datatype type, MPI_Comm comm);
+uint64_t mv__own_vbytes(const int counts[], MPI_Datatype type, MPI_Comm comm);
+/* mode 0: count bytes on non-roots (receivers); 1: count x (size-1) on the root; 2: count x size on the root */
+uint64_t mv__root_bytes(int count, MPI_Datatype type, int root, MPI_Comm comm, int mode);
+uint64_t mv__root_vbytes(const int counts[], MPI_Datatype type, int root, MPI_Comm comm);
+
+/* env */
+void mv__post_init(struct mv__call *c, int ret, int provided);
+void mv__pre_finalize(struct mv__call *c);
+void mv__pre_abort(struct mv__call *c);
+/* point-to-point and requests */
+void mv__pre_send(struct mv__call *c, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+void mv__post_recv(struct mv__call *c, int ret, MPI_Comm comm, MPI_Status *status);
+void mv__post_isend(struct mv__call *c, int ret, int count, MPI_Datatype type, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request);
+void mv__post_irecv(struct mv__call *c, int ret, int source, MPI_Comm comm, MPI_Request *request);
+void mv__pre_requests(struct mv__call *c, int n, const MPI_Request *requests);
+void mv__post_completed_one(struct mv__call *c, int ret, int index, MPI_Status *status);
+void mv__post_completed_all(struct mv__call *c, int ret, int n, MPI_Status *statuses);
+void mv__post_completed_some(struct mv__call *c, int ret, int n, const int *indices,
+                             MPI_Status *statuses);
+/* collectives and communicators */
+void mv__pre_coll_begin(struct mv__call *c);
+void mv__post_coll(struct mv__call *c, int op, int root, uint64_t sent, uint64_t received,
+                   MPI_Comm comm);
+void mv__post_comm_new(struct mv__call *c, int ret, MPI_Comm comm);
+void mv__pre_comm_free(struct mv__call *c, MPI_Comm comm);
+/* RMA */
+void mv__pre_rma_coll_begin(struct mv__call *c);
+void mv__post_win_new(struct mv__call *c, int ret, MPI_Win win, MPI_Comm comm, int op);
+void mv__pre_win_free(struct mv__call *c, MPI_Win win);
+void mv__post_win_freed(struct mv__call *c, int ret);
+void mv__post_fence(struct mv__call *c, int ret, MPI_Win win);
+void mv__post_group_sync(struct mv__call *c, int ret, MPI_Win win, MPI_Group group);
+void mv__post_win_complete(struct mv__call *c, int ret, MPI_Win win);
+void mv__post_win_wait(struct mv__call *c, int ret, MPI_Win win, int done);
+void mv__pre_lock(struct mv__call *c, int type, int rank, MPI_Win win);
+void mv__post_unlock(struct mv__call *c, int ret, int rank, MPI_Win win);
+void mv__post_flush(struct mv__call *c, int ret, int rank, MPI_Win win, int remote);
+void mv__post_win_sync(struct mv__call *c, int ret, MPI_Win win);
+void mv__pre_rma_op(struct mv__call *c, int kind, int target, uint64_t sent, uint64_t received,
+                    MPI_Win win);
+void mv__post_rma_req(struct mv__call *c, int ret, MPI_Request *request);
+
+#endif

@@ -1,0 +1,85 @@
+/* The tracer's per-rank state and the internal API shared by the hook files: event emission
+ * into the raw buffer, the definitions side file, and the handle -> id tables. Under SMPI all
+ * ranks share one process, so the state is looked up per simulated rank. */
+#ifndef MPIVET_TRACE_STATE_H
+#define MPIVET_TRACE_STATE_H
+
+#include <limits.h>
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rawfmt.h"
+
+#define MV__NONE UINT32_MAX
+
+struct mv__comm_ent { MPI_Comm comm; uint32_t id; };
+struct mv__win_ent { MPI_Win win; uint32_t id; int alloc; uint32_t post_group, start_group; };
+struct mv__grp_ent { uint64_t hash; uint32_t id; };
+struct mv__req_ent { MPI_Request req; uint8_t kind; uint32_t peer, comm, tag, win; uint64_t id; };
+struct mv__rma_op { uint32_t win; int target; uint8_t get; uint8_t local_done; uint64_t match; };
+struct mv__site { uintptr_t raw; uint64_t hash; };
+
+struct mv__state {
+  int active, depth, failed;
+  int rank, size;
+  unsigned record;                    /* bit per enum mv__group */
+  int stack_depth;                    /* return addresses hashed per call site */
+  char dir[PATH_MAX - 64];
+  int raw_fd, defs_fd;
+  struct mv__rec *buf;
+  size_t cap, n;
+  uint64_t nevents;
+  uint64_t next_req, next_match, next_lock;
+  uint32_t next_comm, next_win, next_group;
+  MPI_Comm tool_comm;                 /* private duplicate of MPI_COMM_WORLD */
+  uint64_t t_init, t_fin;
+  int64_t off_init, off_fin;
+  struct mv__comm_ent *comms; size_t ncomms, capcomms;
+  struct mv__win_ent *wins; size_t nwins, capwins;
+  struct mv__req_ent *reqs; size_t capreqs, nreqs;      /* open addressing */
+  struct mv__rma_op *ops; size_t nops, capops;
+  struct mv__site *sites; size_t capsites, nsites;      /* open addressing */
+  struct mv__grp_ent *grps; size_t ngrps, capgrps;
+};
+
+struct mv__state *mv__st(void);
+#define G (*mv__st())
+
+uint64_t mv__now(void);
+/* Append one record stamped t; flushes the buffer to disk when full. */
+void mv__emit_at(uint64_t t, int kind, int sub, uint32_t a, uint32_t b, uint32_t c, uint64_t x,
+                 uint64_t y);
+#define mv__emit(...) mv__emit_at(mv__now(), __VA_ARGS__)
+/* Raw files: open at init, flush and close at finalize or on a fault. */
+int mv__raw_open(void);
+void mv__raw_flush(void);
+void mv__raw_close(void);
+/* One line into the definitions side file (written at once: survives a crash). */
+void mv__def(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void mv__fail(const char *what, int err);
+/* "mpivet-trace: rank R: ..." on stderr: the tracer's only way to tell the user. */
+void mv__say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* options.c: MPIVET_TRACE_* variables; the output folder, emptied of an older archive */
+int mv__read_options(void);
+int mv__prepare_dir(void);
+
+/* handles -> global ids */
+uint32_t mv__comm_id(MPI_Comm comm);
+void mv__comm_add(MPI_Comm comm, uint32_t id);
+uint32_t mv__new_id(MPI_Comm comm, uint32_t *counter);
+void mv__define_comm(MPI_Comm comm, uint32_t id, const char *name);
+struct mv__win_ent *mv__win(MPI_Win win);
+struct mv__req_ent *mv__req_find(MPI_Request req);
+struct mv__req_ent *mv__req_add(MPI_Request req);
+void mv__req_del(struct mv__req_ent *e);
+void mv__tables_release(void);
+/* local completion of a request-based RMA operation (Wait/Test) */
+void mv__rma_local_done(uint32_t win, uint64_t match);
+
+/* clock alignment with rank 0 (clocksync.c): offset to add to local time */
+int64_t mv__clock_offset(MPI_Comm comm, uint64_t *t_local);
+/* OTF2 output at finalize (finalize.c) */
+void mv__write_archive(void);
+
+#endif
