@@ -1,7 +1,7 @@
 /* The Extra-P text format: PARAMETER names, POINTS (numbers, or "( a b )" tuples for several
  * parameters), then REGION / METRIC blocks whose DATA lines give the repetitions of each point
  * in POINTS order. Reading validates everything with file:line:column errors; writing uses
- * %.17g so that a read-write-read round trip is lossless. */
+ * round-trip number text so that a read-write-read round trip is lossless. */
 #include "mpivet/extrap.h"
 
 #include <errno.h>
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "mpivet/error.h"
+#include "mpivet/numfmt.h"
 
 void mv_extrap_init(struct mv_extrap *x)
 {
@@ -385,12 +386,13 @@ int mv_extrap_read(struct mv_extrap *x, const char *path, char *err, size_t errs
 
 static void write_points(const struct mv_extrap *x, FILE *fp)
 {
+  char num[MV_NUMFMT_SIZE];
   fputs("POINTS", fp);
   for (size_t i = 0; i < x->npoints; i++) {
     if (x->nparams > 1)
       fputs(" (", fp);
     for (size_t j = 0; j < x->nparams; j++)
-      fprintf(fp, " %.17g", x->points[i * x->nparams + j]);
+      fprintf(fp, " %s", mv_numfmt(x->points[i * x->nparams + j], num));
     if (x->nparams > 1)
       fputs(" )", fp);
   }
@@ -405,6 +407,7 @@ static int write_stream(const struct mv_extrap *x, FILE *fp)
   fputc('\n', fp);
   write_points(x, fp);
   const char *region = NULL;
+  char num[MV_NUMFMT_SIZE];
   for (size_t k = 0; k < x->nkernels; k++) {
     const struct mv_extrap_kernel *kr = &x->kernels[k];
     for (size_t p = 0; p < x->npoints; p++)
@@ -417,7 +420,7 @@ static int write_stream(const struct mv_extrap *x, FILE *fp)
     for (size_t p = 0; p < x->npoints; p++) {
       fputs("DATA", fp);
       for (size_t v = 0; v < kr->nvalues[p]; v++)
-        fprintf(fp, " %.17g", kr->values[p][v]);
+        fprintf(fp, " %s", mv_numfmt(kr->values[p][v], num));
       fputc('\n', fp);
     }
   }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mpivet/error.h"
+#include "mpivet/numfmt.h"
 
 void mv_json_init(struct mv_json *j, FILE *fp, int pretty)
 {
@@ -100,8 +101,9 @@ void mv_json_string(struct mv_json *j, const char *s)
 void mv_json_number(struct mv_json *j, double v)
 {
   before_value(j);
+  char num[MV_NUMFMT_SIZE];
   if (isfinite(v))
-    fprintf(j->fp, "%.17g", v);
+    fputs(mv_numfmt(v, num), j->fp);
   else
     fputs("null", j->fp);
 }

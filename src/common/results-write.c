@@ -1,4 +1,4 @@
-/* Writing results.csv: row formatting (lossless %.17g numbers, quoted names), an append mode
+/* Writing results.csv: row formatting (lossless shortest numbers, quoted names), an append mode
  * that repairs a torn last line and fsyncs each batch, and an atomic mode (temporary + rename)
  * so a failed conversion never leaves a half-written file. */
 #include <errno.h>
@@ -12,6 +12,7 @@
 
 #include "csv.h"
 #include "mpivet/error.h"
+#include "mpivet/numfmt.h"
 #include "mpivet/results.h"
 
 #define HEADER "run,engine,library,nprocs,ppn,op,impl,msize,metric,rep,value,valid"
@@ -49,9 +50,10 @@ int mv_row_format(const struct mv_row *row, char *buf, size_t size)
       mv__csv_quote(row->op, op, sizeof op) < 0 || mv__csv_quote(row->impl, impl, sizeof impl) < 0 ||
       mv__csv_quote(row->metric, metric, sizeof metric) < 0)
     return MV_ERANGE;
-  int n = snprintf(buf, size, "%d,%s,%s,%d,%d,%s,%s,%" PRId64 ",%s,%d,%.17g,%d", row->run, engine,
+  char value[MV_NUMFMT_SIZE];
+  int n = snprintf(buf, size, "%d,%s,%s,%d,%d,%s,%s,%" PRId64 ",%s,%d,%s,%d", row->run, engine,
                    library, row->nprocs, row->ppn, op, impl, row->msize, metric, row->rep,
-                   row->value, row->valid);
+                   mv_numfmt(row->value, value), row->valid);
   if (n < 0 || (size_t)n >= size)
     return MV_ERANGE;
   return n;
