@@ -110,4 +110,34 @@ int mv_function_format(const struct mv_function *f, char *buf, size_t size);
 /* Exponent as text: "5/4", "1", "-1/2", or "%.6g" when no small fraction matches. */
 void mv_exponent_format(double x, char *buf, size_t size);
 
+/* ---- kernels: the series of an input file, ready to fit ---- */
+struct mv_dataset;
+struct mv_extrap;
+
+/* One (callpath, metric) series. From results.csv the callpath is `op`, or `op/impl` when impl
+ * is not "default"; parameters are "p" (nprocs) and, with two parameters, "msize". */
+struct mv_kernel {
+  char callpath[2 * 128 + 2];
+  char metric[128];
+  char library[128];       /* "" for Extra-P input */
+  long long msize;         /* the fixed size of a one-parameter series, -1 when none applies */
+  struct mv_series series;
+};
+
+struct mv_kernels {
+  size_t n;
+  struct mv_kernel *k;
+  size_t cap_;
+  int nlibraries;          /* distinct libraries (results.csv) */
+  int nsizes;              /* most distinct sizes of one (library, callpath, metric) */
+};
+
+void mv_kernels_init(struct mv_kernels *ks);
+void mv_kernels_release(struct mv_kernels *ks);
+/* Series from a loaded (sorted) dataset: with_msize = 0 gives one series per message size
+ * over p; 1 gives two-parameter series (p, msize) when several sizes exist. */
+int mv_kernels_from_dataset(struct mv_kernels *ks, const struct mv_dataset *ds, int with_msize);
+/* Series from an Extra-P experiment (all of its parameters). */
+int mv_kernels_from_extrap(struct mv_kernels *ks, const struct mv_extrap *x);
+
 #endif
