@@ -1,0 +1,48 @@
+/* Wait-state analysis of OTF2 traces (Scalasca-style replay): point-to-point, collective and
+ * MPI one-sided patterns as a metric tree x call path x rank, written as text or JSON.
+ * The analysis runs in one process, or in parallel when the caller supplies an exchange
+ * (the MPI program mpivet-analyze-mpi does); both give identical results. */
+#ifndef MPIVET_ANALYZE_H
+#define MPIVET_ANALYZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Collective data movement between analysis processes (all processes call each function). */
+struct mv_analyze_exchange {
+  int rank, size;
+  void *ctx;
+  /* Personalized all-to-all of byte buffers: send[i] has sendlen[i] bytes for process i;
+   * *recv receives the concatenation in process order (malloc'ed), *recvlen its length. */
+  int (*alltoallv)(void *ctx, void *const *send, const size_t *sendlen, void **recv, size_t *recvlen);
+  /* Gather byte buffers on process 0: *all (malloc'ed, process order) and *alllen, on 0 only. */
+  int (*gather)(void *ctx, const void *buf, size_t len, void **all, size_t *alllen);
+};
+
+struct mv_analysis;   /* the result: metric tree x call path x rank */
+
+/* Analyze the archive whose anchor file (traces.otf2) is `anchor`. ex == NULL: serial.
+ * In parallel, only process 0 gets *out (others get NULL). Errors: MV_EIO (unreadable
+ * archive), MV_EPARSE (malformed definitions), MV_ENOMEM; err gets a one-line reason.
+ * A truncated or partly unreadable trace is analyzed as far as possible and marked partial. */
+int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex,
+                     struct mv_analysis **out, char *err, size_t errlen);
+void mv_analysis_free(struct mv_analysis *a);
+
+/* Inclusive value (seconds, or occurrences for counters) of metric `key` (e.g. "late_sender",
+ * its sub-metrics included) for world rank `rank` (-1: all ranks) on call paths whose leaf
+ * region is `region` (NULL: all). Unknown metric: NaN. */
+double mv_analysis_value(const struct mv_analysis *a, const char *key, int rank, const char *region);
+/* Same, exact, in timer ticks (or occurrences). */
+int64_t mv_analysis_ticks(const struct mv_analysis *a, const char *key, int rank, const char *region);
+/* 1 when the trace was truncated or unreadable in part; note says why. */
+int mv_analysis_partial(const struct mv_analysis *a, const char **note);
+uint64_t mv_analysis_events(const struct mv_analysis *a);
+
+/* Text report: metric tree with totals, then the top `top` wait states with call paths and
+ * ranks. JSON: the whole cube (metrics, call paths, ranks, values). 0 or MV_EIO. */
+int mv_analysis_write_text(const struct mv_analysis *a, FILE *fp, int top);
+int mv_analysis_write_json(const struct mv_analysis *a, FILE *fp);
+
+#endif

@@ -1,0 +1,265 @@
+/* Entry point of the analysis: read definitions, replay the events of this process's
+ * locations through the engine (serially, or in parallel after routing every record to the
+ * processes that need it), then merge the parts on process 0. Also the result queries. */
+#include <math.h>
+#include <stdarg.h>
+#include <otf2/otf2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result.h"
+#include "mpivet/error.h"
+
+struct serial_sink {
+  struct mv__engine *e;
+};
+
+static int feed_engine(void *arg, const struct mv__rec *r)
+{
+  return mv__engine_feed(((struct serial_sink *)arg)->e, r);
+}
+
+/* Parallel mode: records are routed to every process that computes an instance with them. */
+struct router {
+  struct mv__defs *d;
+  int size;
+  struct mv__vec *out;    /* per process: struct mv__rec */
+  uint8_t *mark;
+};
+
+static int route_to(struct router *rt, uint32_t loc)
+{
+  if (loc >= rt->d->nloc)
+    return 0;
+  rt->mark[mv__owner(loc, rt->d->nloc, rt->size)] = 1;
+  return 0;
+}
+
+static void route_comm(struct router *rt, uint32_t comm, uint32_t self)
+{
+  uint32_t n = mv__comm_size(rt->d, comm);
+  for (uint32_t i = 0; i < n; i++)
+    route_to(rt, mv__comm_loc(rt->d, comm, i, self));
+}
+
+static int route(void *arg, const struct mv__rec *r)
+{
+  struct router *rt = arg;
+  memset(rt->mark, 0, (size_t)rt->size);
+  route_to(rt, r->loc);
+  switch (r->kind) {
+  case MV__R_SEND: case MV__R_ISEND: case MV__R_RECV: case MV__R_RMAOP:
+  case MV__R_LOCK: case MV__R_UNLOCK:
+    route_to(rt, r->b);
+    break;
+  case MV__R_COLL:
+    route_comm(rt, r->a, r->loc);
+    break;
+  case MV__R_RCOLL:
+    if (r->a < rt->d->nwins)
+      route_comm(rt, rt->d->win_comm[r->a], r->loc);
+    break;
+  case MV__R_GSYNC: {
+    uint32_t n;
+    const uint64_t *m = mv__group_members(rt->d, r->c, &n);
+    for (uint32_t i = 0; i < n; i++)
+      if (m[i] < rt->d->nranks)
+        route_to(rt, rt->d->rank_loc[m[i]]);
+    break;
+  }
+  default:
+    break;
+  }
+  for (int p = 0; p < rt->size; p++) {
+    struct mv__rec *slot = rt->mark[p] ? mv__vec_push(&rt->out[p]) : NULL;
+    if (rt->mark[p] && !slot)
+      return MV_ENOMEM;
+    if (slot)
+      *slot = *r;
+  }
+  return 0;
+}
+
+static int exchange_records(const struct mv_analyze_exchange *ex, struct router *rt, struct mv__engine *e)
+{
+  void **send = calloc((size_t)ex->size, sizeof *send);
+  size_t *lens = calloc((size_t)ex->size, sizeof *lens);
+  void *recv = NULL;
+  size_t rlen = 0;
+  int err = !send || !lens ? MV_ENOMEM : 0;
+  for (int p = 0; p < ex->size && !err; p++) {
+    send[p] = rt->out[p].data;
+    lens[p] = rt->out[p].len * sizeof(struct mv__rec);
+  }
+  if (!err)
+    err = ex->alltoallv(ex->ctx, send, lens, &recv, &rlen);
+  free(send);
+  free(lens);
+  size_t n = rlen / sizeof(struct mv__rec);
+  if (!err && n)
+    qsort(recv, n, sizeof(struct mv__rec), mv__rec_cmp);
+  for (size_t i = 0; i < n && !err; i++)
+    err = mv__engine_feed(e, (struct mv__rec *)recv + i);
+  free(recv);
+  return err;
+}
+
+struct run {
+  OTF2_Reader *reader;
+  struct mv__defs defs;
+  struct mv__tree tree;
+  struct mv__store store;
+  struct mv__read_result rr;
+  uint8_t *local;
+  struct mv__engine *engine;
+};
+
+static int replay(struct run *r, const struct mv_analyze_exchange *ex)
+{
+  int size = ex ? ex->size : 1, rank = ex ? ex->rank : 0;
+  for (uint32_t i = 0; i < r->defs.nloc; i++)
+    r->local[i] = mv__owner(i, r->defs.nloc, size) == (uint32_t)rank;
+  if (!ex) {
+    struct serial_sink s = {r->engine};
+    return mv__read_events(r->reader, &r->defs, NULL, &r->tree, &r->store, feed_engine, &s, &r->rr);
+  }
+  struct router rt = {&r->defs, size, calloc((size_t)size, sizeof(struct mv__vec)), calloc((size_t)size, 1)};
+  int err = !rt.out || !rt.mark ? MV_ENOMEM : 0;
+  for (int p = 0; p < size && !err; p++)
+    mv__vec_init(&rt.out[p], sizeof(struct mv__rec));
+  if (!err)
+    err = mv__read_events(r->reader, &r->defs, r->local, &r->tree, &r->store, route, &rt, &r->rr);
+  /* every process takes part in the exchange, even after a local failure */
+  int xerr = exchange_records(ex, &rt, r->engine);
+  for (int p = 0; rt.out && p < size; p++)
+    mv__vec_release(&rt.out[p]);
+  free(rt.out);
+  free(rt.mark);
+  return err ? err : xerr;
+}
+
+static int collect(struct run *r, const struct mv_analyze_exchange *ex, struct mv_analysis **out)
+{
+  uint64_t unmatched = 0;
+  int err = mv__engine_finish(r->engine, &unmatched);
+  void *part = NULL, *all = NULL;
+  size_t len = 0, alllen = 0;
+  if (!err)
+    err = mv__part_pack(&r->tree, &r->store, &r->rr, unmatched, &part, &len);
+  if (!ex) {
+    if (!err)
+      err = mv__result_build(&r->defs, part, len, 1, mv__owner, out);
+    free(part);
+    return err;
+  }
+  int gerr = ex->gather(ex->ctx, part ? part : "", part ? len : 0, &all, &alllen);
+  free(part);
+  if (!err && !gerr && ex->rank == 0)
+    err = mv__result_build(&r->defs, all, alllen, ex->size, mv__owner, out);
+  free(all);
+  return err ? err : gerr;
+}
+
+/* OTF2 reports errors on stderr by default; the library stays silent and returns values. */
+static OTF2_ErrorCode quiet(void *u, const char *file, uint64_t line, const char *func, OTF2_ErrorCode code,
+                            const char *msg, va_list args)
+{
+  (void)u, (void)file, (void)line, (void)func, (void)msg, (void)args;
+  return code;
+}
+
+int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, struct mv_analysis **out,
+                     char *errbuf, size_t errlen)
+{
+  struct run r = {0};
+  *out = NULL;
+  snprintf(errbuf, errlen, "%s", "");
+  OTF2_Error_RegisterCallback(quiet, NULL);
+  r.reader = OTF2_Reader_Open(anchor);
+  if (!r.reader) {
+    snprintf(errbuf, errlen, "%s: cannot open as an OTF2 archive", anchor);
+    return MV_EIO;
+  }
+  OTF2_Reader_SetSerialCollectiveCallbacks(r.reader);
+  int err = mv__defs_read(&r.defs, r.reader);
+  if (err)
+    snprintf(errbuf, errlen, "%s: %s in the global definitions", anchor,
+             err == MV_ENOMEM ? "out of memory" : "malformed or unreadable data");
+  if (!err && !(r.local = calloc(r.defs.nloc ? r.defs.nloc : 1, 1)))
+    err = MV_ENOMEM;
+  if (!err && (err = mv__tree_init(&r.tree)) == 0 &&
+      !(r.engine = mv__engine_new(&r.defs, r.local, &r.store)))
+    err = MV_ENOMEM;
+  if (!err || ex) {   /* in parallel every process must reach the collective calls */
+    int e2 = r.engine ? replay(&r, ex) : 0;
+    err = err ? err : e2;
+    int e3 = r.engine ? collect(&r, ex, out) : 0;
+    err = err ? err : e3;
+  }
+  if (err && !errbuf[0])
+    snprintf(errbuf, errlen, "%s: %s", anchor, mv_strerror(err));
+  mv__engine_free(r.engine);
+  mv__tree_release(&r.tree);
+  mv__map_release(&r.store.map);
+  free(r.local);
+  mv__defs_release(&r.defs);
+  OTF2_Reader_Close(r.reader);
+  return err;
+}
+
+static int metric_of(const char *key)
+{
+  for (int m = 0; m < MV__M_COUNT; m++)
+    if (!strcmp(mv__metric_table[m].key, key))
+      return m;
+  return MV__M_NONE;
+}
+
+static int in_subtree(int m, int root)
+{
+  for (; m != MV__M_NONE; m = mv__metric_table[m].parent)
+    if (m == root)
+      return 1;
+  return 0;
+}
+
+int64_t mv_analysis_ticks(const struct mv_analysis *a, const char *key, int rank, const char *region)
+{
+  int root = metric_of(key);
+  int64_t sum = 0;
+  if (root == MV__M_NONE)
+    return 0;
+  MV__MAP_FOREACH(&a->values.map, s) {
+    int m = (int)(s->k1 >> 32);
+    uint32_t loc = (uint32_t)s->k1, cp = (uint32_t)s->k2;
+    if (!in_subtree(m, root) || (rank >= 0 && a->loc_rank[loc] != (uint32_t)rank))
+      continue;
+    uint32_t reg = a->tree.region[cp];
+    if (region && (reg >= a->nregions || strcmp(a->names[reg], region)))
+      continue;
+    sum += (int64_t)s->val;
+  }
+  return sum;
+}
+
+double mv_analysis_value(const struct mv_analysis *a, const char *key, int rank, const char *region)
+{
+  int m = metric_of(key);
+  if (m == MV__M_NONE)
+    return NAN;
+  double v = (double)mv_analysis_ticks(a, key, rank, region);
+  return strcmp(mv__metric_table[m].unit, "sec") ? v : v / (double)a->resolution;
+}
+
+int mv_analysis_partial(const struct mv_analysis *a, const char **note)
+{
+  if (note)
+    *note = a->note;
+  return a->partial;
+}
+
+uint64_t mv_analysis_events(const struct mv_analysis *a)
+{
+  return a->events;
+}

@@ -1,0 +1,210 @@
+/* Internal interfaces of the wait-state analyzer: definitions read from the OTF2 archive, the
+ * compact "sync records" the reader extracts at the leave of every MPI call, the replay engine
+ * that matches them (p2p channels, collective instances, RMA epochs) and the sparse result store. */
+#ifndef MV_ANALYZE_INTERNAL_H
+#define MV_ANALYZE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mpivet/analyze.h"
+
+#define MV__NONE UINT32_MAX
+
+/* ---- hash map: 128-bit key -> 64-bit value (open addressing, backward-shift deletion) ---- */
+struct mv__map_slot {
+  uint64_t k1, k2, val;
+  int used;
+};
+struct mv__map {
+  struct mv__map_slot *slots;
+  size_t cap, count;
+};
+void mv__map_init(struct mv__map *m);
+void mv__map_release(struct mv__map *m);
+uint64_t *mv__map_get(struct mv__map *m, uint64_t k1, uint64_t k2);
+/* Returns the value slot, inserting `init` when absent; NULL when out of memory. */
+uint64_t *mv__map_put(struct mv__map *m, uint64_t k1, uint64_t k2, uint64_t init, int *inserted);
+void mv__map_del(struct mv__map *m, uint64_t k1, uint64_t k2);
+#define MV__MAP_FOREACH(m, s) \
+  for (struct mv__map_slot *s = (m)->slots; s && s < (m)->slots + (m)->cap; s++) if (s->used)
+
+/* ---- growable array of fixed-size items ---- */
+struct mv__vec {
+  void *data;
+  size_t len, cap, item;
+};
+void mv__vec_init(struct mv__vec *v, size_t item);
+void mv__vec_release(struct mv__vec *v);
+void *mv__vec_push(struct mv__vec *v);          /* NULL when out of memory */
+#define MV__VEC_AT(v, T, i) (((T *)(v)->data)[i])
+
+/* ---- definitions ---- */
+enum mv__rclass {     /* what an MPI region is, for the metric tree and the replay */
+  MV__RC_USER, MV__RC_MPI, MV__RC_P2P, MV__RC_COLL, MV__RC_RSYNC, MV__RC_RCOMM
+};
+enum mv__gsync_role { MV__GS_NONE, MV__GS_POST, MV__GS_START, MV__GS_COMPLETE, MV__GS_WAIT };
+
+struct mv__region {
+  uint32_t name;      /* string ref */
+  uint8_t cls;        /* enum mv__rclass */
+  uint8_t role;       /* enum mv__gsync_role */
+};
+struct mv__group {
+  uint32_t type, n;
+  uint64_t *members;
+};
+struct mv__comm {
+  uint32_t group;     /* group ref */
+  uint32_t n;         /* resolved size (MV__NONE: unresolved, 0: invalid) */
+  uint32_t *locs;     /* comm rank -> location index */
+  int self;           /* MPI_COMM_SELF-like: the calling location only */
+};
+
+struct mv__defs {
+  uint64_t resolution, offset, trace_len;
+  char **strings;
+  uint32_t nstrings;
+  struct mv__region *regions;
+  uint32_t nregions;
+  struct mv__group *groups;
+  uint32_t ngroups;
+  struct mv__comm *comms;
+  uint32_t ncomms;
+  uint32_t *win_comm;   /* window ref -> comm ref */
+  uint32_t nwins;
+  uint64_t *loc_ref;    /* location index -> OTF2 location ref (definition order) */
+  uint64_t *loc_events; /* events announced in the definitions */
+  uint32_t *loc_rank;   /* location index -> world rank (MV__NONE if unknown) */
+  uint32_t nloc;
+  struct mv__map loc_index;   /* OTF2 location ref -> index */
+  uint32_t *rank_loc;   /* world rank -> location index */
+  uint32_t nranks;
+};
+int mv__defs_read(struct mv__defs *d, void *otf2_reader);
+void mv__defs_release(struct mv__defs *d);
+const char *mv__defs_string(const struct mv__defs *d, uint32_t ref);
+/* Location of comm rank `rank` (self: the caller `loc`); MV__NONE when unknown. */
+uint32_t mv__comm_loc(struct mv__defs *d, uint32_t comm, uint32_t rank, uint32_t loc);
+uint32_t mv__comm_size(struct mv__defs *d, uint32_t comm);
+/* Locations of a group given as world ranks (OTF2 COMM_GROUP semantics); count in *n. */
+const uint64_t *mv__group_members(const struct mv__defs *d, uint32_t group, uint32_t *n);
+
+/* ---- sync records: one per MPI communication/synchronization payload, emitted at the leave
+ * of the MPI call holding it; enter/leave are that call's. Ordered by (leave, loc, seq). ---- */
+enum mv__rkind {
+  MV__R_SEND,      /* blocking send: a=comm, b=receiver location, c=tag */
+  MV__R_ISEND,     /* non-blocking send start: same fields */
+  MV__R_RECV,      /* receive completion: a=comm, b=sender location, c=tag, n=receives in call */
+  MV__R_COLL,      /* MPI collective: a=comm, b=root location or MV__NONE, sub=op */
+  MV__R_RCOLL,     /* RMA collective: a=window, sub=op */
+  MV__R_RMAOP,     /* put/get/atomic: a=window, b=target location */
+  MV__R_GSYNC,     /* general active target: a=window, c=group, sub=role */
+  MV__R_LOCK,      /* lock request: a=window, b=target location, sub=1 exclusive */
+  MV__R_UNLOCK,    /* lock release: a=window, b=target location */
+  MV__R_MPI        /* any MPI call (progress intervals for Wait for Progress) */
+};
+struct mv__rec {
+  uint64_t enter, leave;
+  uint32_t loc, seq, cp;
+  uint32_t a, b, c;
+  uint16_t n;
+  uint8_t kind, sub;
+};
+int mv__rec_cmp(const void *x, const void *y);   /* (leave, loc, seq) */
+
+/* ---- call tree (per analysis process) ---- */
+struct mv__tree {
+  uint32_t *parent, *region;
+  uint32_t n, cap;
+  struct mv__map index;   /* (parent, region) -> id */
+};
+int mv__tree_init(struct mv__tree *t);
+void mv__tree_release(struct mv__tree *t);
+uint32_t mv__tree_child(struct mv__tree *t, uint32_t parent, uint32_t region);  /* MV__NONE: nomem */
+
+/* ---- metrics ---- */
+#define MV__METRICS(XX)                                                                          \
+  XX(TIME, NONE, "time", "Time", "sec")                                                          \
+  XX(MPI, TIME, "mpi", "MPI", "sec")                                                             \
+  XX(P2P, MPI, "mpi_p2p", "Point-to-point", "sec")                                               \
+  XX(LS, P2P, "late_sender", "Late Sender", "sec")                                               \
+  XX(LSWO, LS, "late_sender_wrong_order", "Late Sender, Wrong Order", "sec")                     \
+  XX(LR, P2P, "late_receiver", "Late Receiver", "sec")                                           \
+  XX(COLL, MPI, "mpi_collective", "Collective", "sec")                                           \
+  XX(WBAR, COLL, "wait_barrier", "Wait at Barrier", "sec")                                       \
+  XX(WNXN, COLL, "wait_nxn", "Wait at N x N", "sec")                                             \
+  XX(LBC, COLL, "late_broadcast", "Late Broadcast", "sec")                                       \
+  XX(ERED, COLL, "early_reduce", "Early Reduce", "sec")                                          \
+  XX(RSYNC, MPI, "rma_sync", "RMA Synchronization", "sec")                                       \
+  XX(WCREATE, RSYNC, "wait_win_create", "Wait at Window Create", "sec")                          \
+  XX(WFREE, RSYNC, "wait_win_free", "Wait at Window Free", "sec")                                \
+  XX(WFENCE, RSYNC, "wait_fence", "Wait at Fence", "sec")                                        \
+  XX(EFENCE, WFENCE, "early_fence", "Early Fence", "sec")                                        \
+  XX(LPOST, RSYNC, "late_post", "Late Post", "sec")                                              \
+  XX(EWAIT, RSYNC, "early_wait", "Early Wait", "sec")                                            \
+  XX(LCOMPL, EWAIT, "late_complete", "Late Complete", "sec")                                     \
+  XX(LOCKC, RSYNC, "lock_contention", "Lock Contention", "sec")                                  \
+  XX(WFP, RSYNC, "wait_for_progress", "Wait for Progress (no-overlap, lower bound)", "sec")      \
+  XX(RCOMM, MPI, "rma_comm", "RMA Communication", "sec")                                         \
+  XX(LPOSTC, RCOMM, "late_post_comm", "Late Post", "sec")                                        \
+  XX(WFPUP, NONE, "wait_for_progress_upper", "Wait for Progress (last-call, upper bound)", "sec") \
+  XX(PAIRS, NONE, "rma_pairwise_sync", "RMA pairwise synchronizations", "occ")                   \
+  XX(PAIRSU, PAIRS, "rma_pairwise_sync_unneeded", "Unneeded RMA pairwise synchronizations", "occ")
+
+enum mv__metric {
+#define XX(id, parent, key, title, unit) MV__M_##id,
+  MV__METRICS(XX)
+#undef XX
+  MV__M_COUNT,
+  MV__M_NONE = -1
+};
+struct mv__metric_info {
+  int parent;
+  const char *key, *title, *unit;
+};
+extern const struct mv__metric_info mv__metric_table[MV__M_COUNT];
+
+/* Sparse values (metric, location, call path) -> ticks or counts, exact integers so that
+ * every summation order gives the same result. */
+struct mv__store {
+  struct mv__map map;
+  int nomem;
+};
+void mv__store_add(struct mv__store *s, int metric, uint32_t loc, uint32_t cp, int64_t v);
+int64_t mv__store_get(struct mv__store *s, int metric, uint32_t loc, uint32_t cp);
+
+/* ---- the replay engine ---- */
+struct mv__engine;
+/* is_local[loc]: instances of that location are computed here (all 1 in the serial mode). */
+struct mv__engine *mv__engine_new(struct mv__defs *d, const uint8_t *is_local, struct mv__store *out);
+/* Records must arrive in (leave, loc, seq) order; returns 0 or MV_ENOMEM. */
+int mv__engine_feed(struct mv__engine *e, const struct mv__rec *r);
+/* Flush pending lock epochs; counts of records left unmatched go to *unmatched. */
+int mv__engine_finish(struct mv__engine *e, uint64_t *unmatched);
+void mv__engine_free(struct mv__engine *e);
+
+/* engine parts (engine-*.c), sharing the engine state */
+struct mv__engine_p2p;
+struct mv__engine_coll;
+struct mv__engine_rma;
+struct mv__engine_lock;
+
+/* Algorithm 1 of the thesis: time of [enter, leave) not covered by the dependency intervals
+ * (sorted by enter). */
+uint64_t mv__no_overlap(uint64_t enter, uint64_t leave, const uint64_t *dep_enter,
+                        const uint64_t *dep_leave, size_t n);
+
+/* ---- reader: OTF2 archive -> records + call-path profile ---- */
+typedef int (*mv__rec_sink)(void *arg, const struct mv__rec *r);
+struct mv__read_result {
+  uint64_t events;
+  int truncated;       /* a location ended early or its file was unreadable */
+  char note[160];
+};
+/* Reads the events of the selected locations (sel == NULL: all) in time order. */
+int mv__read_events(void *otf2_reader, struct mv__defs *d, const uint8_t *sel, struct mv__tree *tree,
+                    struct mv__store *profile, mv__rec_sink sink, void *arg,
+                    struct mv__read_result *res);
+
+#endif

@@ -1,0 +1,458 @@
+/* Reads the events of an OTF2 archive in global time order: keeps each location's call stack
+ * (exclusive time per call path) and turns the MPI payload events of every MPI call into sync
+ * records, released to the sink in (leave, location, seq) order through a small reorder heap,
+ * so memory holds only open calls and records not yet final. */
+#include <otf2/otf2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "mpivet/error.h"
+
+struct frame {
+  uint32_t cp, region;
+  uint64_t enter;
+};
+struct payload {
+  uint8_t kind, sub;
+  uint32_t a, b, c;
+};
+struct locstate {
+  struct mv__vec stack;     /* struct frame */
+  struct mv__vec pay;       /* struct payload of the innermost open MPI call */
+  int64_t *time;            /* exclusive ticks per call path */
+  uint32_t ntime;
+  uint32_t mpi_depth;       /* stack depth of the innermost MPI frame + 1, 0 if none */
+  uint64_t last, events;
+  uint32_t seq;
+};
+struct rd {
+  struct mv__defs *d;
+  struct mv__tree *tree;
+  struct locstate *ls;
+  mv__rec_sink sink;
+  void *arg;
+  struct mv__rec *heap;     /* min-heap by (leave, loc, seq) */
+  size_t nheap, capheap;
+  uint64_t last_ref, now;
+  uint32_t last_idx;
+  int err, emit_mpi;
+  uint64_t events;
+};
+
+static void heap_push(struct rd *r, const struct mv__rec *x)
+{
+  if (r->nheap == r->capheap) {
+    size_t nc = r->capheap ? r->capheap * 2 : 256;
+    struct mv__rec *nh = realloc(r->heap, nc * sizeof *nh);
+    if (!nh) {
+      r->err = MV_ENOMEM;
+      return;
+    }
+    r->heap = nh;
+    r->capheap = nc;
+  }
+  size_t i = r->nheap++;
+  while (i && mv__rec_cmp(x, &r->heap[(i - 1) / 2]) < 0) {
+    r->heap[i] = r->heap[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  r->heap[i] = *x;
+}
+
+static void heap_pop(struct rd *r, struct mv__rec *out)
+{
+  *out = r->heap[0];
+  struct mv__rec last = r->heap[--r->nheap];
+  size_t i = 0;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= r->nheap)
+      break;
+    if (c + 1 < r->nheap && mv__rec_cmp(&r->heap[c + 1], &r->heap[c]) < 0)
+      c++;
+    if (mv__rec_cmp(&r->heap[c], &last) >= 0)
+      break;
+    r->heap[i] = r->heap[c];
+    i = c;
+  }
+  if (r->nheap)
+    r->heap[i] = last;
+}
+
+/* Records with leave < t are final: no location can still produce an earlier one. */
+static void release(struct rd *r, uint64_t t, int all)
+{
+  while (r->nheap && !r->err && (all || r->heap[0].leave < t)) {
+    struct mv__rec x;
+    heap_pop(r, &x);
+    int e = r->sink(r->arg, &x);
+    if (e)
+      r->err = e;
+  }
+}
+
+static struct locstate *loc_of(struct rd *r, OTF2_LocationRef ref, uint64_t t, uint32_t *idx)
+{
+  if (ref != r->last_ref || r->last_idx == MV__NONE) {
+    uint64_t *i = mv__map_get(&r->d->loc_index, ref, 0);
+    if (!i)
+      return NULL;
+    r->last_ref = ref;
+    r->last_idx = (uint32_t)*i;
+  }
+  if (t > r->now) {
+    release(r, t, 0);
+    r->now = t;
+  }
+  *idx = r->last_idx;
+  struct locstate *s = &r->ls[r->last_idx];
+  s->events++;
+  r->events++;
+  return s;
+}
+
+static void charge(struct rd *r, struct locstate *s, uint64_t t)
+{
+  if (!s->stack.len)
+    return;
+  struct frame *top = &MV__VEC_AT(&s->stack, struct frame, s->stack.len - 1);
+  if (top->cp >= s->ntime) {
+    uint32_t n = r->tree->n > top->cp + 1 ? r->tree->n : top->cp + 1;
+    int64_t *nt = realloc(s->time, n * sizeof *nt);
+    if (!nt) {
+      r->err = MV_ENOMEM;
+      return;
+    }
+    memset(nt + s->ntime, 0, (n - s->ntime) * sizeof *nt);
+    s->time = nt;
+    s->ntime = n;
+  }
+  if (t > s->last)
+    s->time[top->cp] += (int64_t)(t - s->last);
+  s->last = t > s->last ? t : s->last;
+}
+
+static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                  OTF2_AttributeList *al, OTF2_RegionRef region)
+{
+  struct rd *r = u;
+  uint32_t idx;
+  (void)al;
+  struct locstate *s = loc_of(r, l, t, &idx);
+  if (!s)
+    return OTF2_CALLBACK_SUCCESS;
+  charge(r, s, t);
+  s->last = t;
+  uint32_t parent = s->stack.len ? MV__VEC_AT(&s->stack, struct frame, s->stack.len - 1).cp : 0;
+  uint32_t cp = mv__tree_child(r->tree, parent, region);
+  struct frame *f = mv__vec_push(&s->stack);
+  if (cp == MV__NONE || !f) {
+    r->err = MV_ENOMEM;
+    return OTF2_CALLBACK_INTERRUPT;
+  }
+  *f = (struct frame){cp, region, t};
+  if (region < r->d->nregions && r->d->regions[region].cls != MV__RC_USER) {
+    s->mpi_depth = (uint32_t)s->stack.len;
+    s->pay.len = 0;
+  }
+  return r->err ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
+}
+
+static void emit(struct rd *r, struct locstate *s, uint32_t idx, const struct frame *f, uint64_t t)
+{
+  uint16_t nrecv = 0;
+  for (size_t i = 0; i < s->pay.len; i++)
+    nrecv += MV__VEC_AT(&s->pay, struct payload, i).kind == MV__R_RECV;
+  for (size_t i = 0; i < s->pay.len; i++) {
+    struct payload *p = &MV__VEC_AT(&s->pay, struct payload, i);
+    struct mv__rec x = {f->enter, t, idx, s->seq++, f->cp, p->a, p->b, p->c, nrecv, p->kind, p->sub};
+    heap_push(r, &x);
+  }
+  if (r->emit_mpi) {
+    struct mv__rec x = {f->enter, t, idx, s->seq++, f->cp, 0, 0, 0, 0, MV__R_MPI, 0};
+    heap_push(r, &x);
+  }
+  s->pay.len = 0;
+}
+
+static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                  OTF2_AttributeList *al, OTF2_RegionRef region)
+{
+  struct rd *r = u;
+  uint32_t idx;
+  (void)al, (void)region;
+  struct locstate *s = loc_of(r, l, t, &idx);
+  if (!s || !s->stack.len)
+    return OTF2_CALLBACK_SUCCESS;   /* unbalanced leave: ignored (reported as truncation) */
+  charge(r, s, t);
+  struct frame f = MV__VEC_AT(&s->stack, struct frame, s->stack.len - 1);
+  if (s->mpi_depth == s->stack.len) {
+    emit(r, s, idx, &f, t);
+    s->mpi_depth = 0;
+  }
+  s->stack.len--;
+  return r->err ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
+}
+
+/* Queue a payload on the innermost open MPI call of location l. */
+static OTF2_CallbackCode add(struct rd *r, OTF2_LocationRef l, uint64_t t, struct payload p,
+                             uint32_t comm, uint32_t peer_rank)
+{
+  uint32_t idx;
+  struct locstate *s = loc_of(r, l, t, &idx);
+  if (!s || !s->mpi_depth)
+    return OTF2_CALLBACK_SUCCESS;   /* payload outside an MPI call: not replayable */
+  if (peer_rank != MV__NONE) {
+    p.b = mv__comm_loc(r->d, comm, peer_rank, idx);
+    if (p.b == MV__NONE)
+      return OTF2_CALLBACK_SUCCESS;
+  }
+  struct payload *q = mv__vec_push(&s->pay);
+  if (!q) {
+    r->err = MV_ENOMEM;
+    return OTF2_CALLBACK_INTERRUPT;
+  }
+  *q = p;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static uint32_t win_comm(struct rd *r, uint32_t win)
+{
+  return win < r->d->nwins ? r->d->win_comm[win] : MV__NONE;
+}
+
+#define EV_ARGS OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *al
+#define UNUSED_EV (void)al
+
+static OTF2_CallbackCode on_send(EV_ARGS, uint32_t rcv, OTF2_CommRef comm, uint32_t tag, uint64_t len)
+{
+  UNUSED_EV, (void)len;
+  return add(u, l, t, (struct payload){MV__R_SEND, 0, comm, 0, tag}, comm, rcv);
+}
+
+static OTF2_CallbackCode on_isend(EV_ARGS, uint32_t rcv, OTF2_CommRef comm, uint32_t tag, uint64_t len,
+                                  uint64_t req)
+{
+  UNUSED_EV, (void)len, (void)req;
+  return add(u, l, t, (struct payload){MV__R_ISEND, 0, comm, 0, tag}, comm, rcv);
+}
+
+static OTF2_CallbackCode on_recv(EV_ARGS, uint32_t snd, OTF2_CommRef comm, uint32_t tag, uint64_t len)
+{
+  UNUSED_EV, (void)len;
+  return add(u, l, t, (struct payload){MV__R_RECV, 0, comm, 0, tag}, comm, snd);
+}
+
+static OTF2_CallbackCode on_irecv(EV_ARGS, uint32_t snd, OTF2_CommRef comm, uint32_t tag, uint64_t len,
+                                  uint64_t req)
+{
+  (void)req;
+  return on_recv(l, t, u, al, snd, comm, tag, len);
+}
+
+static OTF2_CallbackCode on_coll(EV_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
+                                 uint64_t sent, uint64_t recvd)
+{
+  struct rd *r = u;
+  UNUSED_EV, (void)sent, (void)recvd;
+  uint32_t rootloc = root == OTF2_UNDEFINED_UINT32 ? MV__NONE : mv__comm_loc(r->d, comm, root, 0);
+  return add(r, l, t, (struct payload){MV__R_COLL, (uint8_t)op, comm, rootloc, 0}, comm, MV__NONE);
+}
+
+static OTF2_CallbackCode on_rcoll(EV_ARGS, OTF2_CollectiveOp op, OTF2_RmaSyncLevel lvl, OTF2_RmaWinRef win,
+                                  uint32_t root, uint64_t sent, uint64_t recvd)
+{
+  UNUSED_EV, (void)lvl, (void)root, (void)sent, (void)recvd;
+  return add(u, l, t, (struct payload){MV__R_RCOLL, (uint8_t)op, win, 0, 0}, 0, MV__NONE);
+}
+
+static OTF2_CallbackCode on_op(struct rd *r, OTF2_LocationRef l, uint64_t t, uint32_t win, uint32_t remote)
+{
+  return add(r, l, t, (struct payload){MV__R_RMAOP, 0, win, 0, 0}, win_comm(r, win), remote);
+}
+
+static OTF2_CallbackCode on_put(EV_ARGS, OTF2_RmaWinRef win, uint32_t remote, uint64_t bytes, uint64_t id)
+{
+  UNUSED_EV, (void)bytes, (void)id;
+  return on_op(u, l, t, win, remote);
+}
+
+static OTF2_CallbackCode on_atomic(EV_ARGS, OTF2_RmaWinRef win, uint32_t remote, OTF2_RmaAtomicType type,
+                                   uint64_t sent, uint64_t recvd, uint64_t id)
+{
+  UNUSED_EV, (void)type, (void)sent, (void)recvd, (void)id;
+  return on_op(u, l, t, win, remote);
+}
+
+static OTF2_CallbackCode on_gsync(EV_ARGS, OTF2_RmaSyncLevel lvl, OTF2_RmaWinRef win, OTF2_GroupRef group)
+{
+  struct rd *r = u;
+  uint32_t idx;
+  UNUSED_EV, (void)lvl;
+  /* the role (post/start/complete/wait) comes from the MPI call holding the event */
+  struct locstate *s = loc_of(r, l, t, &idx);
+  if (!s || !s->mpi_depth)
+    return OTF2_CALLBACK_SUCCESS;
+  s->events--, r->events--;   /* add() counts it again */
+  uint32_t region = MV__VEC_AT(&s->stack, struct frame, s->mpi_depth - 1).region;
+  uint8_t role = region < r->d->nregions ? r->d->regions[region].role : MV__GS_NONE;
+  if (role == MV__GS_NONE)
+    return OTF2_CALLBACK_SUCCESS;
+  return add(r, l, t, (struct payload){MV__R_GSYNC, role, win, 0, group}, 0, MV__NONE);
+}
+
+static OTF2_CallbackCode on_lock(EV_ARGS, OTF2_RmaWinRef win, uint32_t remote, uint64_t id, OTF2_LockType type)
+{
+  struct rd *r = u;
+  UNUSED_EV, (void)id;
+  return add(r, l, t, (struct payload){MV__R_LOCK, type == OTF2_LOCK_EXCLUSIVE, win, 0, 0},
+             win_comm(r, win), remote);
+}
+
+static OTF2_CallbackCode on_unlock(EV_ARGS, OTF2_RmaWinRef win, uint32_t remote, uint64_t id)
+{
+  struct rd *r = u;
+  UNUSED_EV, (void)id;
+  return add(r, l, t, (struct payload){MV__R_UNLOCK, 0, win, 0, 0}, win_comm(r, win), remote);
+}
+
+/* Any other event still advances the clock and the event count. */
+static OTF2_CallbackCode on_unknown(EV_ARGS)
+{
+  struct rd *r = u;
+  uint32_t idx;
+  UNUSED_EV;
+  loc_of(r, l, t, &idx);
+  return r->err ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_GlobalEvtReaderCallbacks *callbacks(void)
+{
+  OTF2_GlobalEvtReaderCallbacks *cb = OTF2_GlobalEvtReaderCallbacks_New();
+  if (!cb)
+    return NULL;
+  OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(cb, on_unknown);
+  OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, on_enter);
+  OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_coll);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaCollectiveEndCallback(cb, on_rcoll);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaPutCallback(cb, on_put);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaGetCallback(cb, on_put);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaAtomicCallback(cb, on_atomic);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaGroupSyncCallback(cb, on_gsync);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaRequestLockCallback(cb, on_lock);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaAcquireLockCallback(cb, on_lock);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaReleaseLockCallback(cb, on_unlock);
+  return cb;
+}
+
+/* Open the selected locations' definition and event files; unreadable ones mark truncation. */
+static int open_locations(OTF2_Reader *rdr, struct mv__defs *d, const uint8_t *sel, struct mv__read_result *res)
+{
+  for (uint32_t i = 0; i < d->nloc; i++)
+    if (!sel || sel[i])
+      OTF2_Reader_SelectLocation(rdr, d->loc_ref[i]);
+  int have_defs = OTF2_Reader_OpenDefFiles(rdr) == OTF2_SUCCESS;
+  OTF2_Reader_OpenEvtFiles(rdr);
+  for (uint32_t i = 0; i < d->nloc; i++) {
+    if (sel && !sel[i])
+      continue;
+    if (have_defs) {
+      OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rdr, d->loc_ref[i]);
+      uint64_t n;
+      if (dr && OTF2_Reader_ReadAllLocalDefinitions(rdr, dr, &n) != OTF2_SUCCESS)
+        res->truncated = 1;
+      if (dr)
+        OTF2_Reader_CloseDefReader(rdr, dr);
+    }
+    if (!OTF2_Reader_GetEvtReader(rdr, d->loc_ref[i])) {
+      res->truncated = 1;
+      snprintf(res->note, sizeof res->note, "events of location %llu unreadable",
+               (unsigned long long)d->loc_ref[i]);
+    }
+  }
+  if (have_defs)
+    OTF2_Reader_CloseDefFiles(rdr);
+  return 0;
+}
+
+static void check_complete(struct rd *r, const uint8_t *sel, struct mv__read_result *res)
+{
+  for (uint32_t i = 0; i < r->d->nloc; i++) {
+    struct locstate *s = &r->ls[i];
+    if (sel && !sel[i])
+      continue;
+    /* events without a callback are not counted, so open calls are the sign of a cut */
+    if (s->stack.len) {
+      res->truncated = 1;
+      if (!res->note[0])
+        snprintf(res->note, sizeof res->note, "location %llu ends inside %zu open call(s) after %llu events",
+                 (unsigned long long)r->d->loc_ref[i], s->stack.len, (unsigned long long)s->events);
+    }
+  }
+}
+
+static void flush_profile(struct rd *r, const uint8_t *sel, struct mv__store *profile)
+{
+  for (uint32_t i = 0; i < r->d->nloc; i++) {
+    struct locstate *s = &r->ls[i];
+    if (sel && !sel[i])
+      continue;
+    for (uint32_t cp = 0; cp < s->ntime; cp++)
+      mv__store_add(profile, MV__M_TIME, i, cp, s->time[cp]);
+  }
+}
+
+int mv__read_events(void *reader, struct mv__defs *d, const uint8_t *sel, struct mv__tree *tree,
+                    struct mv__store *profile, mv__rec_sink sink, void *arg, struct mv__read_result *res)
+{
+  OTF2_Reader *rdr = reader;
+  memset(res, 0, sizeof *res);
+  struct rd r = {.d = d, .tree = tree, .sink = sink, .arg = arg, .last_idx = MV__NONE,
+                 .emit_mpi = d->nwins > 0};
+  r.ls = calloc(d->nloc ? d->nloc : 1, sizeof *r.ls);
+  if (!r.ls)
+    return MV_ENOMEM;
+  for (uint32_t i = 0; i < d->nloc; i++) {
+    mv__vec_init(&r.ls[i].stack, sizeof(struct frame));
+    mv__vec_init(&r.ls[i].pay, sizeof(struct payload));
+  }
+  open_locations(rdr, d, sel, res);
+  OTF2_GlobalEvtReader *ger = OTF2_Reader_GetGlobalEvtReader(rdr);
+  OTF2_GlobalEvtReaderCallbacks *cb = callbacks();
+  if (ger && cb) {
+    OTF2_Reader_RegisterGlobalEvtCallbacks(rdr, ger, cb, &r);
+    uint64_t n = 0;
+    OTF2_ErrorCode rc = OTF2_Reader_ReadAllGlobalEvents(rdr, ger, &n);
+    if (rc != OTF2_SUCCESS && !r.err) {
+      res->truncated = 1;
+      snprintf(res->note, sizeof res->note, "event data unreadable after %llu events: %s",
+               (unsigned long long)r.events, OTF2_Error_GetName(rc));
+    }
+    OTF2_Reader_CloseGlobalEvtReader(rdr, ger);
+  } else if (!cb) {
+    r.err = MV_ENOMEM;
+  } else {
+    res->truncated = 1;
+    snprintf(res->note, sizeof res->note, "no readable event files");
+  }
+  OTF2_GlobalEvtReaderCallbacks_Delete(cb);
+  release(&r, 0, 1);
+  check_complete(&r, sel, res);
+  flush_profile(&r, sel, profile);
+  res->events = r.events;
+  for (uint32_t i = 0; i < d->nloc; i++) {
+    mv__vec_release(&r.ls[i].stack);
+    mv__vec_release(&r.ls[i].pay);
+    free(r.ls[i].time);
+  }
+  free(r.ls);
+  free(r.heap);
+  return r.err ? r.err : (profile->nomem ? MV_ENOMEM : 0);
+}

@@ -1,0 +1,184 @@
+/* Building the result: parts packed by each analysis process are merged on process 0 by
+ * re-interning call paths (region refs are global), then the own value of each MPI category
+ * (point-to-point, collective, RMA) is its exclusive time minus the wait states inside it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "result.h"
+#include "mpivet/error.h"
+
+uint32_t mv__owner(uint32_t loc, uint32_t nloc, int nparts)
+{
+  return (uint32_t)((uint64_t)loc * (uint64_t)nparts / (nloc ? nloc : 1));
+}
+
+int mv__part_pack(const struct mv__tree *tree, const struct mv__store *vals, const struct mv__read_result *rr,
+                  uint64_t unmatched, void **buf, size_t *len)
+{
+  struct mv__part_hdr h = {rr->events, unmatched, vals->map.count, (uint32_t)rr->truncated, tree->n, {0}};
+  memcpy(h.note, rr->note, sizeof h.note);
+  *len = sizeof h + (size_t)tree->n * 2 * sizeof(uint32_t) + h.nquads * 4 * sizeof(uint64_t);
+  char *p = malloc(*len);
+  if (!p)
+    return MV_ENOMEM;
+  *buf = p;
+  memcpy(p, &h, sizeof h), p += sizeof h;
+  memcpy(p, tree->parent, tree->n * sizeof(uint32_t)), p += tree->n * sizeof(uint32_t);
+  memcpy(p, tree->region, tree->n * sizeof(uint32_t)), p += tree->n * sizeof(uint32_t);
+  MV__MAP_FOREACH(&vals->map, s) {
+    uint64_t q[4] = {s->k1 >> 32, s->k1 & 0xffffffffu, s->k2, s->val};
+    memcpy(p, q, sizeof q), p += sizeof q;
+  }
+  return 0;
+}
+
+struct part {
+  struct mv__part_hdr h;
+  const uint32_t *parent, *region;
+  const char *quads;
+  uint32_t *gcp;   /* local call path -> global */
+};
+
+static int parse_parts(const char *buf, size_t len, int n, struct part *parts)
+{
+  size_t off = 0;
+  for (int i = 0; i < n; i++) {
+    struct part *p = &parts[i];
+    if (len - off < sizeof p->h)
+      return MV_EPARSE;
+    memcpy(&p->h, buf + off, sizeof p->h);
+    off += sizeof p->h;
+    size_t need = (size_t)p->h.ntree * 2 * sizeof(uint32_t) + p->h.nquads * 4 * sizeof(uint64_t);
+    if (len - off < need)
+      return MV_EPARSE;
+    p->parent = (const uint32_t *)(const void *)(buf + off);
+    p->region = p->parent + p->h.ntree;
+    p->quads = buf + off + (size_t)p->h.ntree * 2 * sizeof(uint32_t);
+    off += need;
+  }
+  return 0;
+}
+
+static int merge_tree(struct mv_analysis *a, struct part *p)
+{
+  uint32_t *parent = malloc((p->h.ntree ? p->h.ntree : 1) * sizeof *parent);
+  uint32_t *region = malloc((p->h.ntree ? p->h.ntree : 1) * sizeof *region);
+  p->gcp = malloc((p->h.ntree ? p->h.ntree : 1) * sizeof *p->gcp);
+  if (!parent || !region || !p->gcp) {
+    free(parent), free(region);
+    return MV_ENOMEM;
+  }
+  memcpy(parent, p->parent, p->h.ntree * sizeof *parent);   /* the buffer may be unaligned */
+  memcpy(region, p->region, p->h.ntree * sizeof *region);
+  int err = 0;
+  for (uint32_t i = 0; i < p->h.ntree && !err; i++) {
+    uint32_t gp = i == 0 || parent[i] >= i ? MV__NONE : p->gcp[parent[i]];
+    p->gcp[i] = i == 0 ? 0 : mv__tree_child(&a->tree, gp == MV__NONE ? 0 : gp, region[i]);
+    err = p->gcp[i] == MV__NONE ? MV_ENOMEM : 0;
+  }
+  free(parent), free(region);
+  return err;
+}
+
+/* Own value of the category of each MPI call path: its time minus the waits credited to it. */
+static void finalize(struct mv_analysis *a, struct mv__store *raw)
+{
+  MV__MAP_FOREACH(&raw->map, s) {
+    int metric = (int)(s->k1 >> 32);
+    uint32_t loc = (uint32_t)s->k1, cp = (uint32_t)s->k2;
+    if (metric != MV__M_TIME) {
+      mv__store_add(&a->values, metric, loc, cp, (int64_t)s->val);
+      continue;
+    }
+    uint32_t reg = cp < a->tree.n ? a->tree.region[cp] : MV__NONE;
+    int cls = reg < a->nregions ? a->classes[reg] : MV__RC_USER;
+    static const int cat[] = {MV__M_TIME, MV__M_MPI, MV__M_P2P, MV__M_COLL, MV__M_RSYNC, MV__M_RCOMM};
+    int64_t own = (int64_t)s->val;
+    if (cls != MV__RC_USER)
+      for (int m = 0; m < MV__M_COUNT; m++)
+        if (m != MV__M_TIME && !strcmp(mv__metric_table[m].unit, "sec") && m != MV__M_WFPUP)
+          own -= mv__store_get(raw, m, loc, cp);
+    mv__store_add(&a->values, cat[cls], loc, cp, own);
+  }
+}
+
+static int copy_defs(struct mv_analysis *a, struct mv__defs *d)
+{
+  a->resolution = d->resolution;
+  a->nloc = d->nloc;
+  a->nregions = d->nregions;
+  a->loc_rank = malloc((d->nloc ? d->nloc : 1) * sizeof *a->loc_rank);
+  a->names = calloc(d->nregions ? d->nregions : 1, sizeof *a->names);
+  a->classes = calloc(d->nregions ? d->nregions : 1, 1);
+  if (!a->loc_rank || !a->names || !a->classes)
+    return MV_ENOMEM;
+  memcpy(a->loc_rank, d->loc_rank, d->nloc * sizeof *a->loc_rank);
+  for (uint32_t i = 0; i < d->nregions; i++) {
+    a->classes[i] = d->regions[i].cls;
+    if (!(a->names[i] = strdup(mv__defs_string(d, d->regions[i].name))))
+      return MV_ENOMEM;
+  }
+  return mv__tree_init(&a->tree);
+}
+
+int mv__result_build(struct mv__defs *d, const void *buf, size_t len, int nparts,
+                     uint32_t (*owner)(uint32_t, uint32_t, int), struct mv_analysis **out)
+{
+  struct mv_analysis *a = calloc(1, sizeof *a);
+  struct part *parts = calloc((size_t)nparts, sizeof *parts);
+  struct mv__store raw = {0};
+  int err = !a || !parts ? MV_ENOMEM : copy_defs(a, d);
+  if (!err)
+    err = parse_parts(buf, len, nparts, parts);
+  for (int i = 0; i < nparts && !err; i++) {
+    struct part *p = &parts[i];
+    a->events += p->h.events;
+    a->unmatched += p->h.unmatched;
+    if (p->h.truncated && !a->partial) {
+      a->partial = 1;
+      memcpy(a->note, p->h.note, sizeof p->h.note);
+      a->note[sizeof p->h.note - 1] = 0;
+    }
+    err = merge_tree(a, p);
+  }
+  for (int i = 0; i < nparts && !err; i++) {
+    for (uint64_t q = 0; q < parts[i].h.nquads; q++) {
+      uint64_t v[4];
+      memcpy(v, parts[i].quads + q * sizeof v, sizeof v);
+      uint32_t loc = (uint32_t)v[1], cp = (uint32_t)v[2];
+      if (loc >= d->nloc)
+        continue;
+      struct part *o = &parts[owner(loc, d->nloc, nparts)];
+      if (cp < o->h.ntree)
+        mv__store_add(&raw, (int)v[0], loc, o->gcp[cp], (int64_t)v[3]);
+    }
+  }
+  if (!err) {
+    finalize(a, &raw);
+    err = raw.nomem || a->values.nomem ? MV_ENOMEM : 0;
+  }
+  for (int i = 0; parts && i < nparts; i++)
+    free(parts[i].gcp);
+  free(parts);
+  mv__map_release(&raw.map);
+  if (err) {
+    mv_analysis_free(a);
+    return err;
+  }
+  *out = a;
+  return 0;
+}
+
+void mv_analysis_free(struct mv_analysis *a)
+{
+  if (!a)
+    return;
+  for (uint32_t i = 0; a->names && i < a->nregions; i++)
+    free(a->names[i]);
+  free(a->names);
+  free(a->classes);
+  free(a->loc_rank);
+  mv__tree_release(&a->tree);
+  mv__map_release(&a->values.map);
+  free(a);
+}

@@ -1,0 +1,36 @@
+/* The analysis result (struct mv_analysis) and how per-process parts are packed, merged on
+ * process 0 into one call tree and finalized (own values of the MPI category metrics). */
+#ifndef MV_ANALYZE_RESULT_H
+#define MV_ANALYZE_RESULT_H
+
+#include "internal.h"
+
+struct mv_analysis {
+  uint64_t resolution, events, unmatched;
+  int partial;
+  char note[200];
+  uint32_t nloc;
+  uint32_t *loc_rank;
+  struct mv__tree tree;     /* global call tree; region refs index names[] */
+  char **names;             /* region ref -> name */
+  uint8_t *classes;         /* region ref -> enum mv__rclass */
+  uint32_t nregions;
+  struct mv__store values;  /* (metric, loc, cp) -> own value */
+};
+
+struct mv__part_hdr {
+  uint64_t events, unmatched, nquads;
+  uint32_t truncated, ntree;
+  char note[160];
+};
+
+/* Pack this process's call tree and values (patterns and raw exclusive time) into *buf. */
+int mv__part_pack(const struct mv__tree *tree, const struct mv__store *vals, const struct mv__read_result *rr,
+                  uint64_t unmatched, void **buf, size_t *len);
+/* Merge the parts of all processes (concatenated, process order) into a new result. owner(loc)
+ * tells which process's tree holds a location's call paths. */
+int mv__result_build(struct mv__defs *d, const void *parts, size_t len, int nparts,
+                     uint32_t (*owner)(uint32_t loc, uint32_t nloc, int nparts), struct mv_analysis **out);
+uint32_t mv__owner(uint32_t loc, uint32_t nloc, int nparts);
+
+#endif

@@ -1,0 +1,215 @@
+/* Small containers of the analyzer: a 128-bit-keyed hash map, a growable vector, the call
+ * tree, the exact integer result store, the metric table and the record order. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "mpivet/error.h"
+
+const struct mv__metric_info mv__metric_table[MV__M_COUNT] = {
+#define XX(id, parent, key, title, unit) {MV__M_##parent, key, title, unit},
+  MV__METRICS(XX)
+#undef XX
+};
+
+static size_t slot_of(const struct mv__map *m, uint64_t k1, uint64_t k2)
+{
+  uint64_t h = k1 * 0x9E3779B97F4A7C15ull ^ (k2 + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+  h ^= h >> 29;
+  return (size_t)h & (m->cap - 1);
+}
+
+void mv__map_init(struct mv__map *m)
+{
+  memset(m, 0, sizeof *m);
+}
+
+void mv__map_release(struct mv__map *m)
+{
+  free(m->slots);
+  memset(m, 0, sizeof *m);
+}
+
+uint64_t *mv__map_get(struct mv__map *m, uint64_t k1, uint64_t k2)
+{
+  if (!m->cap)
+    return NULL;
+  for (size_t i = slot_of(m, k1, k2);; i = (i + 1) & (m->cap - 1)) {
+    struct mv__map_slot *s = &m->slots[i];
+    if (!s->used)
+      return NULL;
+    if (s->k1 == k1 && s->k2 == k2)
+      return &s->val;
+  }
+}
+
+static int map_grow(struct mv__map *m)
+{
+  size_t ncap = m->cap ? m->cap * 2 : 64;
+  struct mv__map_slot *old = m->slots, *ns = calloc(ncap, sizeof *ns);
+  size_t ocap = m->cap;
+  if (!ns)
+    return MV_ENOMEM;
+  m->slots = ns;
+  m->cap = ncap;
+  for (size_t i = 0; i < ocap; i++) {
+    if (!old[i].used)
+      continue;
+    size_t j = slot_of(m, old[i].k1, old[i].k2);
+    while (ns[j].used)
+      j = (j + 1) & (ncap - 1);
+    ns[j] = old[i];
+  }
+  free(old);
+  return 0;
+}
+
+uint64_t *mv__map_put(struct mv__map *m, uint64_t k1, uint64_t k2, uint64_t init, int *inserted)
+{
+  uint64_t *v = mv__map_get(m, k1, k2);
+  if (inserted)
+    *inserted = !v;
+  if (v)
+    return v;
+  if ((m->count + 1) * 4 > m->cap * 3 && map_grow(m) != 0)
+    return NULL;
+  size_t i = slot_of(m, k1, k2);
+  while (m->slots[i].used)
+    i = (i + 1) & (m->cap - 1);
+  m->slots[i] = (struct mv__map_slot){k1, k2, init, 1};
+  m->count++;
+  return &m->slots[i].val;
+}
+
+void mv__map_del(struct mv__map *m, uint64_t k1, uint64_t k2)
+{
+  uint64_t *v = mv__map_get(m, k1, k2);
+  if (!v)
+    return;
+  size_t i = (size_t)((struct mv__map_slot *)((char *)v - offsetof(struct mv__map_slot, val)) - m->slots);
+  size_t mask = m->cap - 1;
+  m->slots[i].used = 0;
+  m->count--;
+  /* backward-shift deletion keeps probe chains intact without tombstones */
+  for (size_t j = (i + 1) & mask; m->slots[j].used; j = (j + 1) & mask) {
+    size_t home = slot_of(m, m->slots[j].k1, m->slots[j].k2);
+    if (((j - home) & mask) >= ((j - i) & mask)) {
+      m->slots[i] = m->slots[j];
+      m->slots[j].used = 0;
+      i = j;
+    }
+  }
+}
+
+void mv__vec_init(struct mv__vec *v, size_t item)
+{
+  memset(v, 0, sizeof *v);
+  v->item = item;
+}
+
+void mv__vec_release(struct mv__vec *v)
+{
+  free(v->data);
+  v->data = NULL;
+  v->len = v->cap = 0;
+}
+
+void *mv__vec_push(struct mv__vec *v)
+{
+  if (v->len == v->cap) {
+    size_t ncap = v->cap ? v->cap * 2 : 8;
+    void *nd = realloc(v->data, ncap * v->item);
+    if (!nd)
+      return NULL;
+    v->data = nd;
+    v->cap = ncap;
+  }
+  void *p = (char *)v->data + v->len++ * v->item;
+  memset(p, 0, v->item);
+  return p;
+}
+
+int mv__tree_init(struct mv__tree *t)
+{
+  memset(t, 0, sizeof *t);
+  mv__map_init(&t->index);
+  /* id 0 is the root above every location's outermost region */
+  return mv__tree_child(t, MV__NONE, MV__NONE) == 0 ? 0 : MV_ENOMEM;
+}
+
+void mv__tree_release(struct mv__tree *t)
+{
+  free(t->parent);
+  free(t->region);
+  mv__map_release(&t->index);
+  memset(t, 0, sizeof *t);
+}
+
+uint32_t mv__tree_child(struct mv__tree *t, uint32_t parent, uint32_t region)
+{
+  int inserted;
+  uint64_t *id = mv__map_put(&t->index, parent, region, t->n, &inserted);
+  if (!id)
+    return MV__NONE;
+  if (!inserted)
+    return (uint32_t)*id;
+  if (t->n == t->cap) {
+    uint32_t ncap = t->cap ? t->cap * 2 : 64;
+    uint32_t *np = realloc(t->parent, ncap * sizeof *np);
+    if (np)
+      t->parent = np;
+    uint32_t *nr = np ? realloc(t->region, ncap * sizeof *nr) : NULL;
+    if (!nr) {
+      mv__map_del(&t->index, parent, region);
+      return MV__NONE;
+    }
+    t->region = nr;
+    t->cap = ncap;
+  }
+  t->parent[t->n] = parent;
+  t->region[t->n] = region;
+  return t->n++;
+}
+
+void mv__store_add(struct mv__store *s, int metric, uint32_t loc, uint32_t cp, int64_t v)
+{
+  if (v == 0)
+    return;
+  uint64_t *slot = mv__map_put(&s->map, ((uint64_t)(uint32_t)metric << 32) | loc, cp, 0, NULL);
+  if (!slot) {
+    s->nomem = 1;
+    return;
+  }
+  *slot = (uint64_t)((int64_t)*slot + v);
+}
+
+int64_t mv__store_get(struct mv__store *s, int metric, uint32_t loc, uint32_t cp)
+{
+  uint64_t *slot = mv__map_get(&s->map, ((uint64_t)(uint32_t)metric << 32) | loc, cp);
+  return slot ? (int64_t)*slot : 0;
+}
+
+int mv__rec_cmp(const void *x, const void *y)
+{
+  const struct mv__rec *a = x, *b = y;
+  if (a->leave != b->leave)
+    return a->leave < b->leave ? -1 : 1;
+  if (a->loc != b->loc)
+    return a->loc < b->loc ? -1 : 1;
+  return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+uint64_t mv__no_overlap(uint64_t enter, uint64_t leave, const uint64_t *dep_enter,
+                        const uint64_t *dep_leave, size_t n)
+{
+  uint64_t w = 0, ref = enter;
+  for (size_t i = 0; i < n && ref < leave; i++) {
+    if (ref < dep_enter[i])
+      w += (dep_enter[i] < leave ? dep_enter[i] : leave) - ref;
+    if (ref < dep_leave[i])
+      ref = dep_leave[i];
+  }
+  if (ref < leave)
+    w += leave - ref;   /* tail after the last dependency: still not progressing */
+  return w;
+}

@@ -1,0 +1,301 @@
+/* Truth tests of the wait-state analyzer on synthetic OTF2 archives with exact timestamps (ns).
+ * Every expected value is worked out by hand from the pattern definitions of the thesis
+ * (rma-wait-states-thesis.txt, eq. 2.1/2.2 and wait-state patterns 1-7) in the comments. */
+#include <otf2/OTF2_Events.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "analyze/internal.h"
+#include "analyze/synth.h"
+#include "mpivet/analyze.h"
+#include "test.h"
+
+static char tmpdir[] = "/tmp/mv-test-analyze-XXXXXX";
+static int archive_no;
+
+static struct mv__synth *open_archive(char *path, size_t size, int nranks, int nwins)
+{
+  snprintf(path, size, "%s/a%d", tmpdir, archive_no++);
+  return mv__synth_open(path, nranks, nwins);
+}
+
+static struct mv_analysis *analyze(const char *dir)
+{
+  char anchor[512], err[256];
+  snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
+  struct mv_analysis *a = NULL;
+  int rc = mv_analyze_trace(anchor, NULL, &a, err, sizeof err);
+  if (rc)
+    fprintf(stderr, "analyze %s: %s\n", dir, err);
+  return a;
+}
+
+#define TICKS(a, key, rank, region) mv_analysis_ticks(a, key, rank, region)
+
+static void test_late_sender_receiver(void)
+{
+  char dir[256];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 2, 0);
+  mv__synth_enter(s, 0, 0, "main");
+  mv__synth_send(s, 0, 500, 510, 1, 7);   /* receiver waits from 100: Late Sender 400 */
+  mv__synth_send(s, 0, 600, 800, 1, 7);   /* blocks until the receive at 700: Late Receiver 100 */
+  mv__synth_send(s, 0, 850, 860, 1, 7);   /* eager: returns before the receive, no wait */
+  mv__synth_leave(s, 0, 1000, "main");
+  mv__synth_enter(s, 1, 0, "main");
+  mv__synth_recv(s, 1, 100, 520, 0, 7);
+  mv__synth_recv(s, 1, 700, 800, 0, 7);
+  mv__synth_recv(s, 1, 900, 910, 0, 7);
+  mv__synth_leave(s, 1, 1000, "main");
+  ASSERT_INT_EQ(mv__synth_close(s), 0);
+  struct mv_analysis *a = analyze(dir);
+  ASSERT_TRUE(a != NULL);
+  if (!a)
+    return;
+  ASSERT_INT_EQ(TICKS(a, "late_sender", 1, "MPI_Recv"), 400);
+  ASSERT_INT_EQ(TICKS(a, "late_sender", 0, NULL), 0);
+  ASSERT_INT_EQ(TICKS(a, "late_receiver", 0, "MPI_Send"), 100);
+  ASSERT_INT_EQ(TICKS(a, "late_receiver", 1, NULL), 0);
+  ASSERT_DOUBLE_NEAR(mv_analysis_value(a, "late_sender", -1, NULL), 400e-9, 1e-15);
+  /* time: 1000 ns per rank; MPI: rank 0 10+200+10, rank 1 420+100+10 */
+  ASSERT_INT_EQ(TICKS(a, "time", -1, NULL), 2000);
+  ASSERT_INT_EQ(TICKS(a, "mpi", -1, NULL), 750);
+  ASSERT_INT_EQ(TICKS(a, "mpi_p2p", -1, NULL), 750);
+  ASSERT_INT_EQ(mv_analysis_partial(a, NULL), 0);
+  mv_analysis_free(a);
+}
+
+static void test_wrong_order_and_waitall(void)
+{
+  char dir[256];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 3, 0);
+  mv__synth_send(s, 0, 100, 110, 2, 1);   /* ready at 110, received only at 530 */
+  mv__synth_isend(s, 0, 650, 660, 2, 5);
+  mv__synth_send(s, 1, 500, 510, 2, 2);   /* the one rank 2 waits for from 200: 300, wrong order */
+  mv__synth_isend(s, 1, 800, 810, 2, 6);
+  mv__synth_recv(s, 2, 200, 520, 1, 2);
+  mv__synth_recv(s, 2, 530, 540, 0, 1);   /* no wait */
+  /* waitall from 600 for sends entered at 650 and 800: the latest sender, 200, in order */
+  int srcs[2] = {0, 1}, tags[2] = {5, 6};
+  mv__synth_waitall(s, 2, 600, 900, 2, srcs, tags);
+  ASSERT_INT_EQ(mv__synth_close(s), 0);
+  struct mv_analysis *a = analyze(dir);
+  ASSERT_TRUE(a != NULL);
+  if (!a)
+    return;
+  ASSERT_INT_EQ(TICKS(a, "late_sender_wrong_order", 2, "MPI_Recv"), 300);
+  ASSERT_INT_EQ(TICKS(a, "late_sender", 2, "MPI_Recv"), 300);   /* inclusive of wrong order */
+  ASSERT_INT_EQ(TICKS(a, "late_sender", 2, "MPI_Waitall"), 200);
+  ASSERT_INT_EQ(TICKS(a, "late_sender_wrong_order", 2, "MPI_Waitall"), 0);
+  ASSERT_INT_EQ(TICKS(a, "late_receiver", -1, NULL), 0);   /* no send blocked past the receive */
+  mv_analysis_free(a);
+}
+
+static void test_collectives(void)
+{
+  char dir[256];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 4, 0);
+  for (int r = 0; r < 4; r++) {
+    static const uint64_t bar[4] = {100, 200, 300, 400}, nxn[4] = {500, 500, 500, 700};
+    static const uint64_t bc[4] = {800, 900, 850, 950}, red[4] = {1100, 1200, 1300, 1250};
+    mv__synth_coll(s, r, bar[r], 450, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, -1);
+    mv__synth_coll(s, r, nxn[r], 750, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, -1);
+    mv__synth_coll(s, r, bc[r], 1000, "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, 1);
+    mv__synth_coll(s, r, red[r], 1400, "MPI_Reduce", OTF2_COLLECTIVE_OP_REDUCE, 0);
+  }
+  ASSERT_INT_EQ(mv__synth_close(s), 0);
+  struct mv_analysis *a = analyze(dir);
+  ASSERT_TRUE(a != NULL);
+  if (!a)
+    return;
+  /* barrier: last enter 400 -> 300, 200, 100, 0 */
+  ASSERT_INT_EQ(TICKS(a, "wait_barrier", 0, "MPI_Barrier"), 300);
+  ASSERT_INT_EQ(TICKS(a, "wait_barrier", 2, NULL), 100);
+  ASSERT_INT_EQ(TICKS(a, "wait_barrier", -1, NULL), 600);
+  /* allreduce: last enter 700 -> 200 on ranks 0-2 */
+  ASSERT_INT_EQ(TICKS(a, "wait_nxn", -1, "MPI_Allreduce"), 600);
+  ASSERT_INT_EQ(TICKS(a, "wait_nxn", 3, NULL), 0);
+  /* bcast from rank 1 entering at 900: rank 0 waits 100, rank 2 50, rank 3 entered later */
+  ASSERT_INT_EQ(TICKS(a, "late_broadcast", 0, NULL), 100);
+  ASSERT_INT_EQ(TICKS(a, "late_broadcast", -1, "MPI_Bcast"), 150);
+  /* reduce to rank 0 entering at 1100; first sender enters at 1200 */
+  ASSERT_INT_EQ(TICKS(a, "early_reduce", 0, "MPI_Reduce"), 100);
+  ASSERT_INT_EQ(TICKS(a, "early_reduce", -1, NULL), 100);
+  /* call durations: barrier 350+250+150+50, allreduce 3*250+50, bcast 200+100+150+50,
+   * reduce 300+200+100+150 */
+  ASSERT_INT_EQ(TICKS(a, "mpi_collective", -1, NULL), 800 + 800 + 500 + 750);
+  mv_analysis_free(a);
+}
+
+static void test_fence(void)
+{
+  char dir[256];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 3, 1);
+  static const uint64_t create[3] = {0, 50, 80}, close_fence[3] = {250, 500, 350}, freeing[3] = {600, 700, 650};
+  for (int r = 0; r < 3; r++) {
+    mv__synth_rcoll(s, r, create[r], 100, "MPI_Win_create", OTF2_COLLECTIVE_OP_CREATE_HANDLE, 0);
+    mv__synth_rcoll(s, r, 200, 210, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, 0);
+    if (r == 1)
+      mv__synth_rma(s, 1, 400, 450, "MPI_Put", 0, 0);
+    if (r == 2)
+      mv__synth_rma(s, 2, 300, 320, "MPI_Put", 0, 0);
+    mv__synth_rcoll(s, r, close_fence[r], 510, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, 0);
+    mv__synth_rcoll(s, r, freeing[r], 710, "MPI_Win_free", OTF2_COLLECTIVE_OP_DESTROY_HANDLE, 0);
+  }
+  ASSERT_INT_EQ(mv__synth_close(s), 0);
+  struct mv_analysis *a = analyze(dir);
+  ASSERT_TRUE(a != NULL);
+  if (!a)
+    return;
+  /* create: all inside at 80 < 100 (synchronizing): 80 + 30 + 0 */
+  ASSERT_INT_EQ(TICKS(a, "wait_win_create", -1, "MPI_Win_create"), 110);
+  /* closing fence, last enter 500: 250 + 0 + 150; rank 0's last incoming put ends at 450,
+   * so 200 of its 250 is Early Fence (pattern 2) */
+  ASSERT_INT_EQ(TICKS(a, "wait_fence", -1, "MPI_Win_fence"), 400);
+  ASSERT_INT_EQ(TICKS(a, "wait_fence", 0, NULL), 250);
+  ASSERT_INT_EQ(TICKS(a, "early_fence", 0, NULL), 200);
+  ASSERT_INT_EQ(TICKS(a, "early_fence", 2, NULL), 0);
+  ASSERT_INT_EQ(TICKS(a, "wait_win_free", -1, "MPI_Win_free"), 150);
+  /* pairs: 2 fences x 3 ranks x 2 partners = 12; the opening fence's 6 are unneeded, the
+   * closing fence needs 0<->1 and 0<->2: ranks 1 and 2 each synchronized once in vain */
+  ASSERT_INT_EQ(TICKS(a, "rma_pairwise_sync", -1, NULL), 12);
+  ASSERT_INT_EQ(TICKS(a, "rma_pairwise_sync_unneeded", -1, NULL), 8);
+  ASSERT_INT_EQ(TICKS(a, "rma_pairwise_sync_unneeded", 0, NULL), 2);
+  mv_analysis_free(a);
+}
+
+static void test_late_post(void)
+{
+  char dir[256];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 3, 1);
+  int origins[2] = {1, 2}, target[1] = {0};
+  uint32_t go = mv__synth_group(s, 2, origins), gt = mv__synth_group(s, 1, target);
+  mv__synth_gsync(s, 0, 500, 510, "MPI_Win_post", 0, go);
+  mv__synth_gsync(s, 0, 600, 700, "MPI_Win_wait", 0, go);
+  mv__synth_gsync(s, 1, 100, 520, "MPI_Win_start", 0, gt);   /* blocks in start: 400 */
+  mv__synth_rma(s, 1, 530, 540, "MPI_Put", 0, 0);
+  mv__synth_gsync(s, 1, 550, 560, "MPI_Win_complete", 0, gt);
+  mv__synth_gsync(s, 2, 100, 110, "MPI_Win_start", 0, gt);
+  mv__synth_rma(s, 2, 120, 505, "MPI_Put", 0, 0);            /* blocks in the put: 380 */
+  mv__synth_gsync(s, 2, 580, 590, "MPI_Win_complete", 0, gt);
+  ASSERT_INT_EQ(mv__synth_close(s), 0);
+  struct mv_analysis *a = analyze(dir);
+  ASSERT_TRUE(a != NULL);
+  if (!a)
+    return;
+  ASSERT_INT_EQ(TICKS(a, "late_post", 1, "MPI_Win_start"), 400);
+  ASSERT_INT_EQ(TICKS(a, "late_post_comm", 2, "MPI_Put"), 380);
+  ASSERT_INT_EQ(TICKS(a, "late_post", 2, NULL), 0);
+  /* the last complete (580) comes before the wait (600): no Early Wait */
+  ASSERT_INT_EQ(TICKS(a, "early_wait", -1, NULL), 0);
+  ASSERT_INT_EQ(TICKS(a, "rma_pairwise_sync", -1, NULL), 4);
+  ASSERT_INT_EQ(TICKS(a, "rma_pairwise_sync_unneeded", -1, NULL), 0);
+  mv_analysis_free(a);
+}
+
+static void test_early_wait(void)
+{
+  char dir[256];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 2, 1);
+  int o[1] = {1}, t[1] = {0};
+  uint32_t go = mv__synth_group(s, 1, o), gt = mv__synth_group(s, 1, t);
+  mv__synth_gsync(s, 0, 0, 10, "MPI_Win_post", 0, go);
+  mv__synth_gsync(s, 0, 20, 500, "MPI_Win_wait", 0, go);
+  mv__synth_gsync(s, 1, 5, 15, "MPI_Win_start", 0, gt);
+  mv__synth_rma(s, 1, 30, 40, "MPI_Put", 0, 0);
+  mv__synth_rma(s, 1, 50, 60, "MPI_Get", 0, 0);
+  mv__synth_gsync(s, 1, 400, 410, "MPI_Win_complete", 0, gt);
+  /* second epoch without operations */
+  mv__synth_gsync(s, 0, 600, 610, "MPI_Win_post", 0, go);
+  mv__synth_gsync(s, 0, 620, 700, "MPI_Win_wait", 0, go);
+  mv__synth_gsync(s, 1, 605, 615, "MPI_Win_start", 0, gt);
+  mv__synth_gsync(s, 1, 650, 660, "MPI_Win_complete", 0, gt);
+  ASSERT_INT_EQ(mv__synth_close(s), 0);
+  struct mv_analysis *a = analyze(dir);
+  ASSERT_TRUE(a != NULL);
+  if (!a)
+    return;
+  /* epoch 1: complete enters at 400, wait at 20: 380, of which 400 - max(20, 60) = 340 is
+   * Late Complete (pattern 5); epoch 2: 650 - 620 = 30, no operation so no Late Complete */
+  ASSERT_INT_EQ(TICKS(a, "early_wait", 0, "MPI_Win_wait"), 410);
+  ASSERT_INT_EQ(TICKS(a, "late_complete", 0, "MPI_Win_wait"), 340);
+  ASSERT_INT_EQ(TICKS(a, "early_wait", 1, NULL), 0);
+  ASSERT_INT_EQ(TICKS(a, "rma_pairwise_sync", -1, NULL), 4);
+  ASSERT_INT_EQ(TICKS(a, "rma_pairwise_sync_unneeded", -1, NULL), 2);
+  mv_analysis_free(a);
+}
+
+/* Thesis section 5.6: rank 0 holds its own exclusive lock in bar() from 1010 to 3020, then
+ * computes foo() until 3120 without calling MPI; ranks 1-3 queue behind it. */
+static void test_lock_chain(void)
+{
+  char dir[256];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 4, 1);
+  static const uint64_t release[4] = {3020, 3050, 3130, 3150}, barrier[4] = {3120, 3060, 3140, 3160};
+  for (int r = 0; r < 4; r++) {
+    mv__synth_rcoll(s, r, 0, 100, "MPI_Win_allocate", OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE, 0);
+    uint64_t t = 1000 + 100 * (uint64_t)r;
+    mv__synth_lock(s, r, t, t + 10, 0, 0, 1);
+    if (r == 0) {
+      mv__synth_enter(s, 0, 1010, "bar");
+      mv__synth_leave(s, 0, 3010, "bar");
+      mv__synth_unlock(s, 0, 3010, 3020, 0, 0);
+      mv__synth_enter(s, 0, 3020, "foo");
+      mv__synth_leave(s, 0, 3120, "foo");
+    } else {
+      mv__synth_rma(s, r, t + 10, t + 20, "MPI_Accumulate", 0, 0);
+      mv__synth_unlock(s, r, t + 20, release[r], 0, 0);
+    }
+    mv__synth_coll(s, r, barrier[r], 4000, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, -1);
+    mv__synth_rcoll(s, r, 4000, 4100, "MPI_Win_free", OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE, 0);
+  }
+  ASSERT_INT_EQ(mv__synth_close(s), 0);
+  struct mv_analysis *a = analyze(dir);
+  ASSERT_TRUE(a != NULL);
+  if (!a)
+    return;
+  /* rank 1: lock free at 3020 while rank 0 is still in MPI_Win_unlock: 3020 - 1120 contention */
+  ASSERT_INT_EQ(TICKS(a, "lock_contention", 1, "MPI_Win_unlock"), 1900);
+  /* rank 2: free at 3050 but rank 0 computes until it enters the barrier at 3120: progress is
+   * the last factor, 3120 - 1220 by both heuristics (a single remote activity) */
+  ASSERT_INT_EQ(TICKS(a, "lock_contention", 2, NULL), 0);
+  ASSERT_INT_EQ(TICKS(a, "wait_for_progress", 2, "MPI_Win_unlock"), 1900);
+  ASSERT_INT_EQ(TICKS(a, "wait_for_progress_upper", 2, "MPI_Win_unlock"), 1900);
+  /* rank 3: free at 3130, rank 0 in the barrier already: contention 3130 - 1320 */
+  ASSERT_INT_EQ(TICKS(a, "lock_contention", 3, NULL), 1810);
+  ASSERT_INT_EQ(TICKS(a, "wait_for_progress", 3, NULL), 0);
+  ASSERT_INT_EQ(TICKS(a, "lock_contention", 0, NULL), 0);
+  /* barrier: last enter 3160 */
+  ASSERT_INT_EQ(TICKS(a, "wait_barrier", -1, NULL), 40 + 100 + 20);
+  mv_analysis_free(a);
+}
+
+static void test_no_overlap(void)
+{
+  /* Algorithm 1: local [0,100), remote [10,30) [20,50) [70,80): 10 + 20 + 20 uncovered */
+  uint64_t e[3] = {10, 20, 70}, l[3] = {30, 50, 80};
+  ASSERT_INT_EQ(mv__no_overlap(0, 100, e, l, 3), 50);
+  ASSERT_INT_EQ(mv__no_overlap(0, 100, e, l, 0), 100);
+  uint64_t e1[1] = {40}, l1[1] = {200};
+  ASSERT_INT_EQ(mv__no_overlap(0, 100, e1, l1, 1), 40);
+}
+
+int main(void)
+{
+  if (!mkdtemp(tmpdir)) {
+    perror("mkdtemp");
+    return 1;
+  }
+  RUN_TEST(test_late_sender_receiver);
+  RUN_TEST(test_wrong_order_and_waitall);
+  RUN_TEST(test_collectives);
+  RUN_TEST(test_fence);
+  RUN_TEST(test_late_post);
+  RUN_TEST(test_early_wait);
+  RUN_TEST(test_lock_chain);
+  RUN_TEST(test_no_overlap);
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+  if (system(cmd) != 0)
+    fprintf(stderr, "could not remove %s\n", tmpdir);
+  return TEST_EXIT();
+}
