@@ -33,6 +33,13 @@ static int lfail(struct line *l, size_t col, const char *fmt, ...)
   return MV_EPARSE;
 }
 
+/* The rest of the line starts with word (lines are not NUL-terminated). */
+static int starts(const struct line *l, const char *word)
+{
+  size_t n = strlen(word);
+  return l->len - l->pos >= n && memcmp(l->s + l->pos, word, n) == 0;
+}
+
 static void skip(struct line *l)
 {
   while (l->pos < l->len && isspace((unsigned char)l->s[l->pos]))
@@ -55,7 +62,7 @@ static int copy_name(struct line *l, char *dst, const char *src, size_t n, const
 {
   if (n == 0) {
     char g[32];
-    snprintf(g, sizeof g, l->pos < l->len ? "'%c'" : "end of line", l->s[l->pos]);
+    snprintf(g, sizeof g, l->pos < l->len ? "'%c'" : "end of line", l->pos < l->len ? l->s[l->pos] : ' ');
     return lfail(l, l->pos, "expected %s, got %s", what, g);
   }
   if (n >= MV_EXPECT_NAME_MAX)
@@ -105,7 +112,7 @@ static int parse_rule(struct line *l, struct mv_rule *r)
       return MV_EPARSE;
     skip(l);
   } while (l->pos < l->len && l->s[l->pos] == '+' && ++l->pos);
-  if (l->pos < l->len && strncmp(l->s + l->pos, "metric=", 7) == 0) {
+  if (starts(l, "metric=")) {
     l->pos += 7;
     t = token(l, "", &n);
     if (copy_name(l, r->metric, t, n, "a metric name"))
@@ -138,7 +145,7 @@ static int parse_expectation(struct line *l, struct mv_expectation *e)
   if (expression(l, &e->expect))
     return MV_EPARSE;
   for (skip(l); l->pos < l->len; skip(l)) {
-    if (strncmp(l->s + l->pos, "deviation=", 10) != 0)
+    if (!starts(l, "deviation="))
       return lfail(l, l->pos, "expected deviation=<expression> or end of line");
     l->pos += 10;
     if (expression(l, &e->deviation))

@@ -1,0 +1,58 @@
+#!/bin/bash
+# mpivet model end to end: results.csv with known models -> table, JSON, verdicts, rules,
+# exit codes (0 matched, 1 mismatch or failed rule, 2 bad input) and file:line:col errors.
+set -u
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+{
+  echo "run,engine,library,nprocs,ppn,op,impl,msize,metric,rep,value,valid"
+  for p in 4 8 16 32 64 128; do
+    for r in 0 1 2; do
+      awk -v p="$p" -v r="$r" 'BEGIN {
+        l = log(p) / log(2); e = (r - 1) * 0.002
+        printf "0,smpi,SMPI 3.32,%d,1,MPI_Bcast,default,8,time_s,%d,%.9g,1\n", p, r, (2 + l) * (1 + e)
+        printf "0,smpi,SMPI 3.32,%d,1,MPI_Reduce,default,8,time_s,%d,%.9g,1\n", p, r, (3 + 2 * l) * (1 + e)
+        printf "0,smpi,SMPI 3.32,%d,1,MPI_Allreduce,default,8,time_s,%d,%.9g,1\n", p, r, (1 + 0.01 * p * l) * (1 + e)
+        printf "0,smpi,SMPI 3.32,%d,1,MPI_Gather,default,8,time_s,%d,%.9g,1\n", p, r, (1 + 0.5 * p) * (1 + e) }'
+    done
+  done
+} > "$tmp/r.csv"
+cat > "$tmp/ok.expect" <<'X'
+MPI_Bcast  time_s O(log p)
+MPI_Gather time_s O(p)
+X
+cat > "$tmp/bad.expect" <<'X'
+MPI_Bcast     time_s O(log p)
+MPI_Allreduce time_s O(log p)
+rule MPI_Allreduce <= MPI_Reduce + MPI_Bcast
+X
+out=$("$MPIVET" model --expect "$tmp/ok.expect" "$tmp/r.csv") || fail "matched run exited $?"
+echo "$out"
+echo "$out" | grep -q "^MPI_Bcast .*log2(p)^(1) .*O(1) .*exact" || fail "Bcast row"
+echo "$out" | grep -q "^MPI_Gather .*p^(1) .*exact" || fail "Gather row"
+"$MPIVET" model --expect "$tmp/bad.expect" "$tmp/r.csv" > "$tmp/bad.txt"
+[ $? = 1 ] || fail "mismatch must exit 1"
+grep -q "^MPI_Allreduce .*p^(1) \* log2(p)^(1) .*O(p) .*none" "$tmp/bad.txt" || fail "Allreduce row"
+grep -q "rule MPI_Allreduce <= MPI_Reduce + MPI_Bcast (time_s): predicted to break" "$tmp/bad.txt" ||
+  fail "rule warning"
+"$MPIVET" model --json --measure q1 --target p=1024 --expect "$tmp/ok.expect" "$tmp/r.csv" > "$tmp/o.json" ||
+  fail "json run"
+python3 - "$tmp/o.json" <<'P' || fail "json content"
+import json, sys
+a = json.load(open(sys.argv[1]))
+b = {o["callpath"]: o for o in a}
+assert len(a) == 4, a
+g = b["MPI_Bcast"]
+assert g["match"] == "exact" and g["expectation"] == "O(log p)" and g["divergence"] == "O(1)"
+assert g["terms"][0]["factors"][0] == {"param": "p", "poly": 0, "log": 1}, g
+assert abs(g["prediction"] - (2 + 10)) < 0.1, g["prediction"]
+assert "match" not in b["MPI_Reduce"] and b["MPI_Reduce"]["ar2"] > 0.99
+P
+printf 'MPI_Bcast time_s O(log p\n' > "$tmp/err.expect"
+"$MPIVET" model --expect "$tmp/err.expect" "$tmp/r.csv" 2> "$tmp/err.txt"
+[ $? = 2 ] || fail "bad expectation must exit 2"
+grep -q "err.expect:1:25: expected ')' closing O(, got end of input" "$tmp/err.txt" || fail "error text"
+"$MPIVET" model --measure mode "$tmp/r.csv" 2>/dev/null; [ $? = 2 ] || fail "bad --measure"
+"$MPIVET" model --help | grep -q "usage: mpivet model" || fail "--help"
+echo PASS
