@@ -60,8 +60,8 @@ int mv_launch_available(const struct mv_launch_spec *spec);
 int mv_launch_command(const struct mv_launch_spec *spec, struct mv_cmdline *out);
 
 /* Run a command line, stdout+stderr appended to log_path (NULL: inherited), with a timeout
- * (0: none). Returns 0 when it exited 0; MV_EEXTERN when it failed, was killed or timed out
- * (*timed_out set when non-NULL); MV_EIO when it could not be started. */
+ * (0: none). Returns 0 when it exited 0; MV_EEXTERN when it failed, could not be executed
+ * (exit 127), was killed or timed out (*timed_out set when non-NULL); MV_EIO when fork failed. */
 int mv_launch_exec(const struct mv_cmdline *cmd, const char *log_path, double timeout_s,
                    int *timed_out);
 

@@ -169,6 +169,8 @@ int bench_opts_parse(struct bench_opts *o, int argc, char **argv, int rank)
   }
   if (optind < argc)
     return fail(rank, "unexpected argument \"%s\"", argv[optind]);
+  if (o->nops == 0)
+    o->ops[o->nops++] = "collectives";
   if (o->max_reps < o->reps)
     o->max_reps = o->reps;
   return 0;

@@ -1,12 +1,275 @@
-/* `mpivet bench`: placeholder until the component lands; it says so and exits 2.
- * The real command replaces this file. */
+/* `mpivet bench`: run mpivet-bench under mpirun, srun or smpirun for R separate launches into
+ * DIR/results.csv (run column = launch index) and DIR/meta.json (per launch: command, time,
+ * clock-sync method and measured accuracy); per-launch files stay in DIR/launches/. */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "mpivet/bench.h"
+#include "mpivet/error.h"
+#include "mpivet/json.h"
+#include "mpivet/launch.h"
+#include "mpivet/progress.h"
+#include "mpivet/results.h"
+
+static const char usage[] =
+  "usage: mpivet bench [--engine mpirun|srun|smpi] [--mpi openmpi|mpich] [--np N] [--ppn K]\n"
+  "                    [--hosts LIST] [--platform SPEC|FILE] [--ops LIST] [--msizes LIST]\n"
+  "                    [--runs R] [--reps N] [benchmark options] [-o DIR]\n\n"
+  "Run mpivet-bench R times (separate launches) and collect DIR/results.csv and DIR/meta.json.\n"
+  "  --engine E          mpirun (Open MPI or MPICH), srun, smpi (SimGrid) [smpi]\n"
+  "  --mpi M             openmpi or mpich, the MPI of mpirun/srun [openmpi]\n"
+  "  --np N --ppn K      ranks and ranks per node [4, engine default]\n"
+  "  --hosts LIST        host list for mpirun/srun, or hosts of a --platform FILE\n"
+  "  --platform P        smpi: cluster:N, fattree:N, torus:AxBxC, dragonfly:G,C,R,N or a file\n"
+  "  --runs R            separate launches [3]\n"
+  "  --timeout SEC       per launch [600]\n"
+  "  -o, --output DIR    output folder [bench-results]\n"
+  "benchmark options (passed to mpivet-bench, see mpivet-bench --help):\n"
+  "  --ops LIST [collectives]   --msizes LIST [8,1024]   --reps N [20]   --max-reps N\n"
+  "  --rse X   --ci X   --warmup N   --sync skampi|jk|hca   --start window|barrier\n"
+  "  --timing local|global   --window SEC   --clear-cache BYTES   --seed N\n"
+  "  --check-clock   --check-wait SEC\n"
+  "exit: 0 ok, 2 usage error, 3 the launcher or the benchmark failed\n";
+
+/* Short codes of the launcher options; the benchmark options get codes from 256 on. */
+static const struct option longopts[] = {
+  {"engine", 1, 0, 'E'}, {"mpi", 1, 0, 'M'}, {"np", 1, 0, 'n'}, {"ppn", 1, 0, 'p'},
+  {"hosts", 1, 0, 'H'}, {"platform", 1, 0, 'P'}, {"runs", 1, 0, 'r'}, {"timeout", 1, 0, 't'},
+  {"output", 1, 0, 'o'}, {"help", 0, 0, 'h'},
+  {"ops", 1, 0, 256}, {"msizes", 1, 0, 257}, {"reps", 1, 0, 258}, {"max-reps", 1, 0, 258},
+  {"warmup", 1, 0, 258}, {"seed", 1, 0, 258}, {"clear-cache", 1, 0, 258},
+  {"rse", 1, 0, 259}, {"ci", 1, 0, 259}, {"window", 1, 0, 259}, {"check-wait", 1, 0, 259},
+  {"sync", 1, 0, 260}, {"start", 1, 0, 261}, {"timing", 1, 0, 262}, {"check-clock", 0, 0, 263},
+  {0, 0, 0, 0}};
+
+/* One of the names in a |-separated list? */
+static int one_of(const char *s, const char *names)
+{
+  size_t n = strlen(s);
+  for (const char *p = names; *p; p += strcspn(p, "|") + (p[strcspn(p, "|")] == '|'))
+    if (strcspn(p, "|") == n && strncmp(p, s, n) == 0)
+      return 1;
+  return 0;
+}
+
+static int check_list(const char *opt, const char *arg, int ops)
+{
+  char buf[4096], *save = NULL;
+  long v;
+  snprintf(buf, sizeof buf, "%s", arg);
+  if (!*arg)
+    return mv_cli_error("bench", "%s: expected a list, got \"\"", opt);
+  for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    if (ops && !mv_bench_op_known(t))
+      return mv_cli_error("bench", "--ops: unknown operation \"%s\" (an MPI collective such as "
+                          "MPI_Bcast, a mock-up id such as allreduce_as_reduce_bcast, "
+                          "bcast_as_binomial, pingpong, or all|collectives|mockups|memory)", t);
+    if (!ops && (mv_cli_parse_long(t, &v) || v < 0 || v > (1L << 31)))
+      return mv_cli_error("bench", "--msizes: expected a size in bytes, got \"%s\"", t);
+  }
+  return 0;
+}
+
+/* Validate a benchmark option and pass it on as "--name value". */
+static int pass_option(const struct option *o, const char *arg, struct mv_cmdline *pass)
+{
+  long v;
+  double d;
+  int rc = 0, c = o->val;
+  if (c == 256 || c == 257)
+    rc = check_list(c == 256 ? "--ops" : "--msizes", arg, c == 256);
+  else if (c == 258 && (mv_cli_parse_long(arg, &v) || v < 0))
+    rc = mv_cli_error("bench", "--%s: expected a count, got \"%s\"", o->name, arg);
+  else if (c == 259 && (mv_cli_parse_double(arg, &d) || d < 0))
+    rc = mv_cli_error("bench", "--%s: expected a non-negative number, got \"%s\"", o->name, arg);
+  else if ((c == 260 && !one_of(arg, "skampi|jk|hca")) || (c == 261 && !one_of(arg, "window|barrier")) ||
+           (c == 262 && !one_of(arg, "local|global")))
+    rc = mv_cli_error("bench", "--%s: unexpected value \"%s\" (see --help)", o->name, arg);
+  if (!rc)
+    rc = mv_cmdline_addf(pass, "--%s", o->name) || (o->has_arg && mv_cmdline_add(pass, arg))
+         ? mv_cli_fail("bench", MV_ENOMEM, "out of memory") : 0;
+  return rc;
+}
+
+struct bench_cli {
+  struct mv_launch_spec spec;
+  struct mv_cmdline pass;     /* options for mpivet-bench */
+  int runs;
+  const char *out;
+};
+
+static int parse(int argc, char **argv, struct bench_cli *b)
+{
+  int c, idx = 0;
+  long v;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "o:h", longopts, &idx)) != -1) {
+    switch (c) {
+    case 'h': fputs(usage, stdout); return -1;
+    case 'o': b->out = optarg; break;
+    case 'E': b->spec.engine = optarg; break;
+    case 'M': b->spec.mpi = optarg; break;
+    case 'H': b->spec.hosts = optarg; break;
+    case 'P': b->spec.platform = optarg; break;
+    case 'n': if (mv_cli_parse_long(optarg, &v) || v < 1 || v > 1 << 24) return mv_cli_error("bench", "--np: expected a positive count, got \"%s\"", optarg); b->spec.np = (int)v; break;
+    case 'p': if (mv_cli_parse_long(optarg, &v) || v < 0 || v > 1 << 20) return mv_cli_error("bench", "--ppn: expected a count, got \"%s\"", optarg); b->spec.ppn = (int)v; break;
+    case 'r': if (mv_cli_parse_long(optarg, &v) || v < 1 || v > 100000) return mv_cli_error("bench", "--runs: expected a positive count, got \"%s\"", optarg); b->runs = (int)v; break;
+    case 't': if (mv_cli_parse_double(optarg, &b->spec.timeout_s) || b->spec.timeout_s < 0) return mv_cli_error("bench", "--timeout: expected seconds, got \"%s\"", optarg); break;
+    case '?': return mv_cli_bad_option("bench", argv, optopt);
+    default: {
+      int rc = pass_option(&longopts[idx], optarg, &b->pass);
+      if (rc)
+        return rc;
+    }
+    }
+  }
+  if (optind < argc)
+    return mv_cli_error("bench", "unexpected argument \"%s\"", argv[optind]);
+  return 0;
+}
+
+static int check_spec(struct bench_cli *b)
+{
+  const char *const *e = mv_launch_engines();
+  while (*e && strcmp(*e, b->spec.engine) != 0)
+    e++;
+  if (!*e)
+    return mv_cli_error("bench", "--engine: expected mpirun, srun or smpi, got \"%s\"", b->spec.engine);
+  if (b->spec.mpi && strcmp(b->spec.mpi, "openmpi") != 0 && strcmp(b->spec.mpi, "mpich") != 0)
+    return mv_cli_error("bench", "--mpi: expected openmpi or mpich, got \"%s\"", b->spec.mpi);
+  int max = mv_launch_max_np(&b->spec);
+  if (b->spec.np > max)
+    return mv_cli_error("bench", "--np %d is larger than %s allows here (%d%s)", b->spec.np,
+                        b->spec.engine, max, b->spec.hosts ? "" : "; give --hosts for more");
+  if (mv_launch_available(&b->spec))
+    return mv_cli_fail("bench", MV_EEXTERN, "%s engine: launcher not found in PATH", b->spec.engine);
+  return 0;
+}
+
+/* Copy "key": number from a bench meta file (clock-sync figures) into j. */
+static void copy_number(struct mv_json *j, const char *text, const char *key, const char *as)
+{
+  char pat[64];
+  snprintf(pat, sizeof pat, "\"%s\": ", key);
+  const char *p = text ? strstr(text, pat) : NULL;
+  if (p)
+    mv_json_kv_number(j, as, strtod(p + strlen(pat), NULL));
+}
+
+static void launch_meta(struct mv_json *j, int run, const struct mv_launch_result *res)
+{
+  char text[65536] = "", method[32] = "";
+  FILE *fp = fopen(res->meta, "r");
+  if (fp) {
+    text[fread(text, 1, sizeof text - 1, fp)] = '\0';
+    fclose(fp);
+  }
+  const char *m = strstr(text, "\"method\": \"");
+  if (m)
+    sscanf(m + 11, "%31[^\"]", method);
+  mv_json_object_begin(j);
+  mv_json_kv_int(j, "run", run);
+  mv_json_kv_string(j, "command", res->command);
+  mv_json_kv_number(j, "seconds", res->seconds);
+  mv_json_kv_int(j, "rows", res->rows);
+  mv_json_kv_string(j, "bench_meta", res->meta);
+  mv_json_kv_string(j, "clock_sync_method", method);
+  copy_number(j, text, "seconds", "clock_sync_seconds");
+  copy_number(j, text, "residual_max_abs_s", "clock_residual_max_abs_s");
+  copy_number(j, text, "seed", "seed");
+  mv_json_object_end(j);
+}
+
+static void meta_head(struct mv_json *j, const struct mv_launch_spec *s, int runs)
+{
+  mv_json_kv_string(j, "tool", "mpivet bench");
+  mv_json_kv_string(j, "version", MV_VERSION);
+  mv_json_kv_string(j, "git_revision", MV_GIT_REVISION);
+  mv_json_kv_string(j, "engine", s->engine);
+  mv_json_kv_string(j, "flavor", mv_launch_flavor(s));
+  mv_json_kv_int(j, "np", s->np);
+  mv_json_kv_int(j, "ppn", s->ppn);
+  mv_json_kv_string(j, "hosts", s->hosts);
+  mv_json_kv_string(j, "platform", s->platform);
+  mv_json_kv_int(j, "runs", runs);
+}
+
+static int run_all(struct bench_cli *b, struct mv_json *j, struct mv_results_writer *w)
+{
+  struct mv_progress prog;
+  struct mv_launch_result res;
+  int rc = 0;
+  mv_progress_start(&prog, "bench", b->runs);
+  mv_json_key(j, "launches");
+  mv_json_array_begin(j);
+  for (int run = 0; run < b->runs && !rc; run++) {
+    rc = mv_launch_bench(&b->spec, run, w, &res);
+    if (rc) {
+      rc = mv_cli_fail("bench", rc, "launch %d failed%s: %s (log: %s)", run,
+                  res.timed_out ? " (timeout)" : "", res.command, res.log);
+      break;
+    }
+    launch_meta(j, run, &res);
+    mv_progress_update(&prog, run + 1, NULL);
+  }
+  mv_json_array_end(j);
+  mv_progress_finish(&prog);
+  return rc;
+}
+
+static int bench(struct bench_cli *b)
+{
+  char dir[4096], path[4200];
+  snprintf(dir, sizeof dir, "%s/launches", b->out);
+  mkdir(b->out, 0777);
+  if (mkdir(dir, 0777) != 0 && access(dir, W_OK) != 0)
+    return mv_cli_error("bench", "%s: cannot create the output folder", dir);
+  b->spec.workdir = dir;
+  b->spec.args = (const char *const *)b->pass.argv;
+  snprintf(path, sizeof path, "%s/results.csv", b->out);
+  struct mv_results_writer *w;
+  int rc = mv_results_writer_open(&w, path, MV_RESULTS_ATOMIC);
+  if (rc)
+    return mv_cli_fail("bench", rc, "%s: cannot write", path);
+  snprintf(path, sizeof path, "%s/meta.json", b->out);
+  FILE *fp = fopen(path, "w");
+  if (!fp) {
+    mv_results_writer_close(w, 0);
+    return mv_cli_error("bench", "%s: cannot write", path);
+  }
+  struct mv_json j;
+  mv_json_init(&j, fp, 1);
+  mv_json_object_begin(&j);
+  meta_head(&j, &b->spec, b->runs);
+  rc = run_all(b, &j, w);
+  mv_json_object_end(&j);
+  int wrc = mv_json_finish(&j);
+  if (fclose(fp) != 0 || wrc)
+    rc = rc ? rc : mv_cli_error("bench", "%s: write error", path);
+  if (mv_results_writer_close(w, rc == 0) != 0 && !rc)
+    rc = mv_cli_error("bench", "%s/results.csv: write error", b->out);
+  if (!rc)
+    fprintf(stderr, "mpivet bench: %d launch(es) -> %s/results.csv, %s\n", b->runs, b->out, path);
+  return rc;
+}
 
 int cmd_bench(int argc, char **argv)
 {
-  (void)argc;
-  (void)argv;
-  return mv_cli_error("bench", "not implemented in this build yet");
+  struct bench_cli b = {.runs = 3, .out = "bench-results"};
+  b.spec.engine = "smpi";
+  b.spec.np = 4;
+  b.spec.timeout_s = 600;
+  mv_cmdline_init(&b.pass);
+  int rc = parse(argc, argv, &b);
+  if (rc == 0)
+    rc = check_spec(&b);
+  if (rc == 0)
+    rc = bench(&b);
+  mv_cmdline_release(&b.pass);
+  return mv_cli_finish(rc < 0 ? 0 : rc);
 }

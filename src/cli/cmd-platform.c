@@ -1,12 +1,73 @@
-/* `mpivet platform`: placeholder until the component lands; it says so and exits 2.
- * The real command replaces this file. */
+/* `mpivet platform SPEC [-o FILE] [--hostfile FILE --np N [--ppn K]]`: write a built-in SimGrid
+ * platform (cluster, fattree, torus, dragonfly) as SimGrid 3.32 XML, optionally with a hostfile. */
+#include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
+#include "mpivet/error.h"
+#include "mpivet/platform.h"
+
+static const char usage[] =
+  "usage: mpivet platform SPEC [-o FILE] [--hostfile FILE --np N [--ppn K]]\n\n"
+  "Write a built-in SimGrid platform as XML (stdout by default). SPEC is one of\n"
+  "  cluster:N            N hosts, one private link each\n"
+  "  fattree:N            two-level fat tree of N hosts (or fattree:LEVELS;DOWN;UP;LINKS)\n"
+  "  torus:AxBxC          torus of A*B*C hosts (1 to 3 dimensions)\n"
+  "  dragonfly:G,C,R,N    G groups, C chassis per group, R routers per chassis, N hosts per router\n"
+  "optionally followed by ,bw=10GBps ,lat=1us ,speed=1Gf ,cores=K. Hosts are node-0 .. node-<N-1>.\n\n"
+  "  -o, --output FILE    write the XML there\n"
+  "  --hostfile FILE      also write an smpirun hostfile for --np ranks, --ppn per host\n";
+
+static int write_to(const char *path, const struct mv_platform *p, int np, int ppn, int hostfile)
+{
+  FILE *fp = path && strcmp(path, "-") != 0 ? fopen(path, "w") : stdout;
+  if (!fp)
+    return mv_cli_error("platform", "%s: cannot write", path);
+  int rc = hostfile ? mv_platform_write_hostfile(p, np, ppn, fp) : mv_platform_write_xml(p, fp);
+  if (fp != stdout && fclose(fp) != 0)
+    rc = MV_EIO;
+  if (rc == MV_ERANGE)
+    return mv_cli_error("platform", "--np %d does not fit %d hosts with --ppn %d", np, p->hosts, ppn);
+  return rc ? mv_cli_fail("platform", rc, "%s: %s", path ? path : "stdout", mv_strerror(rc)) : 0;
+}
 
 int cmd_platform(int argc, char **argv)
 {
-  (void)argc;
-  (void)argv;
-  return mv_cli_error("platform", "not implemented in this build yet");
+  static const struct option longopts[] = {
+    {"output", required_argument, 0, 'o'}, {"hostfile", required_argument, 0, 'H'},
+    {"np", required_argument, 0, 'n'}, {"ppn", required_argument, 0, 'p'},
+    {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+  const char *out = NULL, *hostfile = NULL;
+  long np = 0, ppn = 0;
+  int c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    if (c == 'h') {
+      fputs(usage, stdout);
+      return mv_cli_finish(MV_EXIT_OK);
+    }
+    if (c == 'o')
+      out = optarg;
+    else if (c == 'H')
+      hostfile = optarg;
+    else if (c == 'n' && (mv_cli_parse_long(optarg, &np) || np < 1))
+      return mv_cli_error("platform", "--np: expected a positive count, got \"%s\"", optarg);
+    else if (c == 'p' && (mv_cli_parse_long(optarg, &ppn) || ppn < 0))
+      return mv_cli_error("platform", "--ppn: expected a count, got \"%s\"", optarg);
+    else if (c == '?' || c == ':')
+      return mv_cli_bad_option("platform", argv, optopt);
+  }
+  if (optind != argc - 1)
+    return mv_cli_error("platform", "expected one platform SPEC (see --help)");
+  struct mv_platform p;
+  char err[256];
+  if (mv_platform_parse(argv[optind], &p, err, sizeof err))
+    return mv_cli_error("platform", "%s", err);
+  if (hostfile && np == 0)
+    return mv_cli_error("platform", "--hostfile needs --np");
+  int rc = write_to(out, &p, 0, 0, 0);
+  if (!rc && hostfile)
+    rc = write_to(hostfile, &p, (int)np, (int)ppn, 1);
+  return mv_cli_finish(rc);
 }

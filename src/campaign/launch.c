@@ -1,0 +1,231 @@
+/* Launcher core: command lines, the engine registry (mpirun, srun, smpi), validation, and
+ * running a command with its output in a log file and a timeout that kills the whole process
+ * group (mpirun and its ranks, or smpirun and the simulator). */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "launch-engine.h"
+#include "mpivet/error.h"
+#include "mpivet/paths.h"
+#include "mpivet/progress.h"
+
+void mv_cmdline_init(struct mv_cmdline *c) { memset(c, 0, sizeof *c); }
+
+int mv_cmdline_add(struct mv_cmdline *c, const char *s)
+{
+  if (c->argc + 2 > c->cap) {
+    int cap = c->cap ? 2 * c->cap : 16;
+    char **v = realloc(c->argv, (size_t)cap * sizeof *v);
+    if (!v)
+      return MV_ENOMEM;
+    c->argv = v;
+    c->cap = cap;
+  }
+  if (!(c->argv[c->argc] = strdup(s)))
+    return MV_ENOMEM;
+  c->argv[++c->argc] = NULL;
+  return 0;
+}
+
+int mv_cmdline_addf(struct mv_cmdline *c, const char *fmt, ...)
+{
+  char buf[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return n < 0 || (size_t)n >= sizeof buf ? MV_ERANGE : mv_cmdline_add(c, buf);
+}
+
+int mv__cmdline_add_all(struct mv_cmdline *c, const char *const *list)
+{
+  for (; list && *list; list++) {
+    int rc = mv_cmdline_add(c, *list);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+/* Quote an argument for a POSIX shell only when it needs it. */
+int mv_cmdline_format(const struct mv_cmdline *c, char *buf, size_t size)
+{
+  size_t n = 0;
+  if (size == 0)
+    return MV_ERANGE;
+  buf[0] = '\0';
+  for (int i = 0; i < c->argc; i++) {
+    const char *a = c->argv[i];
+    int plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                "-_./=:,+@%") == strlen(a);
+    n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s", i ? " " : "", plain ? "" : "'");
+    for (const char *p = a; *p; p++)
+      n += (size_t)snprintf(buf + n, n < size ? size - n : 0, *p == '\'' ? "'\\''" : "%c", *p);
+    n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s", plain ? "" : "'");
+  }
+  return n < size ? 0 : MV_ERANGE;
+}
+
+void mv_cmdline_release(struct mv_cmdline *c)
+{
+  for (int i = 0; i < c->argc; i++)
+    free(c->argv[i]);
+  free(c->argv);
+  mv_cmdline_init(c);
+}
+
+static const struct mv__engine *const engines[] = {&mv__engine_mpirun, &mv__engine_srun,
+                                                   &mv__engine_smpi};
+#define NENGINES ((int)(sizeof engines / sizeof engines[0]))
+
+const char *const *mv_launch_engines(void)
+{
+  static const char *const names[] = {"mpirun", "srun", "smpi", NULL};
+  return names;
+}
+
+static const struct mv__engine *engine_of(const struct mv_launch_spec *spec)
+{
+  for (int i = 0; spec->engine && i < NENGINES; i++)
+    if (strcmp(engines[i]->name, spec->engine) == 0)
+      return engines[i];
+  return NULL;
+}
+
+const char *mv__launch_real_flavor(const struct mv_launch_spec *spec)
+{
+  return spec->mpi && strcmp(spec->mpi, "mpich") == 0 ? "mpich" : "openmpi";
+}
+
+int mv_launch_validate(const struct mv_launch_spec *spec)
+{
+  const struct mv__engine *e = engine_of(spec);
+  if (!e || spec->np < 1 || spec->ppn < 0 || spec->np > e->max_np(spec))
+    return MV_EINVAL;
+  if (spec->mpi && strcmp(spec->mpi, "openmpi") != 0 && strcmp(spec->mpi, "mpich") != 0)
+    return MV_EINVAL;
+  return 0;
+}
+
+const char *mv_launch_flavor(const struct mv_launch_spec *spec)
+{
+  const struct mv__engine *e = engine_of(spec);
+  return e ? e->flavor(spec) : NULL;
+}
+
+int mv_launch_max_np(const struct mv_launch_spec *spec)
+{
+  const struct mv__engine *e = engine_of(spec);
+  return e ? e->max_np(spec) : 0;
+}
+
+/* An executable named `name` somewhere in PATH (or a path)? */
+static int in_path(const char *name)
+{
+  if (strchr(name, '/'))
+    return access(name, X_OK) == 0;
+  const char *path = getenv("PATH");
+  char dir[4096], full[4200];
+  while (path && *path) {
+    size_t n = strcspn(path, ":");
+    snprintf(dir, sizeof dir, "%.*s", (int)n, path);
+    snprintf(full, sizeof full, "%s/%s", n ? dir : ".", name);
+    if (access(full, X_OK) == 0)
+      return 1;
+    path += n + (path[n] == ':');
+  }
+  return 0;
+}
+
+int mv_launch_available(const struct mv_launch_spec *spec)
+{
+  const struct mv__engine *e = engine_of(spec);
+  return e && in_path(e->launcher(spec)) ? 0 : MV_ENOENT;
+}
+
+int mv_launch_command(const struct mv_launch_spec *spec, struct mv_cmdline *out)
+{
+  const struct mv__engine *e = engine_of(spec);
+  char program[4096];
+  int rc = mv_launch_validate(spec);
+  if (rc)
+    return rc;
+  if (spec->program)
+    snprintf(program, sizeof program, "%s", spec->program);
+  else if ((rc = mv_path_mpi(e->flavor(spec), "mpivet-bench", program, sizeof program)))
+    return rc;
+  mv_cmdline_init(out);
+  if (!(rc = e->build(spec, out)) && !(rc = mv__cmdline_add_all(out, spec->launcher_args)) &&
+      !(rc = mv_cmdline_add(out, program)))
+    rc = mv__cmdline_add_all(out, spec->args);
+  if (rc)
+    mv_cmdline_release(out);
+  return rc;
+}
+
+static void child(const struct mv_cmdline *cmd, const char *log_path)
+{
+  setpgid(0, 0);
+  if (log_path) {
+    int fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd < 0)
+      _exit(126);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    close(fd);
+  }
+  execvp(cmd->argv[0], cmd->argv);
+  _exit(127);
+}
+
+/* Wait for pid; after timeout_s (0: never) TERM then KILL its process group. */
+static int wait_child(pid_t pid, double timeout_s, int *timed_out, int *status)
+{
+  double start = mv_now(), killed_at = 0;
+  struct timespec tick = {0, 5000000};
+  for (;;) {
+    pid_t r = waitpid(pid, status, WNOHANG);
+    if (r == pid)
+      return 0;
+    if (r < 0 && errno != EINTR)
+      return MV_EIO;
+    double now = mv_now();
+    if (timeout_s > 0 && now - start > timeout_s && killed_at == 0) {
+      *timed_out = 1;
+      killed_at = now;
+      kill(-pid, SIGTERM);
+    } else if (killed_at > 0 && now - killed_at > 3.0) {
+      kill(-pid, SIGKILL);
+    }
+    nanosleep(&tick, NULL);
+  }
+}
+
+int mv_launch_exec(const struct mv_cmdline *cmd, const char *log_path, double timeout_s,
+                   int *timed_out)
+{
+  int to = 0, status = 0;
+  if (!cmd->argc)
+    return MV_EINVAL;
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0)
+    return MV_EIO;
+  if (pid == 0)
+    child(cmd, log_path);
+  setpgid(pid, pid);  /* also here: no race with the kill below */
+  int rc = wait_child(pid, timeout_s, &to, &status);
+  if (timed_out)
+    *timed_out = to;
+  if (rc)
+    return rc;
+  return to || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ? MV_EEXTERN : 0;
+}

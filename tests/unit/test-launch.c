@@ -1,0 +1,168 @@
+/* The launcher API: validation, command lines of each engine (Open MPI and MPICH mpirun, srun,
+ * smpirun with generated platform and hostfile), shell quoting, exec with exit codes and a
+ * timeout, and the capture of rows with the run column set. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mpivet/error.h"
+#include "mpivet/launch.h"
+#include "mpivet/results.h"
+#include "test.h"
+
+static char workdir[] = "/tmp/mv-test-launch-XXXXXX";
+static const char *args[] = {"--ops", "MPI_Bcast", NULL};
+
+static void command(const struct mv_launch_spec *s, char *buf, size_t size)
+{
+  struct mv_cmdline c;
+  buf[0] = '\0';
+  int rc = mv_launch_command(s, &c);
+  ASSERT_INT_EQ(rc, 0);
+  if (rc == 0) {
+    ASSERT_INT_EQ(mv_cmdline_format(&c, buf, size), 0);
+    mv_cmdline_release(&c);
+  }
+}
+
+static void test_validate(void)
+{
+  struct mv_launch_spec s = {.engine = "mpirun", .np = 4};
+  ASSERT_INT_EQ(mv_launch_validate(&s), 0);
+  ASSERT_STR_EQ(mv_launch_flavor(&s), "openmpi");
+  s.mpi = "mpich";
+  ASSERT_STR_EQ(mv_launch_flavor(&s), "mpich");
+  s.mpi = "lam";
+  ASSERT_INT_EQ(mv_launch_validate(&s), MV_EINVAL);
+  s.mpi = NULL;
+  s.np = 0;
+  ASSERT_INT_EQ(mv_launch_validate(&s), MV_EINVAL);
+  s.np = mv_launch_max_np(&s) + 1;
+  ASSERT_INT_EQ(mv_launch_validate(&s), MV_EINVAL);
+  s.engine = "smpi";
+  s.np = 4096;
+  ASSERT_INT_EQ(mv_launch_validate(&s), 0);
+  ASSERT_STR_EQ(mv_launch_flavor(&s), "smpi");
+  s.engine = "qsub";
+  ASSERT_INT_EQ(mv_launch_validate(&s), MV_EINVAL);
+}
+
+static void test_commands(void)
+{
+  char buf[8192];
+  struct mv_launch_spec s = {.engine = "mpirun", .np = 4, .program = "/bin/prog", .args = args};
+  command(&s, buf, sizeof buf);
+  ASSERT_TRUE(strncmp(buf, "mpirun.openmpi -np 4 ", 21) == 0);
+  ASSERT_TRUE(strstr(buf, "--oversubscribe /bin/prog --ops MPI_Bcast") != NULL);
+  s.hosts = "a,b";
+  s.ppn = 2;
+  command(&s, buf, sizeof buf);
+  ASSERT_TRUE(strstr(buf, "--host a:2,b:2 --map-by ppr:2:node /bin/prog") != NULL);
+  s.mpi = "mpich";
+  command(&s, buf, sizeof buf);
+  ASSERT_STR_EQ(buf, "mpiexec.mpich -n 4 -ppn 2 -hosts a,b /bin/prog --ops MPI_Bcast");
+  s.engine = "srun";
+  command(&s, buf, sizeof buf);
+  ASSERT_STR_EQ(buf, "srun --ntasks=4 --ntasks-per-node=2 --nodelist=a,b /bin/prog --ops MPI_Bcast");
+}
+
+static void test_smpi(void)
+{
+  char buf[8192], path[512], line[64];
+  struct mv_launch_spec s = {.engine = "smpi", .np = 6, .ppn = 2, .program = "/bin/prog",
+                             .workdir = workdir, .platform = "torus:2x2x2"};
+  command(&s, buf, sizeof buf);
+  ASSERT_TRUE(strncmp(buf, "smpirun ", 8) == 0);
+  ASSERT_TRUE(strstr(buf, "-np 6 /bin/prog") != NULL);
+  snprintf(path, sizeof path, "%s/platform.xml", workdir);
+  ASSERT_TRUE(access(path, R_OK) == 0);
+  snprintf(path, sizeof path, "%s/hostfile", workdir);
+  FILE *fp = fopen(path, "r");
+  int n = 0;
+  while (fp && fgets(line, sizeof line, fp))
+    n++;
+  if (fp)
+    fclose(fp);
+  ASSERT_INT_EQ(n, 6);
+  s.platform = "torus:1x";
+  struct mv_cmdline c;
+  ASSERT_INT_EQ(mv_launch_command(&s, &c), MV_EPARSE);
+}
+
+static void test_quoting(void)
+{
+  struct mv_cmdline c;
+  char buf[256];
+  mv_cmdline_init(&c);
+  mv_cmdline_add(&c, "echo");
+  mv_cmdline_add(&c, "a b");
+  mv_cmdline_add(&c, "it's");
+  ASSERT_INT_EQ(mv_cmdline_format(&c, buf, sizeof buf), 0);
+  ASSERT_STR_EQ(buf, "echo 'a b' 'it'\\''s'");
+  ASSERT_INT_EQ(mv_cmdline_format(&c, buf, 8), MV_ERANGE);
+  mv_cmdline_release(&c);
+}
+
+static void test_exec(void)
+{
+  struct mv_cmdline c;
+  int to = -1;
+  const char *ok[] = {"true", NULL}, *bad[] = {"false", NULL}, *slow[] = {"sleep", "20", NULL};
+  const char *missing[] = {"/nonexistent/launcher", NULL};
+  const char *const *cases[] = {ok, bad, missing, slow};
+  int want[] = {0, MV_EEXTERN, MV_EEXTERN, MV_EEXTERN};
+  for (int i = 0; i < 4; i++) {
+    mv_cmdline_init(&c);
+    for (const char *const *a = cases[i]; *a; a++)
+      mv_cmdline_add(&c, *a);
+    ASSERT_INT_EQ(mv_launch_exec(&c, NULL, 0.3, &to), want[i]);
+    ASSERT_INT_EQ(to, i == 3);
+    mv_cmdline_release(&c);
+  }
+}
+
+static void test_capture(void)
+{
+  char in[512], out[512];
+  snprintf(in, sizeof in, "%s/in.csv", workdir);
+  snprintf(out, sizeof out, "%s/out.csv", workdir);
+  FILE *fp = fopen(in, "w");
+  fprintf(fp, "%s\n0,smpi,SMPI 3.32,4,1,MPI_Bcast,default,8,time_s,0,1.5e-06,1\n"
+              "0,smpi,SMPI 3.32,4,1,MPI_Bcast,default,8,time_s,1,2.5e-06,0\n", mv_results_header());
+  fclose(fp);
+  struct mv_results_writer *w;
+  long rows = 0;
+  ASSERT_INT_EQ(mv_results_writer_open(&w, out, MV_RESULTS_ATOMIC), 0);
+  ASSERT_INT_EQ(mv_launch_capture(in, 7, w, &rows), 0);
+  ASSERT_INT_EQ(rows, 2);
+  ASSERT_INT_EQ(mv_results_writer_close(w, 1), 0);
+  struct mv_results_reader *r;
+  struct mv_row row;
+  ASSERT_INT_EQ(mv_results_reader_open(&r, out), 0);
+  int n = 0;
+  while (mv_results_reader_next(r, &row) == 1) {
+    ASSERT_INT_EQ(row.run, 7);
+    ASSERT_INT_EQ(row.valid, n == 0);
+    n++;
+  }
+  mv_results_reader_close(r);
+  ASSERT_INT_EQ(n, 2);
+}
+
+int main(void)
+{
+  if (!mkdtemp(workdir))
+    return 1;
+  RUN_TEST(test_validate);
+  RUN_TEST(test_commands);
+  RUN_TEST(test_smpi);
+  RUN_TEST(test_quoting);
+  RUN_TEST(test_exec);
+  RUN_TEST(test_capture);
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", workdir);
+  if (system(cmd) != 0)
+    return 1;
+  return TEST_EXIT();
+}
