@@ -1,12 +1,170 @@
-/* `mpivet trace`: placeholder until the component lands; it says so and exits 2.
- * The real command replaces this file. */
+/* `mpivet trace [options] -- LAUNCHER ARGS...`: runs an MPI application with libmpivet-trace
+ * preloaded (the library built for the launcher's MPI flavor), passes the options through the
+ * environment, and after the run completes an archive the application left unfinished
+ * (crash, MPI_Abort) with mpivet-trace-finish. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "mpivet/error.h"
+#include "mpivet/paths.h"
+
+static const char usage[] =
+  "usage: mpivet trace [-o DIR] [--buffer SIZE] [--record GROUPS] [--callstack N]\n"
+  "                    [--mpi openmpi|mpich] -- LAUNCHER [ARGS...]\n"
+  "Trace an MPI application into the OTF2 archive DIR/traces.otf2 (default DIR: trace).\n"
+  "  -o, --output DIR     output folder (an older archive in it is replaced)\n"
+  "  --buffer SIZE        event buffer per rank before it is flushed to disk (default 8M)\n"
+  "  --record GROUPS      comma list of p2p,coll,rma,comm or all (default all)\n"
+  "  --callstack N        return addresses hashed into the call-site id (default 1)\n"
+  "  --mpi FLAVOR         MPI library of the application (default: guessed from LAUNCHER)\n"
+  "Example: mpivet trace -o tr -- mpirun -np 8 ./app\n";
+
+struct opts {
+  const char *dir, *buffer, *record, *callstack, *flavor;
+};
+
+/* mpirun.mpich, mpiexec.hydra, or an mpirun that resolves to MPICH's hydra: mpich. */
+static const char *guess_flavor(const char *launcher)
+{
+  char resolved[PATH_MAX] = "";
+  const char *base = strrchr(launcher, '/') ? strrchr(launcher, '/') + 1 : launcher;
+  if (strstr(base, "smpirun"))
+    return "smpi";
+  if (strstr(base, "mpich") || strstr(base, "hydra"))
+    return "mpich";
+  if (strstr(base, "openmpi") || strstr(base, "orterun") || strstr(base, "prterun"))
+    return "openmpi";
+  const char *path = getenv("PATH");
+  char cand[PATH_MAX];
+  for (const char *p = path; p && *p && !resolved[0];) {
+    size_t n = strcspn(p, ":");
+    snprintf(cand, sizeof cand, "%.*s/%s", (int)n, p, launcher);
+    if (!strchr(launcher, '/') && access(cand, X_OK) == 0 && !realpath(cand, resolved))
+      resolved[0] = 0;
+    p += n + (p[n] == ':');
+  }
+  if (strchr(launcher, '/') && !realpath(launcher, resolved))
+    resolved[0] = 0;
+  return strstr(resolved, "mpich") || strstr(resolved, "hydra") ? "mpich" : "openmpi";
+}
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+  static const struct option longopts[] = {
+    {"output", required_argument, NULL, 'o'}, {"buffer", required_argument, NULL, 'b'},
+    {"record", required_argument, NULL, 'r'}, {"callstack", required_argument, NULL, 'c'},
+    {"mpi", required_argument, NULL, 'm'},    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0}};
+  int c;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
+    switch (c) {
+    case 'o': o->dir = optarg; break;
+    case 'b': o->buffer = optarg; break;
+    case 'r': o->record = optarg; break;
+    case 'c': o->callstack = optarg; break;
+    case 'm': o->flavor = optarg; break;
+    case 'h': fputs(usage, stdout); return 1;
+    default: return mv_cli_bad_option("trace", argv, optopt) + 100;
+    }
+  }
+  return 0;
+}
+
+static int set_env(const struct opts *o, const char *lib, const char *absdir)
+{
+  char preload[2 * PATH_MAX];
+  const char *old = getenv("LD_PRELOAD");
+  snprintf(preload, sizeof preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
+  if (setenv("LD_PRELOAD", preload, 1) || setenv("MPIVET_TRACE_DIR", absdir, 1))
+    return -1;
+  if (o->buffer && setenv("MPIVET_TRACE_BUFFER", o->buffer, 1))
+    return -1;
+  if (o->record && setenv("MPIVET_TRACE_RECORD", o->record, 1))
+    return -1;
+  return o->callstack ? setenv("MPIVET_TRACE_CALLSTACK", o->callstack, 1) : 0;
+}
+
+/* Runs argv; returns its exit status (128+signal when killed), or -1 if it could not start. */
+static int run(char **argv)
+{
+  pid_t pid = fork();
+  if (pid < 0)
+    return -1;
+  if (pid == 0) {
+    execvp(argv[0], argv);
+    fprintf(stderr, "mpivet trace: cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int exists(const char *dir, const char *name)
+{
+  char path[PATH_MAX + 64];
+  struct stat st;
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  return stat(path, &st) == 0;
+}
+
+/* Completes an archive the application did not finish, and says what was written. */
+static int conclude(const char *flavor, const char *dir, int app_status)
+{
+  char finisher[PATH_MAX];
+  if (exists(dir, "mpivet-raw/rank-0.defs") || !exists(dir, "traces.otf2")) {
+    if (mv_path_mpi(flavor, "mpivet-trace-finish", finisher, sizeof finisher) != 0)
+      return mv_cli_error("trace", "mpivet-trace-finish for %s not found: the raw trace stays in "
+                          "%s/mpivet-raw", flavor, dir);
+    char *fargv[] = {finisher, (char *)dir, NULL};
+    if (run(fargv) != 0)
+      return mv_cli_fail("trace", MV_EEXTERN, "%s: no readable trace could be built", dir);
+  }
+  int truncated = exists(dir, "TRUNCATED");
+  fprintf(stderr, "mpivet trace: wrote %s/traces.otf2%s\n", dir,
+          truncated ? " (TRUNCATED: see TRUNCATED)" : "");
+  if (app_status != 0)
+    return mv_cli_fail("trace", MV_EEXTERN, "the application exited with status %d", app_status);
+  return MV_EXIT_OK;
+}
 
 int cmd_trace(int argc, char **argv)
 {
-  (void)argc;
-  (void)argv;
-  return mv_cli_error("trace", "not implemented in this build yet");
+  struct opts o = {"trace", NULL, NULL, NULL, NULL};
+  int rc = parse(argc, argv, &o);
+  if (rc)
+    return rc == 1 ? MV_EXIT_OK : rc - 100;
+  if (optind >= argc)
+    return mv_cli_error("trace", "missing the command to run after -- (see mpivet trace --help)");
+  char **cmd = argv + optind;
+  const char *flavor = o.flavor ? o.flavor : guess_flavor(cmd[0]);
+  if (strcmp(flavor, "smpi") == 0)
+    return mv_cli_error("trace", "under SMPI the library cannot be preloaded: link the application "
+                        "with libmpivet-trace instead (see docs/trace.md)");
+  if (strcmp(flavor, "openmpi") != 0 && strcmp(flavor, "mpich") != 0)
+    return mv_cli_error("trace", "--mpi %s: expected openmpi or mpich", flavor);
+  char lib[PATH_MAX], absdir[PATH_MAX];
+  if (mv_path_mpi(flavor, "libmpivet-trace.so", lib, sizeof lib) != 0)
+    return mv_cli_error("trace", "libmpivet-trace.so was not built for %s", flavor);
+  if (mkdir(o.dir, 0777) != 0 && errno != EEXIST)
+    return mv_cli_error("trace", "%s: cannot create: %s", o.dir, strerror(errno));
+  if (!realpath(o.dir, absdir))
+    return mv_cli_error("trace", "%s: %s", o.dir, strerror(errno));
+  if (set_env(&o, lib, absdir) != 0)
+    return mv_cli_error("trace", "cannot set the environment: %s", strerror(errno));
+  int status = run(cmd);
+  if (status < 0 || status == 127)
+    return mv_cli_fail("trace", MV_EEXTERN, "cannot run %s", cmd[0]);
+  return conclude(flavor, absdir, status);
 }

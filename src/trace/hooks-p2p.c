@@ -102,7 +102,7 @@ static void complete(struct mv__call *c, int i, MPI_Status *status)
   if (!e)
     return;
   int cancelled = 0;
-  if (status != MPI_STATUS_IGNORE && e->kind != REQ_RMA)
+  if (status != MPI_STATUS_IGNORE && e->kind == REQ_IRECV)
     PMPI_Test_cancelled(status, &cancelled);
   if (cancelled)
     mv__emit(MV__K_REQUEST_CANCELLED, 0, 0, 0, 0, 0, e->id);

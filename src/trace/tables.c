@@ -113,20 +113,26 @@ static void rehash(void)
   G.capreqs = cap;
   G.nreqs = 0;
   for (size_t i = 0; i < oldcap; i++)
-    if (old[i].kind)
-      *mv__req_add(old[i].req) = old[i];
+    if (old[i].kind) {
+      struct mv__req_ent *e = mv__req_add(old[i].req);
+      if (e)
+        *e = old[i];
+    }
   free(old);
 }
 
+/* Duplicates are kept: MPICH hands out one shared handle for sends that completed at once,
+ * so several pending entries may carry the same handle; completions take them in turn. */
 struct mv__req_ent *mv__req_add(MPI_Request req)
 {
   if ((G.nreqs + 1) * 2 > G.capreqs)
     rehash();
+  if (!G.capreqs)
+    return NULL;
   size_t mask = G.capreqs - 1, i = req_key(req) & mask;
-  while (G.reqs[i].kind && G.reqs[i].req != req)
+  while (G.reqs[i].kind)
     i = (i + 1) & mask;
-  if (!G.reqs[i].kind)
-    G.nreqs++;
+  G.nreqs++;
   memset(&G.reqs[i], 0, sizeof G.reqs[i]);
   G.reqs[i].req = req;
   return &G.reqs[i];
