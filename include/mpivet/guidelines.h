@@ -58,6 +58,9 @@ struct mv_gl_options {
   enum mv_correction correction;  /* family = the tests of one configuration; default BH */
   double tukey_k;                 /* Tukey fence factor before the medians; 0 = no filter */
   double split_tolerance;         /* split-robustness tolerance, default 0.05 */
+  double min_slowdown;            /* a significant test is a violation only when the slowdown
+                                     exceeds this, default 1.01: SMPI is deterministic and its
+                                     1e-16 s differences are "significant" (1 = PGMPI) */
   char metric[MV_NAME_MAX];       /* "time_s" */
 };
 

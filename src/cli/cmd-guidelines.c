@@ -13,7 +13,7 @@
 static const char usage[] =
   "usage: mpivet guidelines RESULTS [--alpha A] [--per launch|raw] [--test ranksum|ks]\n"
   "                         [--correction none|holm|bh] [--tukey K] [--split-tolerance T]\n"
-  "                         [--metric M] [--catalog FILE] [--json]\n"
+  "                         [--min-slowdown F] [--metric M] [--catalog FILE] [--json]\n"
   "\n"
   "Check the 17 self-consistent MPI performance guidelines of PGMPI (monotony GL1,\n"
   "split-robustness GL2, pattern GL3-GL17: a collective must not be slower than its mock-up)\n"
@@ -29,6 +29,9 @@ static const char usage[] =
   "                            the tests of one configuration\n"
   "      --tukey K             drop values outside Tukey fences (factor K, e.g. 1.5) per launch\n"
   "      --split-tolerance T   split-robustness tolerance (default 0.05, as PGMPI)\n"
+  "      --min-slowdown F      a significant test is a violation only when the slowdown\n"
+  "                            (median / bound) exceeds F (default 1.01; 1 as PGMPI): SMPI is\n"
+  "                            deterministic, so differences of 1e-16 s are significant\n"
   "      --metric M            metric to check (default time_s)\n"
   "      --catalog FILE        guideline catalog (default share/mpivet/guidelines.catalog)\n"
   "      --json                JSON on stdout: {\"violations\": [...], \"summary\": {...}}\n"
@@ -37,7 +40,7 @@ static const char usage[] =
   "Exit status: 0 no violation, 1 a guideline is violated, 2 usage or input error.\n";
 
 enum { OPT_ALPHA = 256, OPT_PER, OPT_TEST, OPT_CORR, OPT_TUKEY, OPT_SPLIT, OPT_METRIC,
-       OPT_CATALOG, OPT_JSON };
+       OPT_CATALOG, OPT_JSON, OPT_MINSLOW };
 
 static int parse_option(int c, const char *arg, struct mv_gl_options *o, const char **catalog,
                         int *json)
@@ -64,6 +67,10 @@ static int parse_option(int c, const char *arg, struct mv_gl_options *o, const c
     return mv_cli_parse_double(arg, &o->split_tolerance) || !(o->split_tolerance >= 0)
                ? mv_cli_error("guidelines", "--split-tolerance expects a number >= 0, got \"%s\"",
                               arg)
+               : 0;
+  case OPT_MINSLOW:
+    return mv_cli_parse_double(arg, &o->min_slowdown) || !(o->min_slowdown > 0)
+               ? mv_cli_error("guidelines", "--min-slowdown expects a number > 0, got \"%s\"", arg)
                : 0;
   case OPT_METRIC:
     if (strlen(arg) >= sizeof o->metric)
@@ -120,6 +127,7 @@ int cmd_guidelines(int argc, char **argv)
     {"tukey", required_argument, NULL, OPT_TUKEY},
     {"split-tolerance", required_argument, NULL, OPT_SPLIT},
     {"metric", required_argument, NULL, OPT_METRIC},
+    {"min-slowdown", required_argument, NULL, OPT_MINSLOW},
     {"catalog", required_argument, NULL, OPT_CATALOG}, {"json", no_argument, NULL, OPT_JSON},
     {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
   struct mv_gl_options opt;

@@ -268,7 +268,7 @@ static int correct_config(struct ctx *c)
     if (!in_family(ck))
       continue;
     ck->p_value = p[k++];
-    ck->violated = ck->p_value < c->opt->alpha;
+    ck->violated = ck->p_value < c->opt->alpha && ck->slowdown > c->opt->min_slowdown;
   }
   free(p);
   return rc;
@@ -357,7 +357,8 @@ static int evaluate_config(struct ctx *c, const struct mv_catalog *cat, size_t *
 int mv_gl_evaluate(const struct mv_catalog *cat, struct mv_dataset *ds,
                    const struct mv_gl_options *opt, struct mv_gl_report *rep)
 {
-  if (!(opt->alpha > 0 && opt->alpha < 1) || !(opt->split_tolerance >= 0) || !(opt->tukey_k >= 0))
+  if (!(opt->alpha > 0 && opt->alpha < 1) || !(opt->split_tolerance >= 0) ||
+      !(opt->tukey_k >= 0) || !(opt->min_slowdown > 0))
     return MV_EINVAL;
   mv_dataset_sort(ds);
   rep->options = *opt;

@@ -37,6 +37,7 @@ void mv_gl_options_init(struct mv_gl_options *opt)
   opt->correction = MV_CORR_BH;
   opt->tukey_k = 0;
   opt->split_tolerance = 0.05;
+  opt->min_slowdown = 1.01;
   strcpy(opt->metric, "time_s");
 }
 

@@ -70,6 +70,7 @@ static void write_summary(const struct mv_gl_report *rep, struct mv_json *j)
   mv_json_kv_string(j, "correction", mv_gl_correction_name(o->correction));
   mv_json_kv_string(j, "correction_family", "configuration");
   mv_json_kv_number(j, "split_tolerance", o->split_tolerance);
+  mv_json_kv_number(j, "min_slowdown", o->min_slowdown);
   mv_json_kv_number(j, "tukey_k", o->tukey_k);
   mv_json_kv_string(j, "metric", o->metric);
   mv_json_key(j, "configurations");

@@ -27,6 +27,7 @@ static void write_settings(const struct mv_gl_report *rep, FILE *fp)
           o->test == MV_GL_TEST_KS ? "Kolmogorov-Smirnov" : "Wilcoxon rank-sum",
           o->per == MV_GL_PER_RAW ? "raw repetitions" : "launch medians", o->alpha,
           correction_text(o->correction), 100 * o->split_tolerance);
+  fprintf(fp, "; a significant test counts when the slowdown exceeds %g", o->min_slowdown);
   if (o->tukey_k > 0)
     fprintf(fp, "; Tukey filter k=%g", o->tukey_k);
   fprintf(fp, "; metric %s\n", o->metric);

@@ -297,6 +297,32 @@ static void test_untested_and_tukey(void)
   mv_dataset_release(&ds);
 }
 
+/* SMPI is deterministic: a default call 1e-15 s slower than its mock-up in every launch is
+ * "significant" (R: wilcox.test(rep(1+1e-15, 10), rep(1, 10), alternative="greater",
+ * exact=FALSE, correct=TRUE)$p.value = 7.968956e-06, tie-corrected), but no slowdown. */
+static void test_min_slowdown(void)
+{
+  double a[10], b[10];
+  for (int i = 0; i < 10; i++) {
+    a[i] = 1 + 1e-15;
+    b[i] = 1;
+  }
+  struct mv_dataset ds;
+  struct mv_gl_options opt;
+  struct mv_gl_report rep;
+  pattern_data(&ds, a, 10, b, 10);
+  options(&opt, MV_CORR_NONE);
+  evaluate(&ds, &opt, &rep);
+  ASSERT_TRUE(rep.nchecks == 1 && fabs(rep.checks[0].p_value - 7.968956e-06) < 1e-11);
+  ASSERT_INT_EQ(rep.nviolations, 0);
+  mv_gl_report_release(&rep);
+  opt.min_slowdown = 1;   /* PGMPI's rule: the test alone decides */
+  evaluate(&ds, &opt, &rep);
+  ASSERT_INT_EQ(rep.nviolations, 1);
+  mv_gl_report_release(&rep);
+  mv_dataset_release(&ds);
+}
+
 static void test_json_contract(void)
 {
   struct mv_dataset ds;
@@ -342,6 +368,7 @@ int main(void)
   RUN_TEST(test_correction_family);
   RUN_TEST(test_split);
   RUN_TEST(test_untested_and_tukey);
+  RUN_TEST(test_min_slowdown);
   RUN_TEST(test_json_contract);
   mv_catalog_release(&cat);
   return TEST_EXIT();
