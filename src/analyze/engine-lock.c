@@ -20,6 +20,14 @@ static void *ptr(uint64_t v)
   return (void *)(uintptr_t)v;
 }
 
+/* Lock chains are analyzed once, where the target is: the origin's waits are credited here
+ * even when the origin itself is analyzed by another process. */
+static void credit_origin(struct mv__engine *e, int metric, uint32_t origin, uint32_t cp, int64_t v)
+{
+  if (v > 0)
+    mv__store_add(e->out, metric, origin, cp, v);
+}
+
 static void lepoch_free(struct lepoch *l)
 {
   mv__vec_release(&l->acts);
@@ -141,10 +149,10 @@ static void analyze_epoch(struct mv__engine *e, uint32_t t, const struct lepoch 
   if (cur->origin != t && !progress_at(&e->progress[t], ready, &next) && next && next->enter < a->leave) {
     /* the target entered MPI only after the lock was free: progress was the last factor */
     uint64_t dep_e = next->enter, dep_l = next->leave;
-    mv__credit(e, MV__M_WFP, cur->origin, a->cp, (int64_t)mv__no_overlap(a->enter, a->leave, &dep_e, &dep_l, 1));
-    mv__credit(e, MV__M_WFPUP, cur->origin, a->cp, (int64_t)(next->enter - a->enter));
+    credit_origin(e, MV__M_WFP, cur->origin, a->cp, (int64_t)mv__no_overlap(a->enter, a->leave, &dep_e, &dep_l, 1));
+    credit_origin(e, MV__M_WFPUP, cur->origin, a->cp, (int64_t)(next->enter - a->enter));
   } else if (contention) {
-    mv__credit(e, MV__M_LOCKC, cur->origin, a->cp, (int64_t)(ready - a->enter));
+    credit_origin(e, MV__M_LOCKC, cur->origin, a->cp, (int64_t)(ready - a->enter));
   }
 }
 

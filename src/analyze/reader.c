@@ -423,6 +423,11 @@ int mv__read_events(void *reader, struct mv__defs *d, const uint8_t *sel, struct
     mv__vec_init(&r.ls[i].stack, sizeof(struct frame));
     mv__vec_init(&r.ls[i].pay, sizeof(struct payload));
   }
+  uint32_t nsel = 0;
+  for (uint32_t i = 0; i < d->nloc; i++)
+    nsel += !sel || sel[i];
+  if (!nsel)   /* more analysis processes than locations: nothing to read here */
+    goto done;
   open_locations(rdr, d, sel, res);
   OTF2_GlobalEvtReader *ger = OTF2_Reader_GetGlobalEvtReader(rdr);
   OTF2_GlobalEvtReaderCallbacks *cb = callbacks();
@@ -443,6 +448,7 @@ int mv__read_events(void *reader, struct mv__defs *d, const uint8_t *sel, struct
     snprintf(res->note, sizeof res->note, "no readable event files");
   }
   OTF2_GlobalEvtReaderCallbacks_Delete(cb);
+done:
   release(&r, 0, 1);
   check_complete(&r, sel, res);
   flush_profile(&r, sel, profile);

@@ -14,7 +14,7 @@ struct view {
   char **path;        /* call path id -> "main > foo > MPI_Recv" */
   uint32_t *canon;    /* call path id -> canonical index */
   uint32_t *order;    /* canonical index -> call path id */
-  double total[MV__M_COUNT];   /* inclusive, all ranks */
+  int64_t total[MV__M_COUNT];  /* inclusive, all ranks, exact */
 };
 
 static const char *region_name(const struct mv_analysis *a, uint32_t cp)
@@ -79,7 +79,7 @@ static int view_init(struct view *v, const struct mv_analysis *a)
     int m = (int)(s->k1 >> 32);
     for (int p = m; p != MV__M_NONE; p = mv__metric_table[p].parent)
       if (!strcmp(mv__metric_table[p].unit, mv__metric_table[m].unit))
-        v->total[p] += to_unit(a, m, (int64_t)s->val);
+        v->total[p] += (int64_t)s->val;
   }
   return 0;
 }
@@ -161,7 +161,7 @@ static void text_tree(const struct view *v, FILE *fp, int m, int depth)
   if (m != MV__M_NONE) {
     const char *unit = mv__metric_table[m].unit;
     fprintf(fp, "  %*s%-*s %14.6f %s\n", 2 * depth, "", 52 - 2 * depth, mv__metric_table[m].title,
-            v->total[m], unit);
+            to_unit(v->a, m, v->total[m]), unit);
   }
   for (int c = 0; c < MV__M_COUNT; c++)
     if (mv__metric_table[c].parent == m)
@@ -226,7 +226,7 @@ static void json_metrics(struct mv_json *j, const struct view *v)
     mv_json_kv_string(j, "unit", mv__metric_table[m].unit);
     int p = mv__metric_table[m].parent;
     mv_json_kv_string(j, "parent", p == MV__M_NONE ? NULL : mv__metric_table[p].key);
-    mv_json_kv_number(j, "inclusive", v->total[m]);
+    mv_json_kv_number(j, "inclusive", to_unit(v->a, m, v->total[m]));
     mv_json_object_end(j);
   }
   mv_json_array_end(j);

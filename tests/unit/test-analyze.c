@@ -10,7 +10,9 @@
 #include "mpivet/analyze.h"
 #include "test.h"
 
-static char tmpdir[] = "/tmp/mv-test-analyze-XXXXXX";
+/* MV_ANALYZE_KEEP=DIR keeps the archives in DIR (tests/mpi/analyze-parallel.sh replays them
+ * with the parallel analyzer). */
+static char tmpdir[256] = "/tmp/mv-test-analyze-XXXXXX";
 static int archive_no;
 
 static struct mv__synth *open_archive(char *path, size_t size, int nranks, int nwins)
@@ -34,7 +36,7 @@ static struct mv_analysis *analyze(const char *dir)
 
 static void test_late_sender_receiver(void)
 {
-  char dir[256];
+  char dir[320];
   struct mv__synth *s = open_archive(dir, sizeof dir, 2, 0);
   mv__synth_enter(s, 0, 0, "main");
   mv__synth_send(s, 0, 500, 510, 1, 7);   /* receiver waits from 100: Late Sender 400 */
@@ -66,7 +68,7 @@ static void test_late_sender_receiver(void)
 
 static void test_wrong_order_and_waitall(void)
 {
-  char dir[256];
+  char dir[320];
   struct mv__synth *s = open_archive(dir, sizeof dir, 3, 0);
   mv__synth_send(s, 0, 100, 110, 2, 1);   /* ready at 110, received only at 530 */
   mv__synth_isend(s, 0, 650, 660, 2, 5);
@@ -92,7 +94,7 @@ static void test_wrong_order_and_waitall(void)
 
 static void test_collectives(void)
 {
-  char dir[256];
+  char dir[320];
   struct mv__synth *s = open_archive(dir, sizeof dir, 4, 0);
   for (int r = 0; r < 4; r++) {
     static const uint64_t bar[4] = {100, 200, 300, 400}, nxn[4] = {500, 500, 500, 700};
@@ -128,7 +130,7 @@ static void test_collectives(void)
 
 static void test_fence(void)
 {
-  char dir[256];
+  char dir[320];
   struct mv__synth *s = open_archive(dir, sizeof dir, 3, 1);
   static const uint64_t create[3] = {0, 50, 80}, close_fence[3] = {250, 500, 350}, freeing[3] = {600, 700, 650};
   for (int r = 0; r < 3; r++) {
@@ -165,7 +167,7 @@ static void test_fence(void)
 
 static void test_late_post(void)
 {
-  char dir[256];
+  char dir[320];
   struct mv__synth *s = open_archive(dir, sizeof dir, 3, 1);
   int origins[2] = {1, 2}, target[1] = {0};
   uint32_t go = mv__synth_group(s, 2, origins), gt = mv__synth_group(s, 1, target);
@@ -194,7 +196,7 @@ static void test_late_post(void)
 
 static void test_early_wait(void)
 {
-  char dir[256];
+  char dir[320];
   struct mv__synth *s = open_archive(dir, sizeof dir, 2, 1);
   int o[1] = {1}, t[1] = {0};
   uint32_t go = mv__synth_group(s, 1, o), gt = mv__synth_group(s, 1, t);
@@ -228,7 +230,7 @@ static void test_early_wait(void)
  * computes foo() until 3120 without calling MPI; ranks 1-3 queue behind it. */
 static void test_lock_chain(void)
 {
-  char dir[256];
+  char dir[320];
   struct mv__synth *s = open_archive(dir, sizeof dir, 4, 1);
   static const uint64_t release[4] = {3020, 3050, 3130, 3150}, barrier[4] = {3120, 3060, 3140, 3160};
   for (int r = 0; r < 4; r++) {
@@ -281,7 +283,10 @@ static void test_no_overlap(void)
 
 int main(void)
 {
-  if (!mkdtemp(tmpdir)) {
+  const char *keep = getenv("MV_ANALYZE_KEEP");
+  if (keep)
+    snprintf(tmpdir, sizeof tmpdir, "%s", keep);
+  else if (!mkdtemp(tmpdir)) {
     perror("mkdtemp");
     return 1;
   }
@@ -293,9 +298,9 @@ int main(void)
   RUN_TEST(test_early_wait);
   RUN_TEST(test_lock_chain);
   RUN_TEST(test_no_overlap);
-  char cmd[128];
+  char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-  if (system(cmd) != 0)
+  if (!keep && system(cmd) != 0)
     fprintf(stderr, "could not remove %s\n", tmpdir);
   return TEST_EXIT();
 }

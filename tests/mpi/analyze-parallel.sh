@@ -1,0 +1,33 @@
+#!/bin/bash
+# The parallel analyzer (mpivet-analyze-mpi under Open MPI and MPICH, 2 and 3 processes) must
+# give exactly the serial `mpivet analyze --json` on every synthetic archive of the unit tests
+# (all patterns) and on a synthetic stencil with an imbalanced rank.
+set -u
+work=$(mktemp -d /tmp/mv-analyze-par-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+ran=0
+MV_ANALYZE_KEEP=$work "$MV_BUILD/tests/test-analyze" >/dev/null 2>&1 || { echo "unit test failed"; exit 1; }
+"$MV_BUILD/bin/mv-otf2-synth" stencil "$work/stencil" 6 50 30000 || exit 1
+strip() { grep -v '"tool":'; }
+for flavor in openmpi mpich; do
+  prog="$MV_BUILD/lib/mpivet/$flavor/mpivet-analyze-mpi"
+  [ -x "$prog" ] || continue
+  case $flavor in
+    openmpi) run=(mpirun --oversubscribe) ;;
+    mpich) run=(mpirun.mpich) ;;
+  esac
+  for dir in "$work"/a* "$work/stencil"; do
+    "$MPIVET" analyze "$dir" --json | strip > "$work/serial.json" || exit 1
+    for np in 2 3; do
+      "${run[@]}" -np $np "$prog" "$dir" --json 2>/dev/null | strip > "$work/par.json"
+      if ! cmp -s "$work/serial.json" "$work/par.json"; then
+        echo "FAIL: $flavor -np $np differs from serial on $dir"
+        diff "$work/serial.json" "$work/par.json" | head -20
+        exit 1
+      fi
+      ran=$((ran + 1))
+    done
+  done
+done
+[ $ran -gt 0 ] || { echo "no MPI flavor built: skip"; exit 77; }
+echo "ok: $ran parallel analyses identical to the serial ones"
