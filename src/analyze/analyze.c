@@ -3,6 +3,7 @@
  * processes that need it), then merge the parts on process 0. Also the result queries. */
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <otf2/otf2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,10 +140,22 @@ static int replay(struct run *r, const struct mv_analyze_exchange *ex)
   return err ? err : xerr;
 }
 
+/* mpivet's tracer marks archives of crashed runs; the events then end early on some ranks. */
+static void check_marker(struct run *r)
+{
+  bool truncated = false;
+  if (OTF2_Reader_GetBoolProperty(r->reader, "MPIVET::TRUNCATED", &truncated) == OTF2_SUCCESS && truncated) {
+    r->rr.truncated = 1;
+    if (!r->rr.note[0])
+      snprintf(r->rr.note, sizeof r->rr.note, "the tracer marked the archive truncated (see TRUNCATED)");
+  }
+}
+
 static int collect(struct run *r, const struct mv_analyze_exchange *ex, struct mv_analysis **out)
 {
   uint64_t unmatched = 0;
   int err = mv__engine_finish(r->engine, &unmatched);
+  check_marker(r);
   void *part = NULL, *all = NULL;
   size_t len = 0, alllen = 0;
   if (!err)

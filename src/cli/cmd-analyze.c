@@ -12,7 +12,7 @@
 #include "mpivet/error.h"
 
 static const char usage[] =
-  "usage: mpivet analyze TRACE [--json] [--top N]\n\n"
+  "usage: mpivet analyze TRACE [--json] [--top N] [--value METRIC [--rank R] [--region NAME]]\n\n"
   "Find wait states in an OTF2 trace (ours or Score-P's) by replaying its MPI communication:\n"
   "Late Sender (and Wrong Order), Late Receiver, Wait at Barrier, Wait at N x N, Late Broadcast,\n"
   "Early Reduce; RMA: Wait at Window Create/Free, Wait at Fence, Early Fence, Late Post, Early\n"
@@ -20,6 +20,10 @@ static const char usage[] =
   "synchronization counts. TRACE is the archive folder or its traces.otf2 anchor file.\n\n"
   "  --json      the whole metric x call path x rank cube as JSON on stdout\n"
   "  --top N     wait states listed in the text report (default 10)\n"
+  "  --value METRIC [--rank R] [--region NAME]\n"
+  "              print only the inclusive value of one metric (e.g. late_sender, in seconds;\n"
+  "              counters in occurrences), optionally of one rank and of call paths ending\n"
+  "              in one region; the metric keys are listed by --json\n"
   "  -h, --help  this text\n\n"
   "For large traces, run the parallel analyzer under MPI:\n"
   "  mpirun -np P lib/mpivet/<flavor>/mpivet-analyze-mpi TRACE [--json] [--top N]\n";
@@ -40,9 +44,12 @@ int cmd_analyze(int argc, char **argv)
 {
   static const struct option opts[] = {
     {"json", no_argument, NULL, 'j'}, {"top", required_argument, NULL, 't'},
+    {"value", required_argument, NULL, 'v'}, {"rank", required_argument, NULL, 'r'},
+    {"region", required_argument, NULL, 'g'},
     {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   int json = 0, c;
-  long top = 10;
+  long top = 10, rank = -1;
+  const char *value = NULL, *region = NULL;
   optind = 1;
   while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
     if (c == 'h') {
@@ -53,6 +60,13 @@ int cmd_analyze(int argc, char **argv)
     } else if (c == 't') {
       if (mv_cli_parse_long(optarg, &top) != 0 || top < 0)
         return mv_cli_error("analyze", "--top: expected a non-negative integer, got \"%s\"", optarg);
+    } else if (c == 'v') {
+      value = optarg;
+    } else if (c == 'g') {
+      region = optarg;
+    } else if (c == 'r') {
+      if (mv_cli_parse_long(optarg, &rank) != 0 || rank < 0)
+        return mv_cli_error("analyze", "--rank: expected a non-negative integer, got \"%s\"", optarg);
     } else {
       return mv_cli_bad_option("analyze", argv, optopt);
     }
@@ -70,6 +84,14 @@ int cmd_analyze(int argc, char **argv)
   const char *note;
   if (mv_analysis_partial(a, &note))
     fprintf(stderr, "mpivet analyze: warning: partial analysis, the trace is truncated: %s\n", note);
+  if (value) {
+    double v = mv_analysis_value(a, value, (int)rank, region);
+    mv_analysis_free(a);
+    if (v != v)
+      return mv_cli_error("analyze", "--value: unknown metric \"%s\" (see the keys in --json)", value);
+    printf("%.9f\n", v);
+    return MV_EXIT_OK;
+  }
   rc = json ? mv_analysis_write_json(a, stdout) : mv_analysis_write_text(a, stdout, (int)top);
   mv_analysis_free(a);
   if (rc != 0)

@@ -1,0 +1,109 @@
+#!/bin/bash
+# Truth tests on real MPI: each example of examples/README.md is traced with libmpivet-trace under
+# Open MPI (4 ranks, 2 cores) and analyzed; the designed waiting time must come out within
+# TOL (default 0.020 s, the README's tolerance for a loaded 2-core machine; the measured error is
+# printed so the figures can be reported). MV_ANALYZE_FLAVORS="openmpi mpich" adds MPICH.
+set -u
+TOL=${TOL:-0.020}
+work=$(mktemp -d /tmp/mv-analyze-ex-XXXXXX)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+fails=0
+tested=0
+
+# check LABEL GOT WANT: |GOT - WANT| <= TOL
+check() {
+  local err
+  err=$(awk -v g="$2" -v w="$3" 'BEGIN { d = g - w; printf "%.6f", d < 0 ? -d : d }')
+  if awk -v e="$err" -v t="$TOL" 'BEGIN { exit !(e <= t) }'; then
+    echo "ok   $1: $2 s (designed $3 s, error $err s)"
+  else
+    echo "FAIL $1: $2 s, designed $3 s (error $err s > $TOL)"
+    fails=$((fails + 1))
+  fi
+}
+# check_min LABEL GOT WANT: GOT >= WANT - TOL (waits that propagate may add to the design)
+check_min() {
+  if awk -v g="$2" -v w="$3" -v t="$TOL" 'BEGIN { exit !(g >= w - t) }'; then
+    echo "ok   $1: $2 s (at least the designed $3 s)"
+  else
+    echo "FAIL $1: $2 s, designed at least $3 s"
+    fails=$((fails + 1))
+  fi
+}
+val() { "$MPIVET" analyze "$dir" --value "$@"; }
+sum() { awk -v a="$1" -v b="$2" 'BEGIN { print a + b }'; }
+max() { awk -v a="$1" -v b="$2" 'BEGIN { print (a > b ? a : b) }'; }
+# The tracer defines post groups with no members in some runs: then Late Post and Early Wait
+# cannot be computed from the archive; reported as XFAIL until the tracer is fixed.
+empty_group() {
+  if otf2-print -G "$dir/traces.otf2" 2>/dev/null | grep -q 'Type: COMM_GROUP.*, 0 Members'; then
+    echo "XFAIL $1: the archive's post group has no members (tracer defect), not analyzable"
+    return 0
+  fi
+  return 1
+}
+
+run() {   # run FLAVOR NAME NP ARGS...
+  local flavor=$1 name=$2 np=$3; shift 3
+  local prog="$MV_BUILD/lib/mpivet/$flavor/$name"
+  dir="$work/$flavor-$name"
+  local launch=(mpirun.openmpi --oversubscribe -np "$np")
+  [ "$flavor" = mpich ] && launch=(mpirun.mpich -np "$np")
+  timeout 120 "$MPIVET" trace -o "$dir" --mpi "$flavor" -- "${launch[@]}" "$prog" "$@" >"$dir.log" 2>&1 \
+    || { echo "FAIL $flavor $name: trace failed"; cat "$dir.log"; fails=$((fails + 1)); return 1; }
+}
+
+for flavor in ${MV_ANALYZE_FLAVORS:-openmpi}; do
+  [ -e "$MV_BUILD/lib/mpivet/$flavor/libmpivet-trace.so" ] || { echo "skip $flavor: not built"; continue; }
+  tested=$((tested + 1))
+  # late sender: 3 x 100 ms on each odd rank, in MPI_Recv
+  if run $flavor late-sender 4; then
+    check "$flavor late-sender rank 1" "$(val late_sender --rank 1 --region MPI_Recv)" 0.300
+    check "$flavor late-sender rank 3" "$(val late_sender --rank 3 --region MPI_Recv)" 0.300
+    check "$flavor late-sender rank 0" "$(val late_sender --rank 0)" 0
+  fi
+  # late receiver: 4 MiB rendezvous sends, ~3 x 100 ms on each even rank; the pairs are not in
+  # lockstep (each send returns when its data has arrived), so allow 50 ms
+  if run $flavor late-receiver 2; then
+    TOL=0.050 check "$flavor late-receiver rank 0" "$(val late_receiver --rank 0 --region MPI_Send)" 0.300
+  fi
+  # imbalanced barrier, p = 4, 3 x (3-r) x 50 ms
+  if run $flavor imbalanced-barrier 4; then
+    check "$flavor barrier rank 0" "$(val wait_barrier --rank 0)" 0.450
+    check "$flavor barrier rank 1" "$(val wait_barrier --rank 1)" 0.300
+    check "$flavor barrier rank 3" "$(val wait_barrier --rank 3)" 0
+  fi
+  # imbalanced fence: Wait at Fence as the barrier
+  if run $flavor imbalanced-fence 4; then
+    check "$flavor fence rank 0" "$(val wait_fence --rank 0 --region MPI_Win_fence)" 0.450
+    check "$flavor fence rank 2" "$(val wait_fence --rank 2)" 0.150
+  fi
+  # late post: 3 x 100 ms on each origin, in start, put or complete (both Late Post metrics)
+  if run $flavor late-post 3 && ! empty_group "$flavor late-post"; then
+    for r in 1 2; do
+      check "$flavor late-post rank $r" "$(sum "$(val late_post --rank $r)" "$(val late_post_comm --rank $r)")" 0.300
+    done
+  fi
+  # early wait: 3 x 100 ms on the target, all of it Late Complete
+  if run $flavor early-wait 2 && ! empty_group "$flavor early-wait"; then
+    check "$flavor early-wait rank 0" "$(val early_wait --rank 0 --region MPI_Win_wait)" 0.300
+    check "$flavor late-complete rank 0" "$(val late_complete --rank 0)" 0.300
+  fi
+  # lock chain (thesis 5.6): the rank queued right behind rank 0's 200 ms hold waits ~190 ms
+  # (rank 1 by design; on 2 cores rank 1 sometimes gets the lock before rank 0 and rank 2 waits)
+  if run $flavor lock-chain 3; then
+    w1=$(sum "$(val lock_contention --rank 1)" "$(val wait_for_progress --rank 1)")
+    w2=$(sum "$(val lock_contention --rank 2)" "$(val wait_for_progress --rank 2)")
+    check "$flavor lock-chain longest wait behind rank 0" "$(max "$w1" "$w2")" 0.190
+    echo "     lock-chain: rank 1 $w1 s, rank 2 $w2 s (contention + progress)"
+  fi
+  # stencil (2 x 2 grid) with rank 0 slower by 20 ms per iteration: its neighbours 1 and 2 wait
+  # at least 10 x 20 ms in MPI_Waitall; rank 3 waits for them in turn (propagation); rank 0 not
+  if run $flavor stencil-2d 4 64 10 20; then
+    check_min "$flavor stencil rank 1 Waitall" "$(val late_sender --rank 1 --region MPI_Waitall)" 0.200
+    check_min "$flavor stencil rank 2 Waitall" "$(val late_sender --rank 2 --region MPI_Waitall)" 0.200
+    check "$flavor stencil rank 0" "$(val late_sender --rank 0)" 0
+  fi
+done
+[ $tested -gt 0 ] || { echo "no flavor with the tracer built: skip"; exit 77; }
+[ $fails -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
