@@ -3,8 +3,11 @@
 # guidelines and the 15 mock-ups) per MPI, merged into one results.csv (run = launch index),
 # then `mpivet guidelines`. Until `mpivet bench` drives launches, this script does it.
 # Usage: real-run.sh BUILD_DIR OUT_DIR [R] [SMPI_R]
+# Environment: FLAVORS (default "openmpi mpich smpi"), MSIZES, REPS. Flavors may run in
+# separate invocations into one OUT_DIR; the reports cover the CSV files present.
 set -eu
 build=$1 out=$2 R=${3:-10} RS=${4:-3}
+flavors=${FLAVORS:-openmpi mpich smpi}
 lib=$build/lib/mpivet
 ops=MPI_Allgather,MPI_Allreduce,MPI_Bcast,MPI_Gather,MPI_Reduce,MPI_Reduce_scatter,MPI_Reduce_scatter_block,MPI_Scan,MPI_Scatter,mockups
 sizes=${MSIZES:-8,64,512,4096,32768}
@@ -33,22 +36,21 @@ launch() { # launch FLAVOR RUN FILE
   esac
 }
 
-for flavor in openmpi mpich smpi; do
+for flavor in $flavors; do
   n=$R; [ $flavor = smpi ] && n=$RS
-  csv=$out/$flavor.csv
+  csv=$out/$flavor.csv one=$out/launch-$flavor.csv
   rm -f "$csv"
   for r in $(seq 0 $((n - 1))); do
     echo "real-run: $flavor launch $((r + 1))/$n" >&2
-    launch $flavor $r "$out/launch.csv" > "$out/launch.log" 2>&1 || { cat "$out/launch.log" >&2; exit 3; }
+    launch $flavor $r "$one" > "$one.log" 2>&1 || { cat "$one.log" >&2; exit 3; }
     # mpivet-bench writes run 0; the launch index goes into the run column
     awk -F, -v OFS=, -v r=$r -v hdr=$([ -f "$csv" ] && echo 0 || echo 1) \
-      'NR == 1 { if (hdr) print; next } { $1 = r; print }' "$out/launch.csv" >> "$csv"
+      'NR == 1 { if (hdr) print; next } { $1 = r; print }' "$one" >> "$csv"
   done
+  "$build/bin/mpivet" guidelines "$csv" > "$out/$flavor.txt" || true
 done
-mpivet=$build/bin/mpivet
-for f in openmpi mpich smpi; do
-  "$mpivet" guidelines "$out/$f.csv" > "$out/$f.txt" || true
-done
-awk 'FNR == 1 && NR != 1 { next } { print }' "$out/openmpi.csv" "$out/mpich.csv" > "$out/openmpi-mpich.csv"
-"$mpivet" guidelines "$out/openmpi-mpich.csv" > "$out/openmpi-mpich.txt" || true
+if [ -f "$out/openmpi.csv" ] && [ -f "$out/mpich.csv" ]; then
+  awk 'FNR == 1 && NR != 1 { next } { print }' "$out/openmpi.csv" "$out/mpich.csv" > "$out/openmpi-mpich.csv"
+  "$build/bin/mpivet" guidelines "$out/openmpi-mpich.csv" > "$out/openmpi-mpich.txt" || true
+fi
 echo "real-run: results in $out" >&2
