@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mpivet/error.h"
+#include "mpivet/grow.h"
 #include "mpivet/stats.h"
 
 
@@ -81,14 +82,8 @@ static int rehash(struct mv_dataset *ds)
 
 static int new_group(struct mv_dataset *ds, const struct mv_row *r, struct mv_group **out)
 {
-  if (ds->ngroups == ds->cap_) {
-    size_t cap = ds->cap_ ? ds->cap_ * 2 : 16;
-    struct mv_group *g = realloc(ds->groups, cap * sizeof *g);
-    if (!g)
-      return MV_ENOMEM;
-    ds->groups = g;
-    ds->cap_ = cap;
-  }
+  if (mv_grow(&ds->groups, &ds->cap_, ds->ngroups + 1, sizeof *ds->groups, 16) < 0)
+    return MV_ENOMEM;
   struct mv_group *g = &ds->groups[ds->ngroups++];
   memset(g, 0, sizeof *g);
   memcpy(g->library, r->library, sizeof g->library);
@@ -136,16 +131,12 @@ int mv_dataset_add(struct mv_dataset *ds, const struct mv_row *row)
     return 0;
   }
   if (g->n == g->cap_) {
-    size_t cap = g->cap_ ? g->cap_ * 2 : 8;
-    double *v = realloc(g->values, cap * sizeof *v);
-    if (!v)
+    /* values and runs grow together: grow runs to the capacity values got */
+    size_t vcap = g->cap_, rcap = g->cap_;
+    if (mv_grow(&g->values, &vcap, g->n + 1, sizeof *g->values, 8) < 0 ||
+        mv_grow(&g->runs, &rcap, vcap, sizeof *g->runs, 8) < 0)
       return MV_ENOMEM;
-    g->values = v;
-    int *runs = realloc(g->runs, cap * sizeof *runs);
-    if (!runs)
-      return MV_ENOMEM;
-    g->runs = runs;
-    g->cap_ = cap;
+    g->cap_ = vcap;
   }
   g->values[g->n] = row->value;
   g->runs[g->n] = row->run;

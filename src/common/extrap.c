@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "mpivet/error.h"
+#include "mpivet/grow.h"
 #include "mpivet/numfmt.h"
 
 void mv_extrap_init(struct mv_extrap *x)
@@ -83,14 +84,8 @@ int mv_extrap_kernel_get(struct mv_extrap *x, const char *region, const char *me
       *out = &x->kernels[k];
       return 0;
     }
-  if (x->nkernels == x->cap_) {
-    size_t cap = x->cap_ ? 2 * x->cap_ : 8;
-    struct mv_extrap_kernel *ks = realloc(x->kernels, cap * sizeof *ks);
-    if (!ks)
-      return MV_ENOMEM;
-    x->kernels = ks;
-    x->cap_ = cap;
-  }
+  if (mv_grow(&x->kernels, &x->cap_, x->nkernels + 1, sizeof *x->kernels, 8) < 0)
+    return MV_ENOMEM;
   struct mv_extrap_kernel *k = &x->kernels[x->nkernels];
   memset(k, 0, sizeof *k);
   k->region = strdup(region);
@@ -359,25 +354,11 @@ int mv_extrap_read(struct mv_extrap *x, const char *path, char *err, size_t errs
     return errno == ENOENT ? MV_ENOENT : MV_EIO;
   }
   char *buf = NULL;
-  size_t len = 0, cap = 0, n;
-  int rc = 0;
-  do {
-    if (len + 65536 > cap) {
-      char *nb = realloc(buf, cap = cap * 2 + 65536);
-      if (!nb) {
-        rc = MV_ENOMEM;
-        break;
-      }
-      buf = nb;
-    }
-    n = fread(buf + len, 1, cap - len, fp);
-    len += n;
-  } while (n > 0);
-  if (rc == 0 && ferror(fp))
-    rc = MV_EIO;
+  size_t len = 0;
+  int rc = mv_read_stream(fp, &buf, &len);
   fclose(fp);
   if (rc == 0)
-    rc = mv_extrap_parse(x, path, buf ? buf : "", len, err, errsize);
+    rc = mv_extrap_parse(x, path, buf, len, err, errsize);
   free(buf);
   return rc;
 }

@@ -1,0 +1,51 @@
+/* Array growth by doubling and whole-stream reads (see include/mpivet/grow.h). */
+#include "mpivet/grow.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpivet/error.h"
+
+int mv_grow(void *ptr, size_t *cap, size_t need, size_t elem, size_t min_cap)
+{
+  if (need <= *cap)
+    return 0;
+  size_t n = *cap ? *cap : (min_cap ? min_cap : 1);
+  while (n < need) {
+    if (n > SIZE_MAX / 2)
+      return MV_ENOMEM;
+    n *= 2;
+  }
+  if (elem && n > SIZE_MAX / elem)
+    return MV_ENOMEM;
+  void **p = ptr;
+  void *bigger = realloc(*p, n * elem);
+  if (!bigger)
+    return MV_ENOMEM;
+  *p = bigger;
+  *cap = n;
+  return 0;
+}
+
+int mv_read_stream(FILE *fp, char **buf, size_t *len)
+{
+  char *text = NULL;
+  size_t n = 0, cap = 0, got;
+  do {
+    if (mv_grow(&text, &cap, n + 65536 + 1, 1, 65536) < 0) {
+      free(text);
+      return MV_ENOMEM;
+    }
+    got = fread(text + n, 1, cap - n - 1, fp);
+    n += got;
+  } while (got > 0);
+  if (ferror(fp)) {
+    free(text);
+    return MV_EIO;
+  }
+  text[n] = '\0';
+  *buf = text;
+  *len = n;
+  return 0;
+}
