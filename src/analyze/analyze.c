@@ -182,6 +182,17 @@ static OTF2_ErrorCode quiet(void *u, const char *file, uint64_t line, const char
   return code;
 }
 
+/* OTF2 anchor files start with a byte-order byte, 'B' or 'L', and "OTF2". */
+static int anchor_ok(const char *path)
+{
+  unsigned char head[6] = {0};
+  FILE *f = fopen(path, "rb");
+  size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+  if (f)
+    fclose(f);
+  return n == sizeof head && (head[1] == 'B' || head[1] == 'L') && !memcmp(head + 2, "OTF2", 4);
+}
+
 int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, struct mv_analysis **out,
                      char *errbuf, size_t errlen)
 {
@@ -189,6 +200,10 @@ int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, s
   *out = NULL;
   snprintf(errbuf, errlen, "%s", "");
   OTF2_Error_RegisterCallback(quiet, NULL);
+  if (!anchor_ok(anchor)) {
+    snprintf(errbuf, errlen, "%s: not an OTF2 anchor file (traces.otf2)", anchor);
+    return MV_EPARSE;
+  }
   r.reader = OTF2_Reader_Open(anchor);
   if (!r.reader) {
     snprintf(errbuf, errlen, "%s: cannot open as an OTF2 archive", anchor);

@@ -328,6 +328,25 @@ static OTF2_CallbackCode on_unknown(EV_ARGS)
   return r->err ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
 }
 
+/* Events the replay does not need are still counted (and advance the clock). */
+#define UN __attribute__((unused))
+static OTF2_CallbackCode count0(EV_ARGS)
+{
+  return on_unknown(l, t, u, al);
+}
+static OTF2_CallbackCode count_req(EV_ARGS, UN uint64_t req)
+{
+  return on_unknown(l, t, u, al);
+}
+static OTF2_CallbackCode count_win(EV_ARGS, UN OTF2_RmaWinRef win)
+{
+  return on_unknown(l, t, u, al);
+}
+static OTF2_CallbackCode count_op(EV_ARGS, UN OTF2_RmaWinRef win, UN uint64_t id)
+{
+  return on_unknown(l, t, u, al);
+}
+
 static OTF2_GlobalEvtReaderCallbacks *callbacks(void)
 {
   OTF2_GlobalEvtReaderCallbacks *cb = OTF2_GlobalEvtReaderCallbacks_New();
@@ -349,6 +368,17 @@ static OTF2_GlobalEvtReaderCallbacks *callbacks(void)
   OTF2_GlobalEvtReaderCallbacks_SetRmaRequestLockCallback(cb, on_lock);
   OTF2_GlobalEvtReaderCallbacks_SetRmaAcquireLockCallback(cb, on_lock);
   OTF2_GlobalEvtReaderCallbacks_SetRmaReleaseLockCallback(cb, on_unlock);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, count0);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaCollectiveBeginCallback(cb, count0);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, count_req);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, count_req);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiRequestTestCallback(cb, count_req);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, count_req);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaWinCreateCallback(cb, count_win);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaWinDestroyCallback(cb, count_win);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaOpCompleteBlockingCallback(cb, count_op);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaOpCompleteNonBlockingCallback(cb, count_op);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaOpCompleteRemoteCallback(cb, count_op);
   return cb;
 }
 

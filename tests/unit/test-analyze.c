@@ -271,6 +271,47 @@ static void test_lock_chain(void)
   mv_analysis_free(a);
 }
 
+/* A rank's event file cut in the middle: a partial analysis that says so, or an error value;
+ * an anchor that is not OTF2: an error. */
+static void test_truncated(void)
+{
+  char dir[320], path[400];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 2, 0);
+  for (int i = 0; i < 200; i++) {
+    uint64_t t = 1000 * (uint64_t)i;
+    mv__synth_enter(s, 0, t, "main");
+    mv__synth_send(s, 0, t + 500, t + 510, 1, 7);
+    mv__synth_leave(s, 0, t + 900, "main");
+    mv__synth_enter(s, 1, t, "main");
+    mv__synth_recv(s, 1, t + 100, t + 520, 0, 7);
+    mv__synth_leave(s, 1, t + 900, "main");
+  }
+  ASSERT_INT_EQ(mv__synth_close(s), 0);
+  snprintf(path, sizeof path, "%s/traces/1.evt", dir);
+  ASSERT_INT_EQ(truncate(path, 1500), 0);
+  struct mv_analysis *a = analyze(dir);
+  ASSERT_TRUE(a != NULL);
+  if (a) {
+    const char *note = NULL;
+    ASSERT_INT_EQ(mv_analysis_partial(a, &note), 1);
+    ASSERT_TRUE(note && note[0]);
+    /* what was read is analyzed: some, not all, of the 200 late receives of 400 ns */
+    int64_t ls = TICKS(a, "late_sender", 1, NULL);
+    ASSERT_TRUE(ls > 0 && ls < 200 * 400);
+    mv_analysis_free(a);
+  }
+  snprintf(path, sizeof path, "%s/traces.otf2", dir);
+  FILE *f = fopen(path, "w");
+  if (f) {
+    fputs("not an archive", f);
+    fclose(f);
+  }
+  char err[256];
+  struct mv_analysis *b = NULL;
+  ASSERT_TRUE(mv_analyze_trace(path, NULL, &b, err, sizeof err) < 0);
+  ASSERT_TRUE(b == NULL && strstr(err, "not an OTF2") != NULL);
+}
+
 static void test_no_overlap(void)
 {
   /* Algorithm 1: local [0,100), remote [10,30) [20,50) [70,80): 10 + 20 + 20 uncovered */
@@ -297,6 +338,7 @@ int main(void)
   RUN_TEST(test_late_post);
   RUN_TEST(test_early_wait);
   RUN_TEST(test_lock_chain);
+  RUN_TEST(test_truncated);
   RUN_TEST(test_no_overlap);
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
