@@ -85,6 +85,8 @@ const char *mv_campaign_get(const struct mv_campaign *c, const char *key);
 /* Create dir (and parents) and write campaign.plan atomically; the plan must be built.
  * MV_EINVAL when dir already holds a campaign (use resume). */
 int mv_campaign_create(struct mv_campaign *c, const char *dir);
+/* Rewrite campaign.plan with the current options (only before the first launch). */
+int mv_campaign_save(struct mv_campaign *c);
 /* Read dir/campaign.plan and the journal; truncate results.csv to the rows of finished
  * launches so that an interrupted launch is rerun without duplicates. */
 int mv_campaign_resume(struct mv_campaign *c, const char *dir);
@@ -113,6 +115,12 @@ typedef void (*mv_campaign_progress_fn)(void *ctx, const struct mv_campaign *c,
  * not kept) and returns its error; c->error holds the message. */
 int mv_campaign_run(struct mv_campaign *c, mv_launch_fn launch, void *launch_ctx,
                     mv_campaign_progress_fn progress, void *progress_ctx);
+
+/* The mv_launch_fn that runs mpivet-bench through the launch engines (launch.h), with the
+ * options stored in the campaign: engine, mpi, ppn, hosts, platform, timeout (seconds). */
+int mv_campaign_bench_launch(void *ctx, const struct mv_campaign *c,
+                             const struct mv_launch_item *item, struct mv_rowbuf *out, char *err,
+                             size_t errsize);
 
 /* ---- meta.json ---- */
 

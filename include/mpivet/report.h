@@ -96,4 +96,21 @@ int mv_report_write_html(const struct mv_report *r, FILE *fp);
 /* report.txt, report.json and report.html into dir (each written to a temporary, renamed). */
 int mv_report_write_all(const struct mv_report *r, const char *dir);
 
+/* ---- the analysis of a campaign, as `mpivet check` runs it ---- */
+struct mv_check_analysis {
+  struct mv_dataset ds;          /* every row */
+  struct mv_dataset top;         /* rows at the largest process count */
+  struct mv_expect_file expect;
+  struct mv_catalog catalog;
+  struct mv_gl_report gl;
+  struct mv_report report;
+  char error[1024];
+};
+void mv_check_analysis_init(struct mv_check_analysis *a);
+void mv_check_analysis_release(struct mv_check_analysis *a);
+/* Load results.csv and the expectation file, build the report and evaluate the guideline
+ * catalog (NULL: the installed one) at the largest process count. a->error on failure. */
+int mv_check_analyze(struct mv_check_analysis *a, const char *results, const char *expect,
+                     const char *catalog);
+
 #endif

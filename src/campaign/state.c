@@ -133,6 +133,15 @@ int mv_campaign_create(struct mv_campaign *c, const char *dir)
   return 0;
 }
 
+int mv_campaign_save(struct mv_campaign *c)
+{
+  char path[MV_CAMPAIGN_PATH_MAX + 32];
+  int rc = mv_campaign_path(c, "campaign.plan", path, sizeof path);
+  if (rc == 0 && c->n_done)
+    rc = MV_EINVAL;
+  return rc ? rc : mv__plan_write(c, path);
+}
+
 int mv_campaign_resume(struct mv_campaign *c, const char *dir)
 {
   char path[MV_CAMPAIGN_PATH_MAX + 32];

@@ -1,12 +1,314 @@
-/* `mpivet check`: placeholder until the component lands; it says so and exits 2.
- * The real command replaces this file. */
+/* `mpivet check`: the whole validation loop — plan a campaign (random order, recorded seed,
+ * cost estimate and budget), run it resumably through an engine, then model, judge and report
+ * (report.txt, report.json, report.html, meta.json). Exit 1 when a verdict fails. */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "mpivet/campaign.h"
+#include "mpivet/error.h"
+#include "mpivet/paths.h"
+#include "mpivet/platform.h"
+#include "mpivet/progress.h"
+#include "mpivet/report.h"
+
+static const char usage[] =
+  "usage: mpivet check [--engine smpi|mpirun|srun] [--mpi openmpi|mpich] [--np LIST|A:B]\n"
+  "                    [--ppn K] [--hosts LIST] [--platform SPEC|FILE] [--ops LIST]\n"
+  "                    [--msizes LIST] [--expect FILE] [--runs R] [--reps N] [--budget MIN]\n"
+  "                    [--seed S] [-o DIR] | --resume DIR\n\n"
+  "Run the validation loop: mpivet-bench for R separate launches per process count in a random\n"
+  "order (seeded, recorded), PMNF models against the expectations, the cross-function rules\n"
+  "and the PGMPI guidelines at the largest process count; writes results.csv, meta.json,\n"
+  "report.txt, report.json and report.html into DIR. An interrupted campaign (Ctrl-C, kill -9)\n"
+  "continues with --resume DIR, without losing or repeating a launch.\n\n"
+  "  --engine E      smpi (default: simulated cluster), mpirun, srun\n"
+  "  --mpi M         openmpi (default) or mpich, for mpirun and srun\n"
+  "  --np LIST|A:B   process counts, e.g. 2,4,8 or 16:1024 (powers of two);\n"
+  "                  default 16:1024 on smpi, 2,4,8 on mpirun\n"
+  "  --ppn K         processes per node\n"
+  "  --hosts LIST    mpirun/srun host list\n"
+  "  --platform P    smpi platform: cluster:N, fattree:N, torus:AxBxC, dragonfly:G,C,R,N or an\n"
+  "                  XML file (default cluster:<largest np>, one platform for every np)\n"
+  "  --ops LIST      operations, mock-ups or groups (default: the suite of default.expect)\n"
+  "  --msizes LIST   message sizes in bytes (default 800)\n"
+  "  --expect FILE   expectations (default share/mpivet/default.expect)\n"
+  "  --runs R        launches per process count (default 2 on smpi, 5 otherwise)\n"
+  "  --reps N        repetitions inside a launch (default 5 on smpi, 20 otherwise)\n"
+  "  --budget MIN    refuse or trim a plan estimated to take longer than MIN minutes\n"
+  "  --seed S        order of the launches (default: from the clock; recorded)\n"
+  "  -o DIR          campaign folder (default results/check-<date>-<time>)\n"
+  "  --resume DIR    continue an interrupted campaign with its recorded plan and options\n\n"
+  "exit: 0 every verdict passed, 1 a verdict failed, 2 usage or input error, 3 a launch failed\n";
+
+static const char default_ops[] =
+  "MPI_Barrier,MPI_Bcast,MPI_Reduce,MPI_Allreduce,MPI_Gather,MPI_Allgather,MPI_Alltoall,"
+  "bcast_as_binomial,allreduce_as_reduce_bcast,allgather_as_gather_bcast,"
+  "MPI_Comm_create,MPI_Comm_dup,MPI_Win_create,MPI_Cart_create";
+
+struct check_opts {
+  const char *engine, *mpi, *np, *ppn, *hosts, *platform, *ops, *msizes, *expect, *out, *resume;
+  long runs, reps, seed;
+  double budget_min;
+  int seed_given;
+};
+
+static int parse_count(const char *name, const char *arg, long *out)
+{
+  if (mv_cli_parse_long(arg, out) || *out < 1 || *out > 1000000)
+    return mv_cli_error("check", "%s: expected a count >= 1, got \"%s\"", name, arg);
+  return 0;
+}
+
+static int parse_args(int argc, char **argv, struct check_opts *o)
+{
+  static const struct option longopts[] = {
+    {"engine", 1, 0, 'e'}, {"mpi", 1, 0, 'm'}, {"np", 1, 0, 'n'}, {"ppn", 1, 0, 'p'},
+    {"hosts", 1, 0, 'H'}, {"platform", 1, 0, 'P'}, {"ops", 1, 0, 'O'}, {"msizes", 1, 0, 'M'},
+    {"expect", 1, 0, 'x'}, {"runs", 1, 0, 'r'}, {"reps", 1, 0, 'R'}, {"budget", 1, 0, 'b'},
+    {"seed", 1, 0, 's'}, {"output", 1, 0, 'o'}, {"resume", 1, 0, 'c'}, {"help", 0, 0, 'h'},
+    {0, 0, 0, 0}};
+  int ch, rc = 0;
+  optind = 1;
+  opterr = 0;
+  while (rc == 0 && (ch = getopt_long(argc, argv, "+ho:", longopts, NULL)) != -1) {
+    switch (ch) {
+    case 'e': o->engine = optarg; break;
+    case 'm': o->mpi = optarg; break;
+    case 'n': o->np = optarg; break;
+    case 'p': o->ppn = optarg; break;
+    case 'H': o->hosts = optarg; break;
+    case 'P': o->platform = optarg; break;
+    case 'O': o->ops = optarg; break;
+    case 'M': o->msizes = optarg; break;
+    case 'x': o->expect = optarg; break;
+    case 'r': rc = parse_count("--runs", optarg, &o->runs); break;
+    case 'R': rc = parse_count("--reps", optarg, &o->reps); break;
+    case 'b':
+      if (mv_cli_parse_double(optarg, &o->budget_min) || o->budget_min <= 0)
+        rc = mv_cli_error("check", "--budget: expected minutes > 0, got \"%s\"", optarg);
+      break;
+    case 's':
+      rc = mv_cli_parse_long(optarg, &o->seed) || o->seed < 0
+               ? mv_cli_error("check", "--seed: expected a number >= 0, got \"%s\"", optarg) : 0;
+      o->seed_given = 1;
+      break;
+    case 'o': o->out = optarg; break;
+    case 'c': o->resume = optarg; break;
+    case 'h': fputs(usage, stdout); return -1;
+    default: return mv_cli_bad_option("check", argv, optopt);
+    }
+  }
+  if (rc == 0 && optind != argc)
+    rc = mv_cli_error("check", "unexpected argument \"%s\" (see mpivet check --help)", argv[optind]);
+  return rc;
+}
+
+/* Defaults that depend on the engine: SMPI is deterministic, so fewer launches suffice. */
+static void engine_defaults(struct check_opts *o)
+{
+  int sim = strcmp(o->engine, "smpi") == 0;
+  if (!o->np)
+    o->np = sim ? "16:1024" : "2,4,8";
+  if (!o->runs)
+    o->runs = sim ? 2 : 5;
+  if (!o->reps)
+    o->reps = sim ? 5 : 20;
+  if (!o->msizes)
+    o->msizes = "800";
+  if (!o->ops)
+    o->ops = default_ops;
+}
+
+static int build_plan(struct mv_campaign *c, const struct check_opts *o)
+{
+  struct mv_plan *p = &c->plan;
+  if (mv_plan_parse_nprocs(p, o->np))
+    return mv_cli_error("check", "--np: expected a list such as 2,4,8 or a range A:B, got \"%s\"",
+                        o->np);
+  if (mv_plan_parse_ops(p, o->ops))
+    return mv_cli_error("check", "--ops: expected a comma-separated list, got \"%s\"", o->ops);
+  if (mv_plan_parse_msizes(p, o->msizes))
+    return mv_cli_error("check", "--msizes: expected sizes in bytes, got \"%s\"", o->msizes);
+  p->runs = (int)o->runs;
+  p->reps = (int)o->reps;
+  p->seed = o->seed_given ? (uint64_t)o->seed : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+  if (mv_plan_build(p))
+    return mv_cli_error("check", "cannot build the plan");
+  if (o->budget_min > 0) {
+    char note[256];
+    if (mv_plan_fit_budget(p, o->engine, o->budget_min * 60, note, sizeof note))
+      return mv_cli_error("check", "the smallest plan (%.1f min estimated) does not fit the "
+                          "budget of %.1f min", mv_plan_cost(p, o->engine, NULL) / 60,
+                          o->budget_min);
+    if (note[0])
+      fprintf(stderr, "mpivet check: %s\n", note);
+  }
+  return 0;
+}
+
+/* One SMPI platform for every process count: a built-in spec (default cluster:<largest np>)
+ * is passed to the engine as is and recorded as platform.xml for meta.json. */
+static int smpi_platform(struct mv_campaign *c, const struct check_opts *o)
+{
+  char spec[64], err[256], path[MV_CAMPAIGN_PATH_MAX + 32];
+  struct stat st;
+  if (o->platform && stat(o->platform, &st) == 0)
+    return mv_campaign_set(c, "platform", o->platform) || mv_campaign_set(c, "platform_file",
+                                                                           o->platform);
+  snprintf(spec, sizeof spec, "cluster:%d", c->plan.nprocs[c->plan.n_nprocs - 1]);
+  struct mv_platform pf;
+  if (mv_platform_parse(o->platform ? o->platform : spec, &pf, err, sizeof err))
+    return mv_cli_error("check", "--platform: %s", err);
+  mv_campaign_path(c, "platform.xml", path, sizeof path);
+  FILE *fp = fopen(path, "w");
+  int rc = !fp || mv_platform_write_xml(&pf, fp);
+  if (fp && fclose(fp))
+    rc = 1;
+  if (rc)
+    return mv_cli_error("check", "%s: cannot write the platform", path);
+  return mv_campaign_set(c, "platform", o->platform ? o->platform : spec) ||
+         mv_campaign_set(c, "platform_file", path) ? MV_EXIT_USAGE : 0;
+}
+
+static int store_options(struct mv_campaign *c, const struct check_opts *o, const char *expect)
+{
+  const char *kv[][2] = {{"engine", o->engine}, {"mpi", o->mpi}, {"ppn", o->ppn},
+                         {"hosts", o->hosts}, {"expect", expect}};
+  for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+    if (kv[i][1] && mv_campaign_set(c, kv[i][0], kv[i][1]))
+      return mv_cli_error("check", "option %s: invalid value", kv[i][0]);
+  double worst = 0;
+  for (size_t i = 0; i < c->plan.n_nprocs; i++)
+    if (mv_plan_launch_cost(&c->plan, o->engine, c->plan.nprocs[i]) > worst)
+      worst = mv_plan_launch_cost(&c->plan, o->engine, c->plan.nprocs[i]);
+  char timeout[32];
+  snprintf(timeout, sizeof timeout, "%.0f", 120 + 20 * worst);
+  return mv_campaign_set(c, "timeout", timeout) ? MV_EXIT_USAGE : 0;
+}
+
+static int new_campaign(struct mv_campaign *c, struct check_opts *o)
+{
+  char expect[4096], dir[512];
+  if (!o->engine)
+    o->engine = "smpi";
+  if (strcmp(o->engine, "smpi") && strcmp(o->engine, "mpirun") && strcmp(o->engine, "srun"))
+    return mv_cli_error("check", "--engine: expected smpi, mpirun or srun, got \"%s\"", o->engine);
+  engine_defaults(o);
+  if (o->expect)
+    snprintf(expect, sizeof expect, "%s", o->expect);
+  else if (mv_path_share("default.expect", expect, sizeof expect))
+    return mv_cli_error("check", "share/mpivet/default.expect not found (set MPIVET_SHARE)");
+  int rc = build_plan(c, o);
+  if (rc)
+    return rc;
+  if (!o->out) {
+    time_t now = time(NULL);
+    strftime(dir, sizeof dir, "results/check-%Y%m%d-%H%M%S", localtime(&now));
+    o->out = dir;
+  }
+  if ((rc = store_options(c, o, expect)))
+    return rc;
+  if (mv_campaign_create(c, o->out))
+    return mv_cli_error("check", "%s", c->error[0] ? c->error : "cannot create the campaign folder");
+  if (strcmp(o->engine, "smpi") == 0 && (rc = smpi_platform(c, o)))
+    return rc;
+  /* the plan file must carry the platform too: rewrite it with the final options */
+  return mv_campaign_save(c) ? mv_cli_error("check", "%s: cannot save the plan", c->dir) : 0;
+}
+
+static void on_launch(void *ctx, const struct mv_campaign *c, const struct mv_launch_item *item)
+{
+  char note[64];
+  snprintf(note, sizeof note, "np %d run %d", item->nprocs, item->run);
+  mv_progress_update(ctx, (long)c->n_done, note);
+}
+
+static int run_campaign(struct mv_campaign *c)
+{
+  const char *engine = mv_campaign_get(c, "engine");
+  double left = mv_plan_cost(&c->plan, engine, c->done);
+  fprintf(stderr, "mpivet check: %s: %zu launches (%zu done) of %zu ops x %zu sizes, np %d..%d, "
+          "%d runs x %d reps, seed %llu; estimated %.1f min\n", c->dir, c->plan.n_items,
+          c->n_done, c->plan.n_ops, c->plan.n_msizes, c->plan.nprocs[0],
+          c->plan.nprocs[c->plan.n_nprocs - 1], c->plan.runs, c->plan.reps,
+          (unsigned long long)c->plan.seed, left / 60);
+  struct mv_progress pr;
+  mv_progress_start(&pr, "check", (long)c->plan.n_items);
+  mv_progress_update(&pr, (long)c->n_done, NULL);
+  int rc = mv_campaign_run(c, mv_campaign_bench_launch, NULL, on_launch, &pr);
+  mv_progress_finish(&pr);
+  if (rc)
+    return mv_cli_fail("check", rc, "%s (resume with: mpivet check --resume %s)", c->error, c->dir);
+  return 0;
+}
+
+static int analyze(struct mv_campaign *c, const char *command_line)
+{
+  char results[MV_CAMPAIGN_PATH_MAX + 32];
+  mv_campaign_path(c, "results.csv", results, sizeof results);
+  struct mv_check_analysis a;
+  mv_check_analysis_init(&a);
+  int rc = mv_check_analyze(&a, results, mv_campaign_get(c, "expect"), NULL);
+  if (rc) {
+    rc = mv_cli_fail("check", rc, "%s", a.error[0] ? a.error : mv_strerror(rc));
+    mv_check_analysis_release(&a);
+    return rc;
+  }
+  struct mv_report *r = &a.report;
+  snprintf(r->title, sizeof r->title, "mpivet check: %.200s", c->dir);
+  snprintf(r->info[0], sizeof r->info[0], "process counts %d..%d, %d launches x %d repetitions, "
+           "seed %llu", c->plan.nprocs[0], c->plan.nprocs[c->plan.n_nprocs - 1], c->plan.runs,
+           c->plan.reps, (unsigned long long)c->plan.seed);
+  snprintf(r->info[1], sizeof r->info[1], "expectations: %.200s", mv_campaign_get(c, "expect"));
+  if (mv_campaign_get(c, "platform"))
+    snprintf(r->info[2], sizeof r->info[2], "platform: %.200s", mv_campaign_get(c, "platform"));
+  struct mv_meta meta = {r->library, mv_campaign_get(c, "engine"),
+                         mv_campaign_get(c, "platform_file"), command_line};
+  if (mv_report_write_all(r, c->dir) || mv_campaign_write_meta(c, &meta))
+    rc = mv_cli_error("check", "%s: cannot write the reports", c->dir);
+  if (rc == 0) {
+    mv_report_write_text(r, stdout);
+    fprintf(stderr, "mpivet check: reports in %s/report.{txt,json,html}\n", c->dir);
+    rc = mv_report_failed(r) ? MV_EXIT_VERDICT : MV_EXIT_OK;
+  }
+  mv_check_analysis_release(&a);
+  return rc;
+}
+
+static void command_line(int argc, char **argv, char *buf, size_t size)
+{
+  size_t len = (size_t)snprintf(buf, size, "mpivet");
+  for (int i = 0; i < argc && len < size; i++)
+    len += (size_t)snprintf(buf + len, size - len, " %s", argv[i]);
+}
 
 int cmd_check(int argc, char **argv)
 {
-  (void)argc;
-  (void)argv;
-  return mv_cli_error("check", "not implemented in this build yet");
+  struct check_opts o;
+  memset(&o, 0, sizeof o);
+  int rc = parse_args(argc, argv, &o);
+  if (rc)
+    return rc < 0 ? MV_EXIT_OK : rc;
+  struct mv_campaign c;
+  mv_campaign_init(&c);
+  if (o.resume) {
+    if (mv_campaign_resume(&c, o.resume))
+      rc = mv_cli_error("check", "--resume: %s", c.error[0] ? c.error : "not a campaign folder");
+  } else {
+    rc = new_campaign(&c, &o);
+  }
+  char cmd[2048];
+  command_line(argc, argv, cmd, sizeof cmd);
+  if (rc == 0)
+    rc = run_campaign(&c);
+  if (rc == 0)
+    rc = analyze(&c, cmd);
+  mv_campaign_release(&c);
+  return rc;
 }

@@ -1,0 +1,87 @@
+/* The analysis step of `mpivet check`: results.csv and an expectation file in, a report out
+ * (models, verdicts, rules) with the PGMPI guideline verdicts at the largest process count. */
+#include <stdio.h>
+#include <string.h>
+
+#include "mpivet/error.h"
+#include "mpivet/report.h"
+
+void mv_check_analysis_init(struct mv_check_analysis *a)
+{
+  memset(a, 0, sizeof *a);
+  mv_dataset_init(&a->ds);
+  mv_dataset_init(&a->top);
+  mv_expect_file_init(&a->expect);
+  mv_catalog_init(&a->catalog);
+  mv_gl_report_init(&a->gl);
+  mv_report_init(&a->report);
+}
+
+void mv_check_analysis_release(struct mv_check_analysis *a)
+{
+  mv_dataset_release(&a->ds);
+  mv_dataset_release(&a->top);
+  mv_expect_file_release(&a->expect);
+  mv_catalog_release(&a->catalog);
+  mv_gl_report_release(&a->gl);
+  mv_report_release(&a->report);
+}
+
+/* The rows at the largest process count of a->ds, for the guideline checks. */
+static int load_top(struct mv_check_analysis *a, const char *results)
+{
+  int top = 0;
+  for (size_t i = 0; i < a->ds.ngroups; i++)
+    if (a->ds.groups[i].nprocs > top)
+      top = a->ds.groups[i].nprocs;
+  struct mv_results_reader *r;
+  struct mv_row row;
+  int rc = mv_results_reader_open(&r, results);
+  if (rc)
+    return rc;
+  while ((rc = mv_results_reader_next(r, &row)) == 1)
+    if (row.nprocs == top && (rc = mv_dataset_add(&a->top, &row)) < 0)
+      break;
+  mv_results_reader_close(r);
+  a->report.gl_nprocs = top;
+  return rc < 0 ? rc : 0;
+}
+
+static int guidelines(struct mv_check_analysis *a, const char *results, const char *catalog)
+{
+  int rc = mv_catalog_load(&a->catalog, catalog);
+  if (rc) {
+    snprintf(a->error, sizeof a->error, "%s", a->catalog.error);
+    return rc;
+  }
+  if ((rc = load_top(a, results)))
+    return rc;
+  struct mv_gl_options opt;
+  mv_gl_options_init(&opt);
+  if ((rc = mv_gl_evaluate(&a->catalog, &a->top, &opt, &a->gl)))
+    return rc;
+  a->report.gl = &a->gl;
+  a->report.catalog = &a->catalog;
+  a->report.n_gl_violations = a->gl.nviolations;
+  return 0;
+}
+
+int mv_check_analyze(struct mv_check_analysis *a, const char *results, const char *expect,
+                     const char *catalog)
+{
+  int rc = mv_dataset_load(&a->ds, results);
+  if (rc) {
+    snprintf(a->error, sizeof a->error, "%s", a->ds.error);
+    return rc;
+  }
+  if ((rc = mv_expect_parse_file(&a->expect, expect, a->error, sizeof a->error)))
+    return rc;
+  if ((rc = mv_report_build(&a->report, &a->ds, &a->expect))) {
+    snprintf(a->error, sizeof a->error, "building the report: %s", mv_strerror(rc));
+    return rc;
+  }
+  rc = guidelines(a, results, catalog);
+  if (rc && !a->error[0])
+    snprintf(a->error, sizeof a->error, "guidelines: %s", mv_strerror(rc));
+  return rc;
+}
