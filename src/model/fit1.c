@@ -17,12 +17,17 @@ struct ctx {
   size_t n, ns;
   const struct mv_term *space;
   double *cols;       /* column 0 = ones, then one per space term: (ns + 1) * n */
+  double *at1;        /* [ns] value of each space term at x = 1 */
+  struct hyp *cand;   /* [2 * ns] one-term candidates */
+  const double *y;    /* locations fitted: prep.ys while selecting, prep.y for the model */
   struct mv__prep prep;
 };
 
+/* c0 + c1 t1 + c2 t2; anchored: c0 fixed at 0 (the constant column left out). */
 struct hyp {
   int idx[2];         /* space indices, -1 unused */
   int nterms;
+  int anchored;
   double coef[3];
   double wrss;
 };
@@ -32,27 +37,54 @@ static const double *col(const struct ctx *c, int idx)
   return c->cols + (size_t)(idx + 1) * c->n;
 }
 
+/* The design columns of h: the constant (unless anchored), then its terms; returns how many. */
+static size_t columns(const struct ctx *c, const struct hyp *h, const double **cols)
+{
+  size_t k = 0;
+  if (!h->anchored)
+    cols[k++] = c->cols;
+  for (int j = 0; j < h->nterms; j++)
+    cols[k++] = col(c, h->idx[j]);
+  return k;
+}
+
 static int fit(const struct ctx *c, struct hyp *h, const double *sw, double *hat)
 {
-  const double *cols[3] = {c->cols, NULL, NULL};
-  for (int j = 0; j < h->nterms; j++)
-    cols[j + 1] = col(c, h->idx[j]);
-  return mv__lsq(c->n, (size_t)h->nterms + 1, cols, c->prep.y, sw, h->coef, &h->wrss, hat);
+  const double *cols[3];
+  size_t k = columns(c, h, cols);
+  h->coef[0] = 0.0;
+  return mv__lsq(c->n, k, cols, c->y, sw, h->coef + h->anchored, &h->wrss, hat);
 }
 
 /* Admissible for the robust rule: growing terms, and a cost that is not negative at x = 1
- * (one process, one byte): time and memory cannot be, and noise fitted by a steeper term with
- * a large negative constant is the commonest wrong pick. */
+ * (one process, one byte): time and memory cannot be. */
 static int admissible(const struct ctx *c, const struct hyp *h)
 {
-  static const double one = 1.0;
   double at1 = h->coef[0];
   for (int j = 1; j <= h->nterms; j++) {
     if (!(h->coef[j] > 0.0))
       return 0;
-    at1 += h->coef[j] * mv_term_eval(&c->space[h->idx[j - 1]], &one);
+    at1 += h->coef[j] * c->at1[h->idx[j - 1]];
   }
   return at1 >= 0.0;
+}
+
+/* The admissible fits of h's terms, written to out (returns 0, 1 or 2): with a free constant,
+ * and, when that constant comes out negative, also with c0 = 0. A cost is a sum of nonnegative
+ * parts, so a negative constant is the exception (c * (p - 1) has one) that must earn its place;
+ * a fit negative at x = 1 is replaced by its c0 = 0 variant. */
+static int variants(const struct ctx *c, struct hyp h, struct hyp *out)
+{
+  int n = 0;
+  h.anchored = 0;
+  if (fit(c, &h, c->prep.sw, NULL) != 0)
+    return 0;
+  if (admissible(c, &h))
+    out[n++] = h;
+  h.anchored = 1;
+  if (h.coef[0] < 0.0 && fit(c, &h, c->prep.sw, NULL) == 0 && admissible(c, &h))
+    out[n++] = h;
+  return n;
 }
 
 /* Leave-one-out predictions of a fitted hypothesis: weighted error and SMAPE (percent). */
@@ -61,19 +93,20 @@ static void loo(const struct ctx *c, struct hyp *h, const double *sw, double *we
   double hat[1024], *hp = c->n <= 1024 ? hat : malloc(c->n * sizeof *hp);
   struct hyp g = *h;
   *werr = *smape = NAN;
-  if (!hp || fit(c, &g, sw, hp) != 0 || c->n < (size_t)g.nterms + 2)
+  if (!hp || fit(c, &g, sw, hp) != 0 || c->n < (size_t)(g.nterms + 2 - g.anchored))
     goto out;
-  const double *cols[3] = {c->cols, g.nterms > 0 ? col(c, g.idx[0]) : NULL,
-                           g.nterms > 1 ? col(c, g.idx[1]) : NULL};
-  *werr = mv__loo_wrss(c->n, (size_t)g.nterms + 1, cols, c->prep.y, sw, g.coef, hp);
+  const double *cols[3];
+  size_t k = columns(c, &g, cols);
+  const double *coef = g.coef + g.anchored;
+  *werr = mv__loo_wrss(c->n, k, cols, c->y, sw, coef, hp);
   double s = 0.0;
   for (size_t i = 0; i < c->n; i++) {
     double f = 0.0;
-    for (int j = 0; j <= g.nterms; j++)
-      f += g.coef[j] * cols[j][i];
-    double pred = c->prep.y[i] - (c->prep.y[i] - f) / (1.0 - hp[i]);
-    double den = fabs(c->prep.y[i]) + fabs(pred);
-    s += den > 0 ? 2.0 * fabs(c->prep.y[i] - pred) / den : 0.0;
+    for (size_t j = 0; j < k; j++)
+      f += coef[j] * cols[j][i];
+    double pred = c->y[i] - (c->y[i] - f) / (1.0 - hp[i]);
+    double den = fabs(c->y[i]) + fabs(pred);
+    s += den > 0 ? 2.0 * fabs(c->y[i] - pred) / den : 0.0;
   }
   *smape = isnan(*werr) ? NAN : 100.0 * s / (double)c->n;
 out:
@@ -93,43 +126,41 @@ static void keep_top(int *top, double *topr, size_t ntop, int idx, double r)
     }
 }
 
-/* Occam's razor among one-term fits the data cannot tell apart: a log factor counts as one
- * more parameter, so a term with fewer log factors wins when its residual exceeds the best by
- * less than OCCAM noise variances per log factor (AIC's price of a parameter). */
-#define OCCAM 2.0
-
+/* Occam's razor among one-term fits the data cannot tell apart: a log factor and a negative
+ * constant each count as one more parameter, priced as in BIC (ln N noise variances, N = all
+ * repetitions), so a fit with fewer of them wins unless its residual is larger by more. */
 static double complexity(const struct ctx *c, const struct hyp *h)
 {
-  return c->space[h->idx[0]].f[0].log;
+  double price = log((double)c->n + c->prep.pe_df);
+  return price * (c->space[h->idx[0]].f[0].log + (h->coef[0] < 0.0));
 }
 
 /* One-term hypotheses: best in *best (wrss NAN when none is admissible). */
 static void search_one(const struct ctx *c, struct hyp *best, int *top, size_t ntop)
 {
-  double topr[8], s2;
-  struct hyp all[128];
-  int n = 0;
+  double topr[8], df;
+  size_t n = 0;
   best->wrss = NAN;
   for (int t = 0; t < (int)c->ns; t++) {
-    struct hyp h = {{t, -1}, 1, {0}, 0};
-    if (fit(c, &h, c->prep.sw, NULL) || !admissible(c, &h))
+    struct hyp *v = c->cand + n;
+    int nv = variants(c, (struct hyp){{t, -1}, 1, 0, {0}, 0}, v);
+    if (nv == 0)
       continue;
+    n += (size_t)nv;
     if (top)
-      keep_top(top, topr, ntop, t, h.wrss);
-    if (n < 128)
-      all[n++] = h;
-    if (isnan(best->wrss) || h.wrss < best->wrss)
-      *best = h;
+      keep_top(top, topr, ntop, t, v[0].wrss);
+    if (isnan(best->wrss) || v[0].wrss < best->wrss)
+      *best = v[0];
   }
   if (isnan(best->wrss) || c->n < 3)
     return;
-  s2 = (best->wrss + c->prep.pe_df * c->prep.pe_var) / ((double)c->n - 2 + c->prep.pe_df);
-  double score = best->wrss + OCCAM * s2 * complexity(c, best);
-  for (int i = 0; i < n; i++) {
-    double si = all[i].wrss + OCCAM * s2 * complexity(c, &all[i]);
+  double s2 = mv__noise_var(&c->prep, best->wrss, (double)c->n - 2, &df);
+  double score = best->wrss + s2 * complexity(c, best);
+  for (size_t i = 0; i < n; i++) {
+    double si = c->cand[i].wrss + s2 * complexity(c, &c->cand[i]);
     if (si < score) {
       score = si;
-      *best = all[i];
+      *best = c->cand[i];
     }
   }
 }
@@ -139,11 +170,11 @@ static void search_two(const struct ctx *c, struct hyp *best)
   best->wrss = NAN;
   for (int a = 0; a < (int)c->ns; a++)
     for (int b = a + 1; b < (int)c->ns; b++) {
-      struct hyp h = {{a, b}, 2, {0}, 0};
-      if (fit(c, &h, c->prep.sw, NULL) || !admissible(c, &h))
-        continue;
-      if (isnan(best->wrss) || h.wrss < best->wrss)
-        *best = h;
+      struct hyp v[2];
+      int nv = variants(c, (struct hyp){{a, b}, 2, 0, {0}, 0}, v);
+      for (int i = 0; i < nv; i++)
+        if (isnan(best->wrss) || v[i].wrss < best->wrss)
+          *best = v[i];
     }
 }
 
@@ -162,7 +193,7 @@ static int lack_of_fit(const struct ctx *c, const struct hyp *one, double alpha)
 static void select_robust(const struct ctx *c, const struct mv_fit_options *o, struct hyp *out,
                           int *top, size_t ntop)
 {
-  struct hyp lv[NLEVELS] = {{{-1, -1}, 0, {0}, 0}};
+  struct hyp lv[NLEVELS] = {{{-1, -1}, 0, 0, {0}, 0}};
   double rss[NLEVELS] = {NAN, NAN, NAN}, cv[NLEVELS] = {NAN, NAN, NAN}, sm;
   if (fit(c, &lv[0], c->prep.sw, NULL) == 0)
     rss[0] = lv[0].wrss;
@@ -182,7 +213,7 @@ static void select_smape(const struct ctx *c, struct hyp *out)
 {
   double best = INFINITY, werr, sm;
   for (int t = -1; t < (int)c->ns; t++) {
-    struct hyp h = {{t, -1}, t >= 0, {0}, 0};
+    struct hyp h = {{t, -1}, t >= 0, 0, {0}, 0};
     loo(c, &h, NULL, &werr, &sm);
     if (!isnan(sm) && sm < best && fit(c, &h, NULL, NULL) == 0) {
       best = sm;
@@ -216,9 +247,14 @@ static int ctx_init(struct ctx *c, const double *x, size_t n, const struct mv_fi
   if (!c->space)
     c->space = mv_model_default_space(&c->ns);
   c->n = n;
-  c->cols = malloc((c->ns + 1) * n * sizeof *c->cols);
-  if (!c->cols)
+  c->y = c->prep.ys;
+  c->cols = malloc(((c->ns + 1) * n + c->ns) * sizeof *c->cols);
+  c->cand = malloc(2 * c->ns * sizeof *c->cand);
+  if (!c->cols || !c->cand)
     return MV_ENOMEM;
+  c->at1 = c->cols + (c->ns + 1) * n;
+  for (size_t t = 0; t < c->ns; t++)
+    c->at1[t] = mv_term_eval(&c->space[t], &(double){1.0});
   for (size_t i = 0; i < n; i++) {
     if (!(x[i] > 0.0) || !isfinite(x[i]))
       return MV_EINVAL;
@@ -247,16 +283,18 @@ int mv__fit_1p_ex(const double *x, const size_t *nvalues, const double *const *v
   if (rc == 0)
     rc = ctx_init(&c, x, n, o);
   if (rc == 0) {
-    struct hyp h = {{-1, -1}, 0, {0}, 0};
+    struct hyp h = {{-1, -1}, 0, 0, {0}, 0};
     if (o->select == MV_SELECT_SMAPE)
       select_smape(&c, &h);
     else
       select_robust(&c, o, &h, top, ntop);
+    c.y = c.prep.y;
     rc = fit(&c, &h, o->select == MV_SELECT_SMAPE ? NULL : c.prep.sw, NULL);
     if (rc == 0)
       to_model(&c, &h, param, x, out);
   }
   free(c.cols);
+  free(c.cand);
   mv__prep_release(&c.prep);
   return rc;
 }

@@ -14,22 +14,30 @@ int mv__lsq(size_t n, size_t k, const double *const *cols, const double *y, cons
             double *coef, double *wrss, double *hat);
 
 /* Point locations, relative weights and the pooled pure-error variance of the weighted
- * residuals, estimated from the spread of the repetitions. */
+ * residuals, estimated from the spread of the repetitions. The robust rule selects hypotheses
+ * on ys and fits the chosen one on y. */
 struct mv__prep {
   size_t n;
-  double *y;        /* location per point */
-  double *sw;       /* sqrt weight per point: 1/|y| (ROBUST) or 1 (SMAPE) */
-  double pe_var;    /* pure-error variance of sw*(y - f), 0 when unknown */
+  double *y;        /* location per point: the measure */
+  double *ys;       /* selection location: Hodges-Lehmann (ROBUST) or y (SMAPE) */
+  double *sw;       /* sqrt weight per point: 1/|ys| (ROBUST) or 1 (SMAPE) */
+  double pe_var;    /* pure-error variance of sw*(ys - f), 0 when unknown */
   double pe_df;     /* its degrees of freedom (0 without repetitions) */
 };
 int mv__prep_init(struct mv__prep *p, const size_t *nvalues, const double *const *values,
                   size_t n, const struct mv_fit_options *o);
 void mv__prep_release(struct mv__prep *p);
 
+/* Variance of one weighted residual for tests and Occam prices: the pure error pooled with a
+ * fit's residual (rss over rdf degrees of freedom), but never less than that residual variance
+ * alone, since repetitions of one launch understate the noise when launches differ. *df gets
+ * the degrees of freedom of the estimate used. */
+double mv__noise_var(const struct mv__prep *p, double rss, double rdf, double *df);
+
 /* Best weighted RSS per level (level l = l terms plus the constant); NAN when a level has no
  * admissible hypothesis. cv[l] is its leave-one-out weighted error (NAN = unknown). Returns the
  * chosen level: climb while the next level improves significantly (F test at o->alpha with the
- * pure error pooled in) and, from level 2 on, also lowers the cross-validated error. */
+ * noise variance of mv__noise_var) and, from level 2 on, also lowers the cross-validated error. */
 int mv__choose_level(const struct mv__prep *p, const double *rss, const double *cv,
                      int nlevels, double alpha);
 

@@ -22,6 +22,7 @@ struct multi {
   int cand[MV_MODEL_MAX_PARAMS][NCAND];   /* space index, -1 = parameter absent */
   int ncand[MV_MODEL_MAX_PARAMS];
   double *tv;                             /* [np][NCAND][n] term values */
+  const double *y;                        /* prep.ys while selecting, prep.y for the model */
   struct mv__prep prep;
 };
 
@@ -76,12 +77,12 @@ static int line_fit(struct multi *m, int k, const struct mv_fit_options *o)
       if (j < cnt)
         continue;
       for (size_t l = 0; l < n; l++)
-        if (s->coords[l * np + (size_t)k] == xi && m->prep.y[l] > 0) {
-          lsum += log(m->prep.y[l]);
+        if (s->coords[l * np + (size_t)k] == xi && m->prep.ys[l] > 0) {
+          lsum += log(m->prep.ys[l]);
           c++;
         }
       x[cnt] = xi;
-      gm[cnt] = c ? exp(lsum / (double)c) : m->prep.y[i];
+      gm[cnt] = c ? exp(lsum / (double)c) : m->prep.ys[i];
       nv[cnt] = 1;
       vals[cnt] = &gm[cnt];
       cnt++;
@@ -117,11 +118,9 @@ static int fit_hyp(const struct multi *m, struct mhyp *h, double *hat)
       }
     cols[t + 1] = prod[t];
   }
-  int rc = mv__lsq(m->n, (size_t)h->nterms + 1, cols, m->prep.y, m->prep.sw, h->coef, &h->wrss,
-                   hat);
+  int rc = mv__lsq(m->n, (size_t)h->nterms + 1, cols, m->y, m->prep.sw, h->coef, &h->wrss, hat);
   if (rc == 0 && hat)
-    h->wrss = mv__loo_wrss(m->n, (size_t)h->nterms + 1, cols, m->prep.y, m->prep.sw, h->coef,
-                           hat);
+    h->wrss = mv__loo_wrss(m->n, (size_t)h->nterms + 1, cols, m->y, m->prep.sw, h->coef, hat);
   for (int t = 1; rc == 0 && t <= h->nterms; t++)
     if (!(h->coef[t] > 0.0))
       rc = MV_ENUMERIC;
@@ -224,6 +223,7 @@ static int fit_multi(const struct mv_series *s, const struct mv_fit_options *o,
   struct mv_fit_options robust = *o;
   robust.select = MV_SELECT_ROBUST;
   int rc = mv__prep_init(&m.prep, s->nvalues, (const double *const *)s->values, m.n, &robust);
+  m.y = m.prep.ys;
   if (rc == 0)
     rc = prepare(&m, &robust);
   if (rc == 0) {
@@ -238,7 +238,10 @@ static int fit_multi(const struct mv_series *s, const struct mv_fit_options *o,
       struct mhyp g = best[l];
       cv[l] = !isnan(rss[l]) && m.n > (size_t)l + 2 && fit_hyp(&m, &g, hat) == 0 ? g.wrss : NAN;
     }
-    to_model(&m, &best[mv__choose_level(&m.prep, rss, cv, NLEVELS, o->alpha)], out);
+    struct mhyp h = best[mv__choose_level(&m.prep, rss, cv, NLEVELS, o->alpha)];
+    m.y = m.prep.y;
+    fit_hyp(&m, &h, NULL);   /* the chosen hypothesis on the measure; its signs are not re-judged */
+    to_model(&m, &h, out);
   }
   free(m.tv);
   mv__prep_release(&m.prep);

@@ -1,6 +1,7 @@
 /* Per-point preparation shared by the one- and multi-parameter modelers: the location measure
- * of the repetitions, relative weights, the pure-error variance that repetitions reveal, the
- * term-count selection rule, and fit statistics. */
+ * of the repetitions, the Hodges-Lehmann location the robust selection ranks on, relative
+ * weights, the pure-error variance that repetitions reveal, the term-count selection rule, and
+ * fit statistics. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,12 +12,11 @@
 #include "mpivet/stats.h"
 
 #define STACK_VALUES 256
+#define HL_MAX 64           /* repetitions beyond this: HL of HL_MAX evenly spaced order stats */
+/* Variance of the Hodges-Lehmann location over that of the mean (normal data, asymptotic). */
+#define HL_VAR_FACTOR (3.14159265358979324 / 3.0)
 
 static const char *const measure_names[] = {"median", "mean", "min", "q1"};
-/* Variance of the location relative to the variance of one value times 1/r, for normal data
- * (asymptotic): median pi/2, first quartile 0.1875/phi(z_0.25)^2. Min has no such law; 1 is a
- * working guess (documented in docs/model.md). */
-static const double measure_var_factor[] = {1.5707963267948966, 1.0, 1.0, 1.8568};
 
 int mv_measure_parse(const char *s, enum mv_measure *out)
 {
@@ -67,6 +67,30 @@ void mv_fit_options_init(struct mv_fit_options *o)
   o->alpha = 0.001;
 }
 
+/* Median of the pairwise means v_i/2 + v_j/2, i <= j: as robust as the median to one outlier in
+ * five, nearly as efficient as the mean (docs/model.md). */
+static double hodges_lehmann(const double *v, size_t r)
+{
+  double s[HL_MAX], w[HL_MAX * (HL_MAX + 1) / 2];
+  size_t m = r < HL_MAX ? r : HL_MAX, k = 0;
+  if (r <= HL_MAX) {
+    memcpy(s, v, r * sizeof *s);
+  } else {
+    double *t = malloc(r * sizeof *t);
+    if (!t)
+      return NAN;
+    memcpy(t, v, r * sizeof *t);
+    qsort(t, r, sizeof *t, cmp_double);
+    for (size_t i = 0; i < m; i++)
+      s[i] = t[i * (r - 1) / (m - 1)];
+    free(t);
+  }
+  for (size_t i = 0; i < m; i++)
+    for (size_t j = i; j < m; j++)
+      w[k++] = s[i] / 2 + s[j] / 2;
+  return mv_stats_median_inplace(w, k);
+}
+
 static double mean_abs(const double *y, size_t n)
 {
   double s = 0.0;
@@ -80,27 +104,30 @@ int mv__prep_init(struct mv__prep *p, const size_t *nvalues, const double *const
 {
   memset(p, 0, sizeof *p);
   p->n = n;
-  p->y = malloc(2 * n * sizeof *p->y);
+  p->y = malloc(3 * n * sizeof *p->y);
   if (!p->y)
     return MV_ENOMEM;
-  p->sw = p->y + n;
+  p->ys = p->y + n;
+  p->sw = p->ys + n;
+  int robust = o->select != MV_SELECT_SMAPE;
   for (size_t i = 0; i < n; i++) {
     if (nvalues[i] == 0)
       return MV_EINVAL;
     p->y[i] = mv_measure_apply(o->measure, values[i], nvalues[i]);
-    if (!isfinite(p->y[i]))
+    p->ys[i] = robust ? hodges_lehmann(values[i], nvalues[i]) : p->y[i];
+    if (!isfinite(p->y[i]) || !isfinite(p->ys[i]))
       return MV_EINVAL;
   }
-  double scale = mean_abs(p->y, n);
+  double scale = mean_abs(p->ys, n);
   double num = 0.0, df = 0.0;
   for (size_t i = 0; i < n; i++) {
-    double ay = fabs(p->y[i]) > 1e-12 * scale ? fabs(p->y[i]) : scale;
-    p->sw[i] = o->select == MV_SELECT_SMAPE || ay == 0.0 ? 1.0 : 1.0 / ay;
+    double ay = fabs(p->ys[i]) > 1e-12 * scale ? fabs(p->ys[i]) : scale;
+    p->sw[i] = !robust || ay == 0.0 ? 1.0 : 1.0 / ay;
     size_t r = nvalues[i];
     if (r < 2)
       continue;
     double sd = mv_stats_sd(values[i], r) * p->sw[i];
-    num += (double)(r - 1) * sd * sd * measure_var_factor[o->measure] / (double)r;
+    num += (double)(r - 1) * sd * sd * HL_VAR_FACTOR / (double)r;
     df += (double)(r - 1);
   }
   p->pe_df = df;
@@ -111,7 +138,18 @@ int mv__prep_init(struct mv__prep *p, const size_t *nvalues, const double *const
 void mv__prep_release(struct mv__prep *p)
 {
   free(p->y);
-  p->y = p->sw = NULL;
+  p->y = p->ys = p->sw = NULL;
+}
+
+double mv__noise_var(const struct mv__prep *p, double rss, double rdf, double *df)
+{
+  *df = rdf + p->pe_df;
+  double s2 = *df > 0.0 ? (rss + p->pe_df * p->pe_var) / *df : NAN;
+  if (rdf >= 1.0 && rss / rdf > s2) {
+    s2 = rss / rdf;
+    *df = rdf;
+  }
+  return s2;
 }
 
 int mv__choose_level(const struct mv__prep *p, const double *rss, const double *cv,
@@ -126,10 +164,9 @@ int mv__choose_level(const struct mv__prep *p, const double *rss, const double *
       cur = l;
       continue;
     }
-    double df = (double)p->n - (double)(l + 1) + p->pe_df;
+    double df, s2 = mv__noise_var(p, rss[l], (double)p->n - (double)(l + 1), &df);
     if (df < 1.0)
       break;
-    double s2 = (rss[l] + p->pe_df * p->pe_var) / df;
     double f = (rss[cur] - rss[l]) / (double)(l - cur) / s2;
     double crit = mv_stats_f_quantile(1.0 - alpha, (double)(l - cur), df);
     int cv_ok = l < 2 || isnan(cv[l]) || isnan(cv[cur]) || cv[l] < cv[cur];
