@@ -49,10 +49,12 @@ struct mv_series {
 /* Which location summarises the repetitions of one point (the paper uses the first quartile). */
 enum mv_measure { MV_MEASURE_MEDIAN = 0, MV_MEASURE_MEAN, MV_MEASURE_MIN, MV_MEASURE_Q1 };
 
-/* How hypotheses are chosen. ROBUST (default): relative weighted least squares on the point
- * locations, the lowest residual per term count, more terms only when a lack-of-fit F test
- * that uses the spread of all repetitions says so. SMAPE: Extra-P's rule, kept to measure
- * against: unweighted least squares on the locations, lowest leave-one-out SMAPE. */
+/* How hypotheses are chosen. ROBUST (default): relative weighted least squares on the
+ * Hodges-Lehmann location of each point's repetitions, the lowest residual per term count with
+ * log factors and negative constants priced as parameters, more terms only when an F test
+ * against the noise the repetitions show says so; the chosen hypothesis is then fitted on the
+ * measure. SMAPE: Extra-P's rule, kept to measure against: unweighted least squares on the
+ * measure, lowest leave-one-out SMAPE. */
 enum mv_select { MV_SELECT_ROBUST = 0, MV_SELECT_SMAPE = 1 };
 
 struct mv_fit_options {

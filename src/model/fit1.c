@@ -1,7 +1,9 @@
 /* The one-parameter modeler: every hypothesis c0 + c1*t(x) (and c0 + c1*t1(x) + c2*t2(x) when
  * one term leaves a significant lack of fit) is fitted by least squares; selection is either
- * the robust rule (relative residuals, F tests against the repetitions' pure error, LOO guard)
- * or Extra-P's lowest leave-one-out SMAPE. */
+ * the robust rule (on the Hodges-Lehmann locations of the repetitions: relative residuals,
+ * log factors and negative constants priced as BIC parameters, F tests against the noise the
+ * repetitions show, LOO guard; the winner is then fitted on the measure) or Extra-P's lowest
+ * leave-one-out SMAPE. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
