@@ -1,6 +1,6 @@
 /* Entry point of the analysis: read definitions, replay the events of this process's
- * locations through the engine (serially, or in parallel after routing every record to the
- * processes that need it), then merge the parts on process 0. Also the result queries. */
+ * locations through the engine (serially, or in parallel, routing every record to the processes
+ * that need it in rounds of STEP_EVENTS), then merge the parts on process 0. Also the queries. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -82,30 +82,6 @@ static int route(void *arg, const struct mv__rec *r)
   return 0;
 }
 
-static int exchange_records(const struct mv_analyze_exchange *ex, struct router *rt, struct mv__engine *e)
-{
-  void **send = calloc((size_t)ex->size, sizeof *send);
-  size_t *lens = calloc((size_t)ex->size, sizeof *lens);
-  void *recv = NULL;
-  size_t rlen = 0;
-  int err = !send || !lens ? MV_ENOMEM : 0;
-  for (int p = 0; p < ex->size && !err; p++) {
-    send[p] = rt->out[p].data;
-    lens[p] = rt->out[p].len * sizeof(struct mv__rec);
-  }
-  if (!err)
-    err = ex->alltoallv(ex->ctx, send, lens, &recv, &rlen);
-  free(send);
-  free(lens);
-  size_t n = rlen / sizeof(struct mv__rec);
-  if (!err && n)
-    qsort(recv, n, sizeof(struct mv__rec), mv__rec_cmp);
-  for (size_t i = 0; i < n && !err; i++)
-    err = mv__engine_feed(e, (struct mv__rec *)recv + i);
-  free(recv);
-  return err;
-}
-
 struct run {
   OTF2_Reader *reader;
   struct mv__defs defs;
@@ -116,28 +92,151 @@ struct run {
   struct mv__engine *engine;
 };
 
+/* Events each process reads between two exchanges: bounds the records held in memory.
+ * MPIVET_ANALYZE_STEP overrides it (the tests use tiny steps to exercise many rounds). */
+#define STEP_EVENTS (1u << 20)
+
+static uint64_t step_events(void)
+{
+  const char *s = getenv("MPIVET_ANALYZE_STEP");
+  long long n = s ? atoll(s) : 0;
+  return n > 0 ? (uint64_t)n : STEP_EVENTS;
+}
+
+struct hdr {
+  uint64_t now, count;
+};
+struct run_head {
+  const struct mv__rec *p, *end;
+};
+
+/* Send every process its routed records, prefixed by this process's watermark. */
+static int send_round(const struct mv_analyze_exchange *ex, struct router *rt, uint64_t now, void **recv,
+                      size_t *rlen)
+{
+  void **send = calloc((size_t)ex->size, sizeof *send);
+  size_t *lens = calloc((size_t)ex->size, sizeof *lens);
+  int err = !send || !lens ? MV_ENOMEM : 0;
+  for (int p = 0; p < ex->size && !err; p++) {
+    struct hdr h = {now, rt->out[p].len};
+    lens[p] = sizeof h + rt->out[p].len * sizeof(struct mv__rec);
+    if (!(send[p] = malloc(lens[p]))) {
+      err = MV_ENOMEM;
+      break;
+    }
+    memcpy(send[p], &h, sizeof h);
+    if (rt->out[p].len)
+      memcpy((char *)send[p] + sizeof h, rt->out[p].data, rt->out[p].len * sizeof(struct mv__rec));
+    rt->out[p].len = 0;
+  }
+  if (err && lens)   /* still take part, with nothing to send */
+    memset(lens, 0, (size_t)ex->size * sizeof *lens);
+  int xerr = ex->alltoallv(ex->ctx, send, lens, recv, rlen);
+  for (int p = 0; send && p < ex->size; p++)
+    free(send[p]);
+  free(send);
+  free(lens);
+  return err ? err : xerr;
+}
+
+/* Merge the sorted runs received (each process releases records in order) with the records kept
+ * from earlier rounds; feed the engine every record with leave below the lowest watermark (no
+ * process can still produce an earlier one) and keep the rest. */
+static int merge_feed(struct mv__engine *e, const char *buf, size_t len, int nproc, struct mv__vec *pending,
+                      int *all_done)
+{
+  struct run_head *runs = malloc(((size_t)nproc + 1) * sizeof *runs);
+  struct mv__vec merged;
+  uint64_t w = len ? UINT64_MAX : 0;
+  size_t off = 0, total = pending->len;
+  int nruns = 0, err = runs ? 0 : MV_ENOMEM;
+  for (int p = 0; runs && p < nproc && len - off >= sizeof(struct hdr); p++) {
+    struct hdr h;
+    memcpy(&h, buf + off, sizeof h);
+    off += sizeof h;
+    size_t n = h.count <= (len - off) / sizeof(struct mv__rec) ? (size_t)h.count : 0;
+    const struct mv__rec *first = (const struct mv__rec *)(const void *)(buf + off);
+    w = h.now < w ? h.now : w;
+    runs[nruns++] = (struct run_head){first, first + n};
+    off += n * sizeof(struct mv__rec);
+    total += n;
+  }
+  if (runs)
+    runs[nruns++] = (struct run_head){pending->data, (const struct mv__rec *)pending->data + pending->len};
+  mv__vec_init(&merged, sizeof(struct mv__rec));
+  for (size_t i = 0; i < total && !err; i++) {
+    int best = -1;
+    for (int k = 0; k < nruns; k++)
+      if (runs[k].p < runs[k].end && (best < 0 || mv__rec_cmp(runs[k].p, runs[best].p) < 0))
+        best = k;
+    if (runs[best].p->leave < w) {
+      err = mv__engine_feed(e, runs[best].p++);
+    } else {
+      struct mv__rec *slot = mv__vec_push(&merged);
+      err = slot ? (*slot = *runs[best].p++, 0) : MV_ENOMEM;
+    }
+  }
+  free(runs);
+  mv__vec_release(pending);
+  *pending = merged;
+  *all_done = w == UINT64_MAX;
+  return err;
+}
+
+static int replay_parallel(struct run *r, const struct mv_analyze_exchange *ex)
+{
+  struct router rt = {&r->defs, ex->size, calloc((size_t)ex->size, sizeof(struct mv__vec)),
+                      calloc((size_t)ex->size, 1)};
+  struct mv__vec pending;
+  struct mv__reader *m = NULL;
+  mv__vec_init(&pending, sizeof(struct mv__rec));
+  int err = !rt.out || !rt.mark ? MV_ENOMEM : 0, all_done = 0;
+  for (int p = 0; p < ex->size && !err; p++)
+    mv__vec_init(&rt.out[p], sizeof(struct mv__rec));
+  if (!err)
+    err = mv__reader_open(r->reader, &r->defs, r->local, &r->tree, &r->store, route, &rt, &m);
+  uint64_t step = step_events();
+  /* every process takes part in every round until all are done, even after a local failure */
+  while (!all_done) {
+    int done = 1;
+    uint64_t now = UINT64_MAX;
+    if (!err && m)
+      err = mv__reader_step(m, step, &done, &now);
+    if (err)
+      now = UINT64_MAX;
+    void *recv = NULL;
+    size_t rlen = 0;
+    int xerr = rt.out ? send_round(ex, &rt, now, &recv, &rlen) : MV_ENOMEM;
+    int ferr = xerr ? 0 : merge_feed(r->engine, recv, rlen, ex->size, &pending, &all_done);
+    free(recv);
+    err = err ? err : (xerr ? xerr : ferr);
+    if (xerr)
+      break;   /* the exchange itself failed: no agreement is possible any more */
+  }
+  int cerr = m ? mv__reader_close(m, &r->rr) : 0;
+  for (int p = 0; rt.out && p < ex->size; p++)
+    mv__vec_release(&rt.out[p]);
+  free(rt.out);
+  free(rt.mark);
+  mv__vec_release(&pending);
+  return err ? err : cerr;
+}
+
 static int replay(struct run *r, const struct mv_analyze_exchange *ex)
 {
   int size = ex ? ex->size : 1, rank = ex ? ex->rank : 0;
   for (uint32_t i = 0; i < r->defs.nloc; i++)
     r->local[i] = mv__owner(i, r->defs.nloc, size) == (uint32_t)rank;
-  if (!ex) {
-    struct serial_sink s = {r->engine};
-    return mv__read_events(r->reader, &r->defs, NULL, &r->tree, &r->store, feed_engine, &s, &r->rr);
-  }
-  struct router rt = {&r->defs, size, calloc((size_t)size, sizeof(struct mv__vec)), calloc((size_t)size, 1)};
-  int err = !rt.out || !rt.mark ? MV_ENOMEM : 0;
-  for (int p = 0; p < size && !err; p++)
-    mv__vec_init(&rt.out[p], sizeof(struct mv__rec));
-  if (!err)
-    err = mv__read_events(r->reader, &r->defs, r->local, &r->tree, &r->store, route, &rt, &r->rr);
-  /* every process takes part in the exchange, even after a local failure */
-  int xerr = exchange_records(ex, &rt, r->engine);
-  for (int p = 0; rt.out && p < size; p++)
-    mv__vec_release(&rt.out[p]);
-  free(rt.out);
-  free(rt.mark);
-  return err ? err : xerr;
+  if (ex)
+    return replay_parallel(r, ex);
+  struct serial_sink s = {r->engine};
+  struct mv__reader *m = NULL;
+  int done = 0, err = mv__reader_open(r->reader, &r->defs, NULL, &r->tree, &r->store, feed_engine, &s, &m);
+  uint64_t now;
+  while (!err && !done)
+    err = mv__reader_step(m, UINT64_MAX, &done, &now);
+  int cerr = m ? mv__reader_close(m, &r->rr) : 0;
+  return err ? err : cerr;
 }
 
 /* mpivet's tracer marks archives of crashed runs; the events then end early on some ranks. */

@@ -202,9 +202,13 @@ struct mv__read_result {
   int truncated;       /* a location ended early or its file was unreadable */
   char note[160];
 };
-/* Reads the events of the selected locations (sel == NULL: all) in time order. */
-int mv__read_events(void *otf2_reader, struct mv__defs *d, const uint8_t *sel, struct mv__tree *tree,
-                    struct mv__store *profile, mv__rec_sink sink, void *arg,
-                    struct mv__read_result *res);
+/* Reads the events of the selected locations (sel == NULL: all) in global time order, in steps
+ * of up to n events: after a step every record with leave < *now has gone to the sink (*now is
+ * UINT64_MAX once *done). Close adds the exclusive times to `profile` and frees the reader. */
+struct mv__reader;
+int mv__reader_open(void *otf2_reader, struct mv__defs *d, const uint8_t *sel, struct mv__tree *tree,
+                    struct mv__store *profile, mv__rec_sink sink, void *arg, struct mv__reader **out);
+int mv__reader_step(struct mv__reader *m, uint64_t n, int *done, uint64_t *now);
+int mv__reader_close(struct mv__reader *m, struct mv__read_result *res);
 
 #endif

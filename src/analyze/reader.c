@@ -439,56 +439,89 @@ static void flush_profile(struct rd *r, const uint8_t *sel, struct mv__store *pr
   }
 }
 
-int mv__read_events(void *reader, struct mv__defs *d, const uint8_t *sel, struct mv__tree *tree,
-                    struct mv__store *profile, mv__rec_sink sink, void *arg, struct mv__read_result *res)
+struct mv__reader {
+  struct rd r;
+  OTF2_Reader *rdr;
+  OTF2_GlobalEvtReader *ger;
+  const uint8_t *sel;
+  struct mv__store *profile;
+  struct mv__read_result res;
+  int done;
+};
+
+int mv__reader_open(void *reader, struct mv__defs *d, const uint8_t *sel, struct mv__tree *tree,
+                    struct mv__store *profile, mv__rec_sink sink, void *arg, struct mv__reader **out)
 {
-  OTF2_Reader *rdr = reader;
-  memset(res, 0, sizeof *res);
-  struct rd r = {.d = d, .tree = tree, .sink = sink, .arg = arg, .last_idx = MV__NONE,
-                 .emit_mpi = d->nwins > 0};
-  r.ls = calloc(d->nloc ? d->nloc : 1, sizeof *r.ls);
-  if (!r.ls)
+  struct mv__reader *m = calloc(1, sizeof *m);
+  if (!m || !(m->r.ls = calloc(d->nloc ? d->nloc : 1, sizeof *m->r.ls))) {
+    free(m);
     return MV_ENOMEM;
-  for (uint32_t i = 0; i < d->nloc; i++) {
-    mv__vec_init(&r.ls[i].stack, sizeof(struct frame));
-    mv__vec_init(&r.ls[i].pay, sizeof(struct payload));
   }
+  *out = m;
+  m->rdr = reader, m->sel = sel, m->profile = profile;
+  m->r = (struct rd){.d = d, .tree = tree, .ls = m->r.ls, .sink = sink, .arg = arg, .last_idx = MV__NONE,
+                     .emit_mpi = d->nwins > 0};
   uint32_t nsel = 0;
-  for (uint32_t i = 0; i < d->nloc; i++)
+  for (uint32_t i = 0; i < d->nloc; i++) {
+    mv__vec_init(&m->r.ls[i].stack, sizeof(struct frame));
+    mv__vec_init(&m->r.ls[i].pay, sizeof(struct payload));
     nsel += !sel || sel[i];
-  if (!nsel)   /* more analysis processes than locations: nothing to read here */
-    goto done;
-  open_locations(rdr, d, sel, res);
-  OTF2_GlobalEvtReader *ger = OTF2_Reader_GetGlobalEvtReader(rdr);
+  }
+  m->done = !nsel;   /* more analysis processes than locations: nothing to read here */
+  if (m->done)
+    return 0;
+  open_locations(m->rdr, d, sel, &m->res);
+  m->ger = OTF2_Reader_GetGlobalEvtReader(m->rdr);
   OTF2_GlobalEvtReaderCallbacks *cb = callbacks();
-  if (ger && cb) {
-    OTF2_Reader_RegisterGlobalEvtCallbacks(rdr, ger, cb, &r);
-    uint64_t n = 0;
-    OTF2_ErrorCode rc = OTF2_Reader_ReadAllGlobalEvents(rdr, ger, &n);
-    if (rc != OTF2_SUCCESS && !r.err) {
-      res->truncated = 1;
-      snprintf(res->note, sizeof res->note, "event data unreadable after %llu events: %s",
-               (unsigned long long)r.events, OTF2_Error_GetName(rc));
-    }
-    OTF2_Reader_CloseGlobalEvtReader(rdr, ger);
-  } else if (!cb) {
-    r.err = MV_ENOMEM;
+  if (!cb)
+    return MV_ENOMEM;
+  if (m->ger) {
+    OTF2_Reader_RegisterGlobalEvtCallbacks(m->rdr, m->ger, cb, &m->r);
   } else {
-    res->truncated = 1;
-    snprintf(res->note, sizeof res->note, "no readable event files");
+    m->res.truncated = 1, m->done = 1;
+    snprintf(m->res.note, sizeof m->res.note, "no readable event files");
   }
   OTF2_GlobalEvtReaderCallbacks_Delete(cb);
-done:
-  release(&r, 0, 1);
-  check_complete(&r, sel, res);
-  flush_profile(&r, sel, profile);
-  res->events = r.events;
-  for (uint32_t i = 0; i < d->nloc; i++) {
-    mv__vec_release(&r.ls[i].stack);
-    mv__vec_release(&r.ls[i].pay);
-    free(r.ls[i].time);
+  return 0;
+}
+
+int mv__reader_step(struct mv__reader *m, uint64_t n, int *done, uint64_t *now)
+{
+  if (!m->done) {
+    uint64_t got = 0;
+    OTF2_ErrorCode rc = OTF2_Reader_ReadGlobalEvents(m->rdr, m->ger, n, &got);
+    if (rc != OTF2_SUCCESS && !m->r.err) {
+      m->res.truncated = 1;
+      snprintf(m->res.note, sizeof m->res.note, "event data unreadable after %llu events: %s",
+               (unsigned long long)m->r.events, OTF2_Error_GetName(rc));
+    }
+    m->done = rc != OTF2_SUCCESS || got < n || m->r.err;
   }
-  free(r.ls);
-  free(r.heap);
-  return r.err ? r.err : (profile->nomem ? MV_ENOMEM : 0);
+  if (m->done)
+    release(&m->r, 0, 1);
+  *done = m->done;
+  *now = m->done ? UINT64_MAX : m->r.now;
+  return m->r.err;
+}
+
+int mv__reader_close(struct mv__reader *m, struct mv__read_result *res)
+{
+  struct rd *r = &m->r;
+  if (m->ger)
+    OTF2_Reader_CloseGlobalEvtReader(m->rdr, m->ger);
+  release(r, 0, 1);
+  check_complete(r, m->sel, &m->res);
+  flush_profile(r, m->sel, m->profile);
+  m->res.events = r->events;
+  *res = m->res;
+  for (uint32_t i = 0; i < r->d->nloc; i++) {
+    mv__vec_release(&r->ls[i].stack);
+    mv__vec_release(&r->ls[i].pay);
+    free(r->ls[i].time);
+  }
+  int err = r->err ? r->err : (m->profile->nomem ? MV_ENOMEM : 0);
+  free(r->ls);
+  free(r->heap);
+  free(m);
+  return err;
 }
