@@ -83,7 +83,7 @@ static int parse_args(int argc, char **argv, struct mv_regress_options *o, const
   long n;
   optind = 1;
   opterr = 0;
-  while ((ch = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+  while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
     switch (ch) {
     case 'b': *base = optarg; break;
     case 'j': *junit = optarg; break;

@@ -76,7 +76,8 @@ static void rules_table(FILE *fp, const struct mv_report *r)
     fputs("</td><td>", fp);
     mv__html_escape(fp, x->metric);
     fprintf(fp, "</td><td>%lld</td><td class=\"%s\">%s", (long long)x->msize,
-            x->failed ? "bad" : "ok", x->failed ? "⚠ " : "");
+            x->failed ? "bad" : strcmp(x->status, "not evaluated") ? "ok" : "none",
+            x->failed ? "⚠ " : "");
     mv__html_escape(fp, x->status);
     fputs("</td><td>", fp);
     mv__html_escape(fp, x->detail);
