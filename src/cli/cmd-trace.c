@@ -1,7 +1,7 @@
 /* `mpivet trace [options] -- LAUNCHER ARGS...`: runs an MPI application with libmpivet-trace
- * preloaded (the library built for the launcher's MPI flavor), passes the options through the
- * environment, and after the run completes an archive the application left unfinished
- * (crash, MPI_Abort) with mpivet-trace-finish. */
+ * preloaded (the library built for the launcher's MPI flavor; under SMPI the application links
+ * it instead), passes the options through the environment, and after the run completes an
+ * archive the application left unfinished (crash, MPI_Abort) with mpivet-trace-finish. */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -18,13 +18,16 @@
 
 static const char usage[] =
   "usage: mpivet trace [-o DIR] [--buffer SIZE] [--record GROUPS] [--callstack N]\n"
-  "                    [--mpi openmpi|mpich] -- LAUNCHER [ARGS...]\n"
+  "                    [--mpi openmpi|mpich|smpi] -- LAUNCHER [ARGS...]\n"
   "Trace an MPI application into the OTF2 archive DIR/traces.otf2 (default DIR: trace).\n"
   "  -o, --output DIR     output folder (an older archive in it is replaced)\n"
   "  --buffer SIZE        event buffer per rank before it is flushed to disk (default 8M)\n"
   "  --record GROUPS      comma list of p2p,coll,rma,comm or all (default all)\n"
   "  --callstack N        return addresses hashed into the call-site id (default 1)\n"
   "  --mpi FLAVOR         MPI library of the application (default: guessed from LAUNCHER)\n"
+  "Under SMPI (smpirun) the application must be linked with the library, e.g.\n"
+  "  smpicc app.c -o app -L LIB -Wl,--no-as-needed -lmpivet-trace -Wl,--disable-new-dtags,-rpath,LIB\n"
+  "with LIB the folder of lib/mpivet/smpi/libmpivet-trace.so (see docs/trace.md).\n"
   "Example: mpivet trace -o tr -- mpirun -np 8 ./app\n";
 
 struct opts {
@@ -79,12 +82,17 @@ static int parse(int argc, char **argv, struct opts *o)
   return 0;
 }
 
+/* lib NULL: nothing to preload (SMPI). */
 static int set_env(const struct opts *o, const char *lib, const char *absdir)
 {
-  char preload[2 * PATH_MAX];
-  const char *old = getenv("LD_PRELOAD");
-  snprintf(preload, sizeof preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
-  if (setenv("LD_PRELOAD", preload, 1) || setenv("MPIVET_TRACE_DIR", absdir, 1))
+  if (lib) {
+    char preload[2 * PATH_MAX];
+    const char *old = getenv("LD_PRELOAD");
+    snprintf(preload, sizeof preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
+    if (setenv("LD_PRELOAD", preload, 1))
+      return -1;
+  }
+  if (setenv("MPIVET_TRACE_DIR", absdir, 1))
     return -1;
   if (o->buffer && setenv("MPIVET_TRACE_BUFFER", o->buffer, 1))
     return -1;
@@ -123,10 +131,16 @@ static int exists(const char *dir, const char *name)
 static int conclude(const char *flavor, const char *dir, int app_status)
 {
   char finisher[PATH_MAX];
+  if (!exists(dir, "mpivet-raw/rank-0.defs") && !exists(dir, "traces.otf2"))
+    return mv_cli_fail("trace", MV_EEXTERN, "%s: no trace was written%s", dir,
+                       strcmp(flavor, "smpi") == 0 ? ": under SMPI link the application with "
+                       "libmpivet-trace (see mpivet trace --help)" : "");
   if (exists(dir, "mpivet-raw/rank-0.defs") || !exists(dir, "traces.otf2")) {
-    if (mv_path_mpi(flavor, "mpivet-trace-finish", finisher, sizeof finisher) != 0)
-      return mv_cli_error("trace", "mpivet-trace-finish for %s not found: the raw trace stays in "
-                          "%s/mpivet-raw", flavor, dir);
+    if (mv_path_self_dir(finisher, sizeof finisher) != 0 ||
+        strlen(finisher) + sizeof "/mpivet-trace-finish" > sizeof finisher)
+      return mv_cli_error("trace", "mpivet-trace-finish not found: the raw trace stays in "
+                          "%s/mpivet-raw", dir);
+    strcat(finisher, "/mpivet-trace-finish");
     char *fargv[] = {finisher, (char *)dir, NULL};
     if (run(fargv) != 0)
       return mv_cli_fail("trace", MV_EEXTERN, "%s: no readable trace could be built", dir);
@@ -149,11 +163,9 @@ int cmd_trace(int argc, char **argv)
     return mv_cli_error("trace", "missing the command to run after -- (see mpivet trace --help)");
   char **cmd = argv + optind;
   const char *flavor = o.flavor ? o.flavor : guess_flavor(cmd[0]);
-  if (strcmp(flavor, "smpi") == 0)
-    return mv_cli_error("trace", "under SMPI the library cannot be preloaded: link the application "
-                        "with libmpivet-trace instead (see docs/trace.md)");
-  if (strcmp(flavor, "openmpi") != 0 && strcmp(flavor, "mpich") != 0)
-    return mv_cli_error("trace", "--mpi %s: expected openmpi or mpich", flavor);
+  int smpi = strcmp(flavor, "smpi") == 0;
+  if (strcmp(flavor, "openmpi") != 0 && strcmp(flavor, "mpich") != 0 && !smpi)
+    return mv_cli_error("trace", "--mpi %s: expected openmpi, mpich or smpi", flavor);
   char lib[PATH_MAX], absdir[PATH_MAX];
   if (mv_path_mpi(flavor, "libmpivet-trace.so", lib, sizeof lib) != 0)
     return mv_cli_error("trace", "libmpivet-trace.so was not built for %s", flavor);
@@ -161,7 +173,9 @@ int cmd_trace(int argc, char **argv)
     return mv_cli_error("trace", "%s: cannot create: %s", o.dir, strerror(errno));
   if (!realpath(o.dir, absdir))
     return mv_cli_error("trace", "%s: %s", o.dir, strerror(errno));
-  if (set_env(&o, lib, absdir) != 0)
+  /* SMPI loads each rank's copy of the application with RTLD_DEEPBIND, so a preloaded
+   * library never sees its MPI calls: the application links the library itself. */
+  if (set_env(&o, smpi ? NULL : lib, absdir) != 0)
     return mv_cli_error("trace", "cannot set the environment: %s", strerror(errno));
   int status = run(cmd);
   if (status < 0 || status == 127)

@@ -3,6 +3,7 @@
  * definitions: clock, ranks as locations, MPI regions, the call-site attribute, communicators
  * and RMA groups in world ranks, windows, and the truncation state as an archive property. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,18 @@
 #include "rawfmt.h"
 #include "trace-regions.h"
 
+/* Ticks -> local ns, linear through the first and last anchors. */
+static uint64_t ticks_to_ns(const struct mv__clock *c, uint64_t t)
+{
+  if (c->nanchors == 0)
+    return t;
+  double rate = c->nanchors > 1 && c->k2 > c->k1 ? (double)(c->n2 - c->n1) / (double)(c->k2 - c->k1) : 1;
+  return (uint64_t)((int64_t)c->n1 + llround((double)(int64_t)(t - c->k1) * rate));
+}
+
 uint64_t mv__clock_map(const struct mv__clock *c, uint64_t t)
 {
+  t = ticks_to_ns(c, t);
   double drift = 0;
   if (c->has_final && c->t2 > c->t1)
     drift = (double)(c->o2 - c->o1) * ((double)(int64_t)(t - c->t1) / (double)(c->t2 - c->t1));

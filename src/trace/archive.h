@@ -14,9 +14,11 @@
 
 
 struct mv__clock {
-  uint64_t t1, t2;      /* local times of the Init and Finalize alignments */
+  uint64_t t1, t2;      /* local times (ns) of the Init and Finalize alignments */
   int64_t o1, o2;       /* offsets to rank 0's clock there */
   int has_final;
+  uint64_t k1, n1, k2, n2;  /* first and last (event clock ticks, ns) anchors */
+  int nanchors;         /* 0: events are stamped in ns already */
 };
 
 struct mv__def_set {     /* one communicator or group: id and world ranks */
@@ -62,6 +64,7 @@ int mv__defs_read(const char *dir, int rank, struct mv__defs *d);
 /* Ranks found: "rank R P" of rank 0's side file, else the number of rank-*.raw files. */
 int mv__defs_nranks(const char *dir);
 void mv__defs_release(struct mv__defs *d);
+/* Event stamp (ticks) -> ns on rank 0's clock. */
 uint64_t mv__clock_map(const struct mv__clock *c, uint64_t t);
 /* Writes rank's events into the archive (location = rank); first/last corrected times. */
 int mv__convert_rank(OTF2_Archive *ar, const char *dir, int rank, const struct mv__clock *clk,

@@ -72,7 +72,11 @@ static void parse_line(struct mv__defs *d, int rank, char *line)
     ri->clock.t1 = t, ri->clock.o1 = o;
   else if (sscanf(line, "clock_final %llu %lld", &t, &o) == 2)
     ri->clock.t2 = t, ri->clock.o2 = o, ri->clock.has_final = 1;
-  else if (sscanf(line, "closed %llu", &n) == 1)
+  else if (sscanf(line, "ticks %llu %llu", &t, &n) == 2) {
+    if (ri->clock.nanchors++ == 0)
+      ri->clock.k1 = t, ri->clock.n1 = n;
+    ri->clock.k2 = t, ri->clock.n2 = n;
+  } else if (sscanf(line, "closed %llu", &n) == 1)
     ri->closed = 1, ri->nevents = n;
   else if (strncmp(line, "truncated ", 10) == 0 && !ri->truncated[0])
     snprintf(ri->truncated, sizeof ri->truncated, "%.127s", line + 10);

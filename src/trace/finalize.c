@@ -39,12 +39,14 @@ static void gather_list(uint32_t **v, size_t *n)
   *n = (size_t)total;
 }
 
-static void build_idmap(struct mv__idmap *m)
+/* The ids and the clock alignment this rank defined, from its own side file. */
+static void build_idmap(struct mv__idmap *m, struct mv__clock *clk)
 {
   struct mv__defs own = {0};
   own.nranks = G.size;
   mv__defs_read(G.dir, G.rank, &own);
   mv__idmap_from_defs(m, &own);
+  *clk = own.ranks ? own.ranks[G.rank].clock : (struct mv__clock){0};
   mv__defs_release(&own);
   gather_list(&m->comms, &m->ncomms);
   gather_list(&m->wins, &m->nwins);
@@ -61,10 +63,10 @@ void mv__write_archive(void)
     err = -1;
   if (ar && OTF2_Archive_OpenEvtFiles(ar) != OTF2_SUCCESS)
     err = -1;
-  struct mv__clock clk = {G.t_init, G.t_fin, G.off_init, G.off_fin, 1};
+  struct mv__clock clk;
   uint64_t n = 0, first = UINT64_MAX, last = 0;
   struct mv__idmap map;
-  build_idmap(&map);
+  build_idmap(&map, &clk);
   if (!err)
     err = mv__convert_rank(ar, G.dir, G.rank, &clk, &map, &n, &first, &last);
   if (ar)

@@ -14,6 +14,12 @@
 #define MV__STATUS_STACK 16
 #define MV_NOROOT (-1)
 #define MV_ALLRANKS (-1)
+/* SMPI 3.32 declares MPI_Compare_and_swap's compare_addr without const (the spec uses this). */
+#ifdef MV_SMPI
+#define MV__CAS_CONST
+#else
+#define MV__CAS_CONST const
+#endif
 
 enum mv__rma_kind { MV_RMA_PUT, MV_RMA_GET, MV_RMA_ACC, MV_RMA_GET_ACC, MV_RMA_FETCH_OP, MV_RMA_CAS };
 

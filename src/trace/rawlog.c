@@ -79,6 +79,8 @@ void mv__raw_flush(void)
     snprintf(what, sizeof what, "cannot write the trace in %s/" MV__RAW_DIR, G.dir);
     mv__fail(what, err);
     mv__def("truncated write error: %s", strerror(err));
+  } else {
+    mv__clock_anchor();
   }
   G.n = 0;
 }
@@ -124,6 +126,7 @@ void mv__def(const char *fmt, ...)
 void mv__raw_close(void)
 {
   mv__raw_flush();
+  mv__clock_anchor();
   mv__def("closed %llu", (unsigned long long)G.nevents);
   if (G.raw_fd >= 0)
     close(G.raw_fd);

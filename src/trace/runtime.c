@@ -1,7 +1,9 @@
 /* The tracer's core: per-rank state, begin/end of every traced call (re-entrancy guard,
  * timestamps, call-site hashes), options from the environment, and MPI_Init/Finalize/Abort
  * plus fatal signals, which flush what was recorded so that a crash leaves a readable trace. */
-#define _GNU_SOURCE 1
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1  /* dladdr; smpicc defines it already */
+#endif
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
@@ -16,45 +18,6 @@
 #include "hooks.h"
 #include "state.h"
 
-#ifdef MV_SMPI
-#include <simgrid/actor.h>
-/* SMPI runs every rank in one process: one state per simulated process. */
-struct mv__state *mv__st(void)
-{
-  static struct mv__state **all;
-  static size_t nall;
-  size_t pid = (size_t)sg_actor_self_get_pid();
-  if (pid >= nall) {
-    size_t n = pid * 2 + 16;
-    all = realloc(all, n * sizeof *all);
-    memset(all + nall, 0, (n - nall) * sizeof *all);
-    nall = n;
-  }
-  if (!all[pid])
-    all[pid] = calloc(1, sizeof **all);
-  return all[pid];
-}
-
-uint64_t mv__now(void)
-{
-  return (uint64_t)(PMPI_Wtime() * 1e9);
-}
-#else
-static struct mv__state state;
-
-struct mv__state *mv__st(void)
-{
-  return &state;
-}
-
-uint64_t mv__now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-#endif
-
 static uint64_t fnv(uint64_t h, const void *data, size_t n)
 {
   const unsigned char *p = data;
@@ -63,25 +26,43 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
   return h;
 }
 
+/* The module's name as the hash sees it. SMPI runs each rank in a private copy of the
+ * application named <name>_<pid>_<rank>.so: the copy's suffix is dropped so that all ranks and
+ * all runs agree. */
+static const char *module_name(const char *path, char *out, size_t size)
+{
+  const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  snprintf(out, size, "%s", base);
+#ifdef MV_SMPI
+  size_t n = strlen(out);
+  if (n > 3 && strcmp(out + n - 3, ".so") == 0) {
+    size_t i = n - 3, digits = 0;
+    for (int part = 0; part < 2; part++, digits = 0) {
+      while (i > 0 && out[i - 1] >= '0' && out[i - 1] <= '9')
+        i--, digits++;
+      if (!digits || i == 0 || out[i - 1] != '_')
+        return out;
+      i--;
+    }
+    out[i] = 0;
+  }
+#endif
+  return out;
+}
+
 /* Hash of the return addresses as module-relative offsets, so that every rank running the same
  * binary gives a call site the same hash despite address-space randomisation. */
-static uint64_t site_describe(uintptr_t caller, char *line, size_t size)
+static uint64_t site_describe(void *const *frames, int n, char *line, size_t size)
 {
-  void *frames[18];
-  int n = 1;
-  frames[0] = (void *)caller;
-  if (G.stack_depth > 1) {
-    n = backtrace(frames, G.stack_depth + 2 < 18 ? G.stack_depth + 2 : 18) - 2;
-    memmove(frames, frames + 2, (size_t)(n > 0 ? n : 0) * sizeof *frames);
-  }
   uint64_t h = 14695981039346656037u;
   size_t used = 0;
   for (int i = 0; i < n; i++) {
     Dl_info info;
+    char modbuf[256];
     const char *mod = "?", *sym = "?";
     uintptr_t off = (uintptr_t)frames[i];
     if (dladdr(frames[i], &info) && info.dli_fname) {
-      mod = strrchr(info.dli_fname, '/') ? strrchr(info.dli_fname, '/') + 1 : info.dli_fname;
+      mod = module_name(info.dli_fname, modbuf, sizeof modbuf);
       off -= (uintptr_t)info.dli_fbase;
       sym = info.dli_sname ? info.dli_sname : "?";
     }
@@ -93,33 +74,62 @@ static uint64_t site_describe(uintptr_t caller, char *line, size_t size)
   return h;
 }
 
+static struct mv__site *site_slot(struct mv__site *tab, size_t cap, uintptr_t key)
+{
+  size_t mask = cap - 1, i = (key >> 4 ^ key) & mask;
+  while (tab[i].raw && tab[i].raw != key)
+    i = (i + 1) & mask;
+  return &tab[i];
+}
+
+/* Keeps the table at most half full; 0 when memory is short (the site is then not cached). */
+static int site_reserve(void)
+{
+  if ((G.nsites + 1) * 2 <= G.capsites)
+    return 1;
+  size_t cap = G.capsites ? G.capsites * 2 : 1024;
+  struct mv__site *tab = calloc(cap, sizeof *tab);
+  if (!tab)
+    return 0;
+  for (size_t i = 0; i < G.capsites; i++)
+    if (G.sites[i].raw)
+      *site_slot(tab, cap, G.sites[i].raw) = G.sites[i];
+  free(G.sites);
+  G.sites = tab, G.capsites = cap;
+  return 1;
+}
+
+/* The call site's hash, cached by the raw return address (or, for deeper stacks, by a hash of
+ * the raw return addresses): dladdr and the definition line only on a site's first call. */
 static uint64_t site_hash(uintptr_t caller)
 {
-  if (G.capsites == 0) {
-    G.capsites = 1024;
-    G.sites = calloc(G.capsites, sizeof *G.sites);
+  void *frames[18];
+  int n = 1;
+  uintptr_t key = caller;
+  frames[0] = (void *)caller;
+  if (G.stack_depth > 1) {
+    n = backtrace(frames, G.stack_depth + 2 < 18 ? G.stack_depth + 2 : 18) - 2;
+    n = n > 0 ? n : 0;
+    memmove(frames, frames + 2, (size_t)n * sizeof *frames);
+    key = (uintptr_t)fnv(14695981039346656037u, frames, (size_t)n * sizeof *frames) | 1u;
   }
-  size_t mask = G.capsites - 1, i = (caller >> 4) & mask;
-  while (G.sites[i].raw && G.sites[i].raw != caller)
-    i = (i + 1) & mask;
-  if (G.sites[i].raw)
-    return G.sites[i].hash;
+  struct mv__site *slot = G.capsites ? site_slot(G.sites, G.capsites, key) : NULL;
+  if (slot && slot->raw)
+    return slot->hash;
   char line[1024];
-  uint64_t h = site_describe(caller, line, sizeof line);
-  if (G.stack_depth > 1)
-    return h;  /* deeper stacks differ per caller chain: not cached by the leaf address */
-  if (G.nsites * 2 < G.capsites) {
-    G.sites[i].raw = caller;
-    G.sites[i].hash = h;
+  uint64_t h = site_describe(frames, n, line, sizeof line);
+  mv__def("site %016llx%s", (unsigned long long)h, line);
+  if (site_reserve()) {
+    slot = site_slot(G.sites, G.capsites, key);
+    slot->raw = key, slot->hash = h;
     G.nsites++;
   }
-  mv__def("site %016llx%s", (unsigned long long)h, line);
   return h;
 }
 
 int mv__call_begin(struct mv__call *c, int region, uintptr_t caller)
 {
-  struct mv__state *s = mv__st();
+  struct mv__state *s = &G;
   if (s->depth || (!s->active && mv__regions[region].group != MV__G_ENV))
     return 0;
   s->depth++;
@@ -136,7 +146,7 @@ int mv__call_begin(struct mv__call *c, int region, uintptr_t caller)
 
 void mv__call_end(struct mv__call *c)
 {
-  struct mv__state *s = mv__st();
+  struct mv__state *s = &G;
   if (c->on && s->active)
     mv__emit(MV__K_LEAVE, 0, (uint32_t)c->region, 0, 0, 0, 0);
   if (c->req != c->req_stack)
@@ -152,7 +162,6 @@ MPI_Status *mv__statuses(int n, MPI_Status *stack, MPI_Status **heap)
   return *heap ? *heap : MPI_STATUSES_IGNORE;
 }
 
-
 /* Flush and mark the trace truncated; used on signals, MPI_Abort and exit without Finalize. */
 static void emergency_close(const char *why)
 {
@@ -164,35 +173,40 @@ static void emergency_close(const char *why)
   mv__raw_close();
 }
 
-#ifndef MV_SMPI
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
 static struct sigaction old_actions[sizeof fatal_signals / sizeof fatal_signals[0]];
 
+/* Every rank of the process (one, or all of them under SMPI) flushes what it has. */
 static void on_signal(int sig)
 {
   char why[32];
   snprintf(why, sizeof why, "signal %d", sig);
-  emergency_close(why);
+  mv__each_state(emergency_close, why);
   for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
     if (fatal_signals[i] == sig)
       sigaction(sig, &old_actions[i], NULL);
   raise(sig);
 }
 
+static void on_exit_without_finalize(void)
+{
+  mv__each_state(emergency_close, "exit without MPI_Finalize");
+}
+
+/* Once per process (under SMPI the first rank to initialise installs them for all). */
 static void install_handlers(void)
 {
+  static int done;
+  if (done)
+    return;
+  done = 1;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
   sa.sa_flags = SA_NODEFER;
   for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
     sigaction(fatal_signals[i], &sa, &old_actions[i]);
-}
-#endif
-
-static void on_exit_without_finalize(void)
-{
-  emergency_close("exit without MPI_Finalize");
+  atexit(on_exit_without_finalize);
 }
 
 void mv__post_init(struct mv__call *c, int ret, int provided)
@@ -221,15 +235,11 @@ void mv__post_init(struct mv__call *c, int ret, int provided)
   uint32_t self = mv__new_id(MPI_COMM_SELF, &G.next_comm);
   mv__comm_add(MPI_COMM_SELF, self);
   mv__define_comm(MPI_COMM_SELF, self, "MPI_COMM_SELF");
-  G.off_init = mv__clock_offset(G.tool_comm, &G.t_init);
-  mv__def("clock_init %llu %lld", (unsigned long long)G.t_init, (long long)G.off_init);
+  mv__clock_sync("clock_init");
   G.active = 1;
   c->on = 1;
   mv__emit_at(c->t, MV__K_ENTER, 0, (uint32_t)c->region, 0, 0, site_hash(c->caller), 0);
-#ifndef MV_SMPI
   install_handlers();
-#endif
-  atexit(on_exit_without_finalize);
 }
 
 void mv__pre_finalize(struct mv__call *c)
@@ -237,8 +247,7 @@ void mv__pre_finalize(struct mv__call *c)
   if (!G.active)
     return;
   mv__emit(MV__K_LEAVE, 0, (uint32_t)c->region, 0, 0, 0, 0);
-  G.off_fin = mv__clock_offset(G.tool_comm, &G.t_fin);
-  mv__def("clock_final %llu %lld", (unsigned long long)G.t_fin, (long long)G.off_fin);
+  mv__clock_sync("clock_final");
   G.active = 0;
   mv__raw_close();
   mv__write_archive();

@@ -33,8 +33,6 @@ struct mv__state {
   uint64_t next_req, next_match, next_lock;
   uint32_t next_comm, next_win, next_group;
   MPI_Comm tool_comm;                 /* private duplicate of MPI_COMM_WORLD */
-  uint64_t t_init, t_fin;
-  int64_t off_init, off_fin;
   struct mv__comm_ent *comms; size_t ncomms, capcomms;
   struct mv__win_ent *wins; size_t nwins, capwins;
   struct mv__req_ent *reqs; size_t capreqs, nreqs;      /* open addressing */
@@ -43,10 +41,20 @@ struct mv__state {
   struct mv__grp_ent *grps; size_t ngrps, capgrps;
 };
 
-struct mv__state *mv__st(void);
+#ifdef MV_SMPI
+struct mv__state *mv__st(void);       /* the calling rank's (actor's) state */
 #define G (*mv__st())
-
+#else
+extern struct mv__state mv__state_one;
+#define G mv__state_one
+#endif
+/* clock.c: fn(arg) with G set to each rank's state in turn (all ranks of the process) */
+void mv__each_state(void (*fn)(const char *), const char *arg);
+/* Event time stamps: TSC ticks or ns (converted with the anchors at archive time). */
 uint64_t mv__now(void);
+uint64_t mv__mono_ns(void);
+/* Writes a "ticks T NS" line pairing the event clock with CLOCK_MONOTONIC (if they differ). */
+void mv__clock_anchor(void);
 /* Append one record stamped t; flushes the buffer to disk when full. */
 void mv__emit_at(uint64_t t, int kind, int sub, uint32_t a, uint32_t b, uint32_t c, uint64_t x,
                  uint64_t y);
@@ -77,8 +85,8 @@ void mv__tables_release(void);
 /* local completion of a request-based RMA operation (Wait/Test) */
 void mv__rma_local_done(uint32_t win, uint64_t match);
 
-/* clock alignment with rank 0 (clocksync.c): offset to add to local time */
-int64_t mv__clock_offset(MPI_Comm comm, uint64_t *t_local);
+/* clock alignment with rank 0 (clocksync.c): writes "<tag> <local ns> <offset ns>" and an anchor */
+void mv__clock_sync(const char *tag);
 /* OTF2 output at finalize (finalize.c) */
 void mv__write_archive(void);
 

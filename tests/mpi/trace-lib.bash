@@ -1,5 +1,5 @@
 # Helpers sourced by the trace tests (trace-*.sh); .bash so that ctest does not run it as a test.
-# Needs MPIVET, MV_BUILD, MV_FLAVORS from ctest.
+# Needs MPIVET, MV_BUILD, MV_SRC from ctest.
 command -v otf2-print >/dev/null || { echo "otf2-print not installed"; exit 77; }
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/mv-trace-test.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
@@ -7,16 +7,31 @@ FAILS=0
 TESTED=0
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 
+# have_flavor FLAVOR: 0 when the tracer and the examples are built for it. (MV_FLAVORS is not
+# used: ctest's ENVIRONMENT splits its ;-list, so it only ever names the first flavor.)
 have_flavor() {
-  case " $MV_FLAVORS " in *" $1 "*) ;; *) echo "skip $1: not built"; return 1 ;; esac
   [ -e "$MV_BUILD/lib/mpivet/$1/libmpivet-trace.so" ] || { echo "skip $1: no libmpivet-trace.so"; return 1; }
+  if [ "$1" = smpi ]; then
+    [ -e "$(example smpi late-sender)" ] || { echo "skip smpi: examples not built"; return 1; }
+    mkdir -p "$WORK/smpi-tmp"
+    "$MPIVET" platform cluster:8 -o "$WORK/cluster.xml" --hostfile "$WORK/hostfile" --np 8 ||
+      { fail "mpivet platform"; return 1; }
+  fi
   TESTED=$((TESTED + 1))
 }
-example() { echo "$MV_BUILD/lib/mpivet/$1/$2"; }
+# Under SMPI the tracer cannot be preloaded: the <name>-traced builds link it.
+example() {
+  local suffix=
+  [ "$1" = smpi ] && suffix=-traced
+  echo "$MV_BUILD/lib/mpivet/$1/$2$suffix"
+}
+# SMPI: simulated computation off, so that time stamps are simulated time only (deterministic).
 launcher() {
   case "$1" in
     openmpi) echo "mpirun.openmpi --oversubscribe -np ${NP:-4}" ;;
     mpich) echo "mpirun.mpich -np ${NP:-4}" ;;
+    smpi) echo "smpirun -quiet -np ${NP:-4} -platform $WORK/cluster.xml -hostfile $WORK/hostfile" \
+               "--cfg=smpi/simulate-computation:no" ;;
   esac
 }
 # trace_run FLAVOR DIR [mpivet trace options] -- PROGRAM ARGS: 0 when the archive exists.
@@ -26,7 +41,8 @@ trace_run() {
   while [ "$1" != "--" ]; do opts+=("$1"); shift; done
   shift
   # shellcheck disable=SC2046
-  timeout 120 "$MPIVET" trace -o "$dir" --mpi "$flavor" "${opts[@]}" -- $(launcher "$flavor") "$@" \
+  # smpirun puts TMPDIR first in LD_LIBRARY_PATH: a private one keeps stray libraries out
+  TMPDIR="$WORK/smpi-tmp" timeout 120 "$MPIVET" trace -o "$dir" --mpi "$flavor" "${opts[@]}" -- $(launcher "$flavor") "$@" \
     </dev/null >"$dir.log" 2>&1
   local rc=$?
   [ -n "${EXPECT_RC:-}" ] && [ "$rc" != "$EXPECT_RC" ] && fail "$flavor $*: exit $rc, expected $EXPECT_RC"
@@ -55,6 +71,38 @@ balanced() {
   local e l
   e=$(awk '$1 == "ENTER" { print $2 }' "$2"); l=$(awk '$1 == "LEAVE" { print $2 }' "$2")
   [ "$e" = "$l" ] || fail "$1: $e Enter events but $l Leave events"
+}
+# The examples, their arguments and the expected counts for 4 ranks (Enter:<region> counts
+# the calls, other keys events), counted by hand from examples/*.c.
+read -r -d '' EXAMPLES_TABLE <<'T'
+late-sender|3 20|Enter:MPI_Send=6 Enter:MPI_Recv=6 MPI_SEND=6 MPI_RECV=6
+late-receiver|3 20|Enter:MPI_Send=6 Enter:MPI_Recv=6 MPI_SEND=6 MPI_RECV=6
+imbalanced-barrier|3 10|Enter:MPI_Barrier=12 MPI_COLLECTIVE_BEGIN=12 MPI_COLLECTIVE_END=12
+imbalanced-fence|3 10|Enter:MPI_Win_create=4 Enter:MPI_Win_fence=16 Enter:MPI_Put=12 Enter:MPI_Win_free=4 RMA_WIN_CREATE=4 RMA_WIN_DESTROY=4 RMA_COLLECTIVE_BEGIN=24 RMA_COLLECTIVE_END=24 RMA_PUT=12 RMA_OP_COMPLETE_NON_BLOCKING=12
+late-post|3 20|Enter:MPI_Win_post=3 Enter:MPI_Win_wait=3 Enter:MPI_Win_start=9 Enter:MPI_Put=9 Enter:MPI_Win_complete=9 Enter:MPI_Group_incl=3 Enter:MPI_Group_excl=1 RMA_GROUP_SYNC=24 RMA_PUT=9 RMA_OP_COMPLETE_NON_BLOCKING=9
+early-wait|3 20|Enter:MPI_Win_post=3 Enter:MPI_Win_wait=3 Enter:MPI_Win_start=9 Enter:MPI_Put=9 Enter:MPI_Get=9 Enter:MPI_Win_complete=9 RMA_GROUP_SYNC=24 RMA_PUT=9 RMA_GET=9 RMA_OP_COMPLETE_NON_BLOCKING=18 RMA_OP_COMPLETE_REMOTE=9
+lock-chain|20 2 2|Enter:MPI_Win_allocate=4 Enter:MPI_Barrier=8 Enter:MPI_Win_lock=4 Enter:MPI_Win_unlock=4 Enter:MPI_Accumulate=3 RMA_REQUEST_LOCK=4 RMA_RELEASE_LOCK=4 RMA_ATOMIC=3 RMA_OP_COMPLETE_NON_BLOCKING=3 RMA_OP_COMPLETE_REMOTE=3
+stencil-2d|32 20|Enter:MPI_Cart_create=4 Enter:MPI_Irecv=320 Enter:MPI_Isend=320 Enter:MPI_Waitall=80 Enter:MPI_Allreduce=8 Enter:MPI_Comm_free=4 MPI_ISEND=160 MPI_ISEND_COMPLETE=160 MPI_IRECV_REQUEST=160 MPI_IRECV=160 MPI_COLLECTIVE_END=8
+T
+# check_examples FLAVOR: every example traced, read back, counted; --record keeps only its groups.
+check_examples() {
+  local flavor=$1 ex args want dir buffer
+  while IFS='|' read -r ex args want; do
+    dir="$WORK/$flavor-$ex"
+    buffer=8M
+    [ "$ex" = stencil-2d ] && buffer=4k  # forces many flushes of the bounded buffer
+    # shellcheck disable=SC2086
+    trace_run "$flavor" "$dir" --buffer "$buffer" -- "$(example "$flavor" "$ex")" $args || continue
+    counts "$dir" >"$dir.counts" || { fail "$flavor $ex: otf2-print cannot read the archive"; continue; }
+    expect "$flavor $ex" "$dir.counts" "Enter:MPI_Init=4 Enter:MPI_Finalize=4 $want"
+    balanced "$flavor $ex" "$dir.counts"
+    [ -e "$dir/TRUNCATED" ] && fail "$flavor $ex: marked truncated after a clean run"
+  done <<<"$EXAMPLES_TABLE"
+  dir="$WORK/$flavor-record"
+  if trace_run "$flavor" "$dir" --record coll -- "$(example "$flavor" late-sender)" 2 1; then
+    counts "$dir" >"$dir.counts"
+    expect "$flavor --record coll" "$dir.counts" "Enter:MPI_Send=0 MPI_SEND=0 Enter:MPI_Init=4"
+  fi
 }
 finish() {
   [ "$TESTED" -gt 0 ] || { echo "no MPI flavor with libmpivet-trace built"; exit 77; }
