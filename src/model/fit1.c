@@ -19,34 +19,33 @@ struct ctx {
   size_t n, ns;
   const struct mv_term *space;
   double *cols;       /* column 0 = ones, then one per space term: (ns + 1) * n */
+  double *cols1;      /* the same columns minus their value at x = 1 */
   double *at1;        /* [ns] value of each space term at x = 1 */
   struct hyp *cand;   /* [2 * ns] one-term candidates */
   const double *y;    /* locations fitted: prep.ys while selecting, prep.y for the model */
   struct mv__prep prep;
 };
 
-/* c0 + c1 t1 + c2 t2; anchored: c0 fixed at 0 (the constant column left out). */
+/* How the constant is fitted: free, fixed at 0, or fixed by f(1) = 0 (c0 = -sum c_j t_j(1)). */
+enum anchor { FREE, ZERO, AT1 };
+
+/* c0 + c1 t1 + c2 t2. */
 struct hyp {
   int idx[2];         /* space indices, -1 unused */
   int nterms;
-  int anchored;
+  enum anchor anchor;
   double coef[3];
   double wrss;
 };
 
-static const double *col(const struct ctx *c, int idx)
-{
-  return c->cols + (size_t)(idx + 1) * c->n;
-}
-
-/* The design columns of h: the constant (unless anchored), then its terms; returns how many. */
+/* The design columns of h: the constant (when free), then its terms; returns how many. */
 static size_t columns(const struct ctx *c, const struct hyp *h, const double **cols)
 {
   size_t k = 0;
-  if (!h->anchored)
+  if (h->anchor == FREE)
     cols[k++] = c->cols;
   for (int j = 0; j < h->nterms; j++)
-    cols[k++] = col(c, h->idx[j]);
+    cols[k++] = (h->anchor == AT1 ? c->cols1 : c->cols) + (size_t)(h->idx[j] + 1) * c->n;
   return k;
 }
 
@@ -54,8 +53,12 @@ static int fit(const struct ctx *c, struct hyp *h, const double *sw, double *hat
 {
   const double *cols[3];
   size_t k = columns(c, h, cols);
-  h->coef[0] = 0.0;
-  return mv__lsq(c->n, k, cols, c->y, sw, h->coef + h->anchored, &h->wrss, hat);
+  int rc = mv__lsq(c->n, k, cols, c->y, sw, h->coef + (h->anchor != FREE), &h->wrss, hat);
+  if (h->anchor != FREE)
+    h->coef[0] = 0.0;
+  for (int j = 0; h->anchor == AT1 && j < h->nterms; j++)
+    h->coef[0] -= h->coef[j + 1] * c->at1[h->idx[j]];
+  return rc;
 }
 
 /* Admissible for the robust rule: growing terms, and a cost that is not negative at x = 1
@@ -68,24 +71,32 @@ static int admissible(const struct ctx *c, const struct hyp *h)
       return 0;
     at1 += h->coef[j] * c->at1[h->idx[j - 1]];
   }
-  return at1 >= 0.0;
+  return h->anchor == AT1 || at1 >= 0.0;
 }
 
-/* The admissible fits of h's terms, written to out (returns 0, 1 or 2): with a free constant,
- * and, when that constant comes out negative, also with c0 = 0. A cost is a sum of nonnegative
- * parts, so a negative constant is the exception (c * (p - 1) has one) that must earn its place;
- * a fit negative at x = 1 is replaced by its c0 = 0 variant. */
+/* The admissible fits of h's terms, written to out (returns 0, 1 or 2). A cost is a sum of
+ * nonnegative parts, so a negative constant is the exception (c * (p - 1) has one) that must
+ * earn its place: a fit whose constant comes out negative also yields its c0 = 0 variant, and
+ * one negative at x = 1 is replaced by the constrained fit on that boundary, f(1) = 0. */
 static int variants(const struct ctx *c, struct hyp h, struct hyp *out)
 {
-  int n = 0;
-  h.anchored = 0;
+  int n = 0, ok;
+  h.anchor = FREE;
   if (fit(c, &h, c->prep.sw, NULL) != 0)
     return 0;
-  if (admissible(c, &h))
+  if ((ok = admissible(c, &h)))
     out[n++] = h;
-  h.anchored = 1;
-  if (h.coef[0] < 0.0 && fit(c, &h, c->prep.sw, NULL) == 0 && admissible(c, &h))
-    out[n++] = h;
+  if (!(h.coef[0] < 0.0))
+    return n;
+  double shift = 0.0;
+  for (int j = 0; j < h.nterms; j++)
+    shift += c->at1[h.idx[j]];
+  for (enum anchor a = ZERO; a <= AT1; a++) {
+    h.anchor = a;
+    if ((a == ZERO || (!ok && shift > 0.0)) && fit(c, &h, c->prep.sw, NULL) == 0 &&
+        admissible(c, &h))
+      out[n++] = h;
+  }
   return n;
 }
 
@@ -95,11 +106,11 @@ static void loo(const struct ctx *c, struct hyp *h, const double *sw, double *we
   double hat[1024], *hp = c->n <= 1024 ? hat : malloc(c->n * sizeof *hp);
   struct hyp g = *h;
   *werr = *smape = NAN;
-  if (!hp || fit(c, &g, sw, hp) != 0 || c->n < (size_t)(g.nterms + 2 - g.anchored))
+  if (!hp || fit(c, &g, sw, hp) != 0 || c->n < (size_t)g.nterms + 1 + (g.anchor == FREE))
     goto out;
   const double *cols[3];
   size_t k = columns(c, &g, cols);
-  const double *coef = g.coef + g.anchored;
+  const double *coef = g.coef + (g.anchor != FREE);
   *werr = mv__loo_wrss(c->n, k, cols, c->y, sw, coef, hp);
   double s = 0.0;
   for (size_t i = 0; i < c->n; i++) {
@@ -145,7 +156,7 @@ static void search_one(const struct ctx *c, struct hyp *best, int *top, size_t n
   best->wrss = NAN;
   for (int t = 0; t < (int)c->ns; t++) {
     struct hyp *v = c->cand + n;
-    int nv = variants(c, (struct hyp){{t, -1}, 1, 0, {0}, 0}, v);
+    int nv = variants(c, (struct hyp){{t, -1}, 1, FREE, {0}, 0}, v);
     if (nv == 0)
       continue;
     n += (size_t)nv;
@@ -173,7 +184,7 @@ static void search_two(const struct ctx *c, struct hyp *best)
   for (int a = 0; a < (int)c->ns; a++)
     for (int b = a + 1; b < (int)c->ns; b++) {
       struct hyp v[2];
-      int nv = variants(c, (struct hyp){{a, b}, 2, 0, {0}, 0}, v);
+      int nv = variants(c, (struct hyp){{a, b}, 2, FREE, {0}, 0}, v);
       for (int i = 0; i < nv; i++)
         if (isnan(best->wrss) || v[i].wrss < best->wrss)
           *best = v[i];
@@ -195,7 +206,7 @@ static int lack_of_fit(const struct ctx *c, const struct hyp *one, double alpha)
 static void select_robust(const struct ctx *c, const struct mv_fit_options *o, struct hyp *out,
                           int *top, size_t ntop)
 {
-  struct hyp lv[NLEVELS] = {{{-1, -1}, 0, 0, {0}, 0}};
+  struct hyp lv[NLEVELS] = {{{-1, -1}, 0, FREE, {0}, 0}};
   double rss[NLEVELS] = {NAN, NAN, NAN}, cv[NLEVELS] = {NAN, NAN, NAN}, sm;
   if (fit(c, &lv[0], c->prep.sw, NULL) == 0)
     rss[0] = lv[0].wrss;
@@ -215,7 +226,7 @@ static void select_smape(const struct ctx *c, struct hyp *out)
 {
   double best = INFINITY, werr, sm;
   for (int t = -1; t < (int)c->ns; t++) {
-    struct hyp h = {{t, -1}, t >= 0, 0, {0}, 0};
+    struct hyp h = {{t, -1}, t >= 0, FREE, {0}, 0};
     loo(c, &h, NULL, &werr, &sm);
     if (!isnan(sm) && sm < best && fit(c, &h, NULL, NULL) == 0) {
       best = sm;
@@ -250,19 +261,23 @@ static int ctx_init(struct ctx *c, const double *x, size_t n, const struct mv_fi
     c->space = mv_model_default_space(&c->ns);
   c->n = n;
   c->y = c->prep.ys;
-  c->cols = malloc(((c->ns + 1) * n + c->ns) * sizeof *c->cols);
+  size_t ncol = (c->ns + 1) * n;
+  c->cols = malloc((2 * ncol + c->ns) * sizeof *c->cols);
   c->cand = malloc(2 * c->ns * sizeof *c->cand);
   if (!c->cols || !c->cand)
     return MV_ENOMEM;
-  c->at1 = c->cols + (c->ns + 1) * n;
+  c->cols1 = c->cols + ncol;
+  c->at1 = c->cols1 + ncol;
   for (size_t t = 0; t < c->ns; t++)
     c->at1[t] = mv_term_eval(&c->space[t], &(double){1.0});
   for (size_t i = 0; i < n; i++) {
     if (!(x[i] > 0.0) || !isfinite(x[i]))
       return MV_EINVAL;
-    c->cols[i] = 1.0;
-    for (size_t t = 0; t < c->ns; t++)
+    c->cols[i] = c->cols1[i] = 1.0;
+    for (size_t t = 0; t < c->ns; t++) {
       c->cols[(t + 1) * n + i] = mv_term_eval(&c->space[t], x + i);
+      c->cols1[(t + 1) * n + i] = c->cols[(t + 1) * n + i] - c->at1[t];
+    }
   }
   return 0;
 }
@@ -285,7 +300,7 @@ int mv__fit_1p_ex(const double *x, const size_t *nvalues, const double *const *v
   if (rc == 0)
     rc = ctx_init(&c, x, n, o);
   if (rc == 0) {
-    struct hyp h = {{-1, -1}, 0, 0, {0}, 0};
+    struct hyp h = {{-1, -1}, 0, FREE, {0}, 0};
     if (o->select == MV_SELECT_SMAPE)
       select_smape(&c, &h);
     else
