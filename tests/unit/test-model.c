@@ -1,6 +1,7 @@
 /* Tests of the PMNF modeler: Extra-P's noise-free recovery test (tests/test_basic_modeler.py
  * test_modeling in extra-p/extrap: 200 + 10*t(p) at p = 2..32 for its 42 default terms), the
- * location measures (R: median, mean, min, quantile type 7), noisy data, multi-parameter. */
+ * location measures (R: median, mean, min, quantile type 7), noisy data (negative and tiny
+ * constants, launch effects), coefficients from the measure, multi-parameter. */
 #include <stdint.h>
 
 #include "test.h"
@@ -111,6 +112,89 @@ static void test_noisy(void)
   }
 }
 
+/* One-parameter series: f(p) at p = p0, 2 p0, ... (n points), reps values with relative noise
+ * (1 + j u), u uniform in [-1, 1); launches > 1 adds a launch factor (1 + 0.03 u) shared by
+ * the reps of one launch and makes the rep noise one-sided (1 + j |u|). */
+static void noisy_series(struct mv_series *s, double (*f)(double), double p0, int n, int launches,
+                         int reps, double j, uint64_t seed)
+{
+  const char *names[1] = {"p"};
+  mv_series_init(s, 1, names);
+  for (int i = 0; i < n; i++) {
+    double p = p0 * exp2(i);
+    for (int l = 0; l < launches; l++) {
+      double lf = launches > 1 ? 1 + 0.03 * noise(&seed) : 1;
+      for (int r = 0; r < reps; r++) {
+        double u = noise(&seed);
+        ASSERT_INT_EQ(mv_series_add(s, &p, f(p) * lf * (1 + j * (launches > 1 ? fabs(u) : u))), 0);
+      }
+    }
+  }
+}
+
+static double p_minus_1(double p) { return 100 * (p - 1); }
+static double tiny_constant(double p) { return 0.5 + 800 * p * log2(p) * log2(p); }
+static double log_only(double p) { return 2e-6 * log2(p); }
+
+/* The single term of m is p^poly * log2(p)^log. */
+static void assert_term(const struct mv_model *m, double poly, double log)
+{
+  char buf[200];
+  mv_function_format(&m->fn, buf, sizeof buf);
+  if (m->fn.nterms != 1 || m->fn.terms[0].f[0].poly != poly || m->fn.terms[0].f[0].log != log)
+    MV_FAIL_("model %s, want one term p^%g log^%g", buf, poly, log);
+}
+
+/* Costs are sums of nonnegative parts, yet c * (p - 1) (one message per peer) has a negative
+ * constant and f(1) = 0: it keeps its term (9 points, +-2%). A constant far below the noise
+ * (0.5 next to 800 p log^2 p, +-5%, 5 points) often fits negative: its c0 = 0 variant keeps
+ * the true term (the old rule rejected such fits and picked p^(3/2) log p). Launch effects
+ * (5 launches x 20 reps, 3% between launches) must not invent a second term for log p. */
+static void test_constants_and_launches(void)
+{
+  struct mv_series s;
+  struct mv_model m;
+  noisy_series(&s, p_minus_1, 2, 9, 1, 5, 0.02, 7);
+  ASSERT_INT_EQ(mv_model_fit_series(&s, NULL, &m), 0);
+  assert_term(&m, 1, 0);
+  ASSERT_DOUBLE_REL(m.fn.constant, -100, 0.1);
+  mv_series_release(&s);
+  noisy_series(&s, tiny_constant, 4, 5, 1, 5, 0.05, 12);
+  ASSERT_INT_EQ(mv_model_fit_series(&s, NULL, &m), 0);
+  assert_term(&m, 1, 2);
+  mv_series_release(&s);
+  noisy_series(&s, log_only, 16, 7, 5, 20, 0.05, 13);
+  ASSERT_INT_EQ(mv_model_fit_series(&s, NULL, &m), 0);
+  assert_term(&m, 0, 1);
+  mv_series_release(&s);
+}
+
+/* The term is chosen on all repetitions; the coefficients come from the measure. Repetitions
+ * f * {0.9, 1, 1.1, 1, 1} with f = 20 + 3 p: min gives 0.9 f exactly, median f. */
+static void test_measure_coefficients(void)
+{
+  static const double factor[5] = {0.9, 1, 1.1, 1, 1};
+  const char *names[1] = {"p"};
+  struct mv_series s;
+  mv_series_init(&s, 1, names);
+  for (double p = 4; p <= 256; p *= 2)
+    for (int r = 0; r < 5; r++)
+      ASSERT_INT_EQ(mv_series_add(&s, &p, (20 + 3 * p) * factor[r]), 0);
+  static const enum mv_measure measures[2] = {MV_MEASURE_MIN, MV_MEASURE_MEDIAN};
+  static const double scale[2] = {0.9, 1};
+  for (int i = 0; i < 2; i++) {
+    struct mv_fit_options o;
+    mv_fit_options_init(&o);
+    o.measure = measures[i];
+    struct mv_model m;
+    ASSERT_INT_EQ(mv_model_fit_series(&s, &o, &m), 0);
+    assert_term(&m, 1, 0);
+    ASSERT_DOUBLE_REL(m.fn.constant, 20 * scale[i], 1e-9);
+    ASSERT_DOUBLE_REL(m.fn.terms[0].coef, 3 * scale[i], 1e-9);
+  }
+  mv_series_release(&s);
+}
+
 /* Two terms when the data demand them: 10 + p^2 + 500 log p, noise-free, 9 points. */
 static void test_two_terms(void)
 {
@@ -196,6 +280,8 @@ int main(void)
   RUN_TEST(test_format);
   RUN_TEST(test_measures);
   RUN_TEST(test_noisy);
+  RUN_TEST(test_constants_and_launches);
+  RUN_TEST(test_measure_coefficients);
   RUN_TEST(test_two_terms);
   RUN_TEST(test_smape_mode);
   RUN_TEST(test_multi);
