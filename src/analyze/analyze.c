@@ -83,6 +83,7 @@ static int route(void *arg, const struct mv__rec *r)
 }
 
 struct run {
+  const char *anchor;
   OTF2_Reader *reader;
   struct mv__defs defs;
   struct mv__tree tree;
@@ -262,6 +263,10 @@ static int collect(struct run *r, const struct mv_analyze_exchange *ex, struct m
   if (!ex) {
     if (!err)
       err = mv__result_build(&r->defs, part, len, 1, mv__owner, out);
+    if (!err && (err = mv__result_load_sites(*out, r->anchor)) != 0) {
+      mv_analysis_free(*out);
+      *out = NULL;
+    }
     free(part);
     return err;
   }
@@ -269,6 +274,10 @@ static int collect(struct run *r, const struct mv_analyze_exchange *ex, struct m
   free(part);
   if (!err && !gerr && ex->rank == 0)
     err = mv__result_build(&r->defs, all, alllen, ex->size, mv__owner, out);
+  if (!err && !gerr && ex->rank == 0 && (err = mv__result_load_sites(*out, r->anchor)) != 0) {
+    mv_analysis_free(*out);
+    *out = NULL;
+  }
   free(all);
   return err ? err : gerr;
 }
@@ -295,7 +304,7 @@ static int anchor_ok(const char *path)
 int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, struct mv_analysis **out,
                      char *errbuf, size_t errlen)
 {
-  struct run r = {0};
+  struct run r = {.anchor = anchor};
   *out = NULL;
   snprintf(errbuf, errlen, "%s", "");
   OTF2_Error_RegisterCallback(quiet, NULL);

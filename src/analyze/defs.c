@@ -166,6 +166,16 @@ static OTF2_CallbackCode on_win(void *u, OTF2_RmaWinRef self, OTF2_StringRef nam
   return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode on_attribute(void *u, OTF2_AttributeRef self, OTF2_StringRef name, OTF2_StringRef desc,
+                                      OTF2_Type type)
+{
+  struct ctx *c = u;
+  (void)desc;
+  if (type == OTF2_TYPE_UINT64 && !strcmp(mv__defs_string(c->d, name), "mpivet::callsite"))
+    c->d->callsite_attr = self;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode on_location(void *u, OTF2_LocationRef self, OTF2_StringRef name,
                                      OTF2_LocationType type, uint64_t nevents, OTF2_LocationGroupRef grp)
 {
@@ -215,6 +225,7 @@ int mv__defs_read(struct mv__defs *d, void *reader)
   memset(d, 0, sizeof *d);
   mv__map_init(&d->loc_index);
   d->resolution = 1;
+  d->callsite_attr = MV__NONE;
   struct ctx c = {d, 0};
   OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(reader);
   if (!gdr)
@@ -229,6 +240,7 @@ int mv__defs_read(struct mv__defs *d, void *reader)
   OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
   OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(cb, on_win);
   OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, on_location);
+  OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, on_attribute);
   OTF2_Reader_RegisterGlobalDefCallbacks(reader, gdr, cb, &c);
   OTF2_GlobalDefReaderCallbacks_Delete(cb);
   uint64_t n = 0;

@@ -80,6 +80,7 @@ struct mv__defs {
   struct mv__map loc_index;   /* OTF2 location ref -> index */
   uint32_t *rank_loc;   /* world rank -> location index */
   uint32_t nranks;
+  uint32_t callsite_attr;   /* attribute "mpivet::callsite" on Enter, MV__NONE if absent */
 };
 int mv__defs_read(struct mv__defs *d, void *otf2_reader);
 void mv__defs_release(struct mv__defs *d);
@@ -116,12 +117,13 @@ int mv__rec_cmp(const void *x, const void *y);   /* (leave, loc, seq) */
 /* ---- call tree (per analysis process) ---- */
 struct mv__tree {
   uint32_t *parent, *region;
+  uint64_t *site;         /* call site (tracer's return-address hash), 0 if none */
   uint32_t n, cap;
-  struct mv__map index;   /* (parent, region) -> id */
+  struct mv__map index;   /* (parent << 32 | region, site) -> id */
 };
 int mv__tree_init(struct mv__tree *t);
 void mv__tree_release(struct mv__tree *t);
-uint32_t mv__tree_child(struct mv__tree *t, uint32_t parent, uint32_t region);  /* MV__NONE: nomem */
+uint32_t mv__tree_child(struct mv__tree *t, uint32_t parent, uint32_t region, uint64_t site); /* NONE: nomem */
 
 /* ---- metrics ---- */
 #define MV__METRICS(XX)                                                                          \

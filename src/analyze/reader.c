@@ -139,14 +139,16 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
 {
   struct rd *r = u;
   uint32_t idx;
-  (void)al;
   struct locstate *s = loc_of(r, l, t, &idx);
   if (!s)
     return OTF2_CALLBACK_SUCCESS;
   charge(r, s, t);
   s->last = t;
   uint32_t parent = s->stack.len ? MV__VEC_AT(&s->stack, struct frame, s->stack.len - 1).cp : 0;
-  uint32_t cp = mv__tree_child(r->tree, parent, region);
+  uint64_t site = 0;
+  if (al && r->d->callsite_attr != MV__NONE)
+    OTF2_AttributeList_GetUint64(al, r->d->callsite_attr, &site);
+  uint32_t cp = mv__tree_child(r->tree, parent, region, site);
   struct frame *f = mv__vec_push(&s->stack);
   if (cp == MV__NONE || !f) {
     r->err = MV_ENOMEM;

@@ -25,16 +25,19 @@ static const char *region_name(const struct mv_analysis *a, uint32_t cp)
 
 static char *path_of(const struct mv_analysis *a, uint32_t cp)
 {
+  char n[512];
   size_t len = 1;
-  for (uint32_t c = cp; c && c != MV__NONE; c = a->tree.parent[c])
-    len += strlen(region_name(a, c)) + 3;
+  for (uint32_t c = cp; c && c != MV__NONE; c = a->tree.parent[c]) {
+    mv__node_label(a, c, n, sizeof n);
+    len += strlen(n) + 3;
+  }
   char *s = malloc(len);
   if (!s)
     return NULL;
   s[len - 1] = 0;
   size_t end = len - 1;
   for (uint32_t c = cp; c && c != MV__NONE; c = a->tree.parent[c]) {
-    const char *n = region_name(a, c);
+    mv__node_label(a, c, n, sizeof n);
     size_t k = strlen(n);
     end -= k;
     memcpy(s + end, n, k);
@@ -244,6 +247,10 @@ static void json_callpaths(struct mv_json *j, const struct view *v)
     uint32_t par = a->tree.parent[cp];
     mv_json_kv_int(j, "parent", par && par != MV__NONE ? (long long)v->canon[par] : -1);
     mv_json_kv_string(j, "region", region_name(a, cp));
+    char label[512];
+    mv__node_label(a, cp, label, sizeof label);
+    const char *at = strchr(label, '@');
+    mv_json_kv_string(j, "callsite", at ? at + 1 : NULL);
     mv_json_kv_string(j, "path", v->path[cp]);
     mv_json_object_end(j);
   }

@@ -1,6 +1,7 @@
 /* Building the result: parts packed by each analysis process are merged on process 0 by
  * re-interning call paths (region refs are global), then the own value of each MPI category
  * (point-to-point, collective, RMA) is its exclusive time minus the wait states inside it. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +18,7 @@ int mv__part_pack(const struct mv__tree *tree, const struct mv__store *vals, con
 {
   struct mv__part_hdr h = {rr->events, unmatched, vals->map.count, (uint32_t)rr->truncated, tree->n, {0}};
   memcpy(h.note, rr->note, sizeof h.note);
-  *len = sizeof h + (size_t)tree->n * 2 * sizeof(uint32_t) + h.nquads * 4 * sizeof(uint64_t);
+  *len = sizeof h + (size_t)tree->n * (2 * sizeof(uint32_t) + sizeof(uint64_t)) + h.nquads * 4 * sizeof(uint64_t);
   char *p = malloc(*len);
   if (!p)
     return MV_ENOMEM;
@@ -25,6 +26,7 @@ int mv__part_pack(const struct mv__tree *tree, const struct mv__store *vals, con
   memcpy(p, &h, sizeof h), p += sizeof h;
   memcpy(p, tree->parent, tree->n * sizeof(uint32_t)), p += tree->n * sizeof(uint32_t);
   memcpy(p, tree->region, tree->n * sizeof(uint32_t)), p += tree->n * sizeof(uint32_t);
+  memcpy(p, tree->site, tree->n * sizeof(uint64_t)), p += tree->n * sizeof(uint64_t);
   MV__MAP_FOREACH(&vals->map, s) {
     uint64_t q[4] = {s->k1 >> 32, s->k1 & 0xffffffffu, s->k2, s->val};
     memcpy(p, q, sizeof q), p += sizeof q;
@@ -35,7 +37,7 @@ int mv__part_pack(const struct mv__tree *tree, const struct mv__store *vals, con
 struct part {
   struct mv__part_hdr h;
   const uint32_t *parent, *region;
-  const char *quads;
+  const char *site, *quads;
   uint32_t *gcp;   /* local call path -> global */
 };
 
@@ -48,12 +50,14 @@ static int parse_parts(const char *buf, size_t len, int n, struct part *parts)
       return MV_EPARSE;
     memcpy(&p->h, buf + off, sizeof p->h);
     off += sizeof p->h;
-    size_t need = (size_t)p->h.ntree * 2 * sizeof(uint32_t) + p->h.nquads * 4 * sizeof(uint64_t);
+    size_t tree_bytes = (size_t)p->h.ntree * (2 * sizeof(uint32_t) + sizeof(uint64_t));
+    size_t need = tree_bytes + p->h.nquads * 4 * sizeof(uint64_t);
     if (len - off < need)
       return MV_EPARSE;
     p->parent = (const uint32_t *)(const void *)(buf + off);
     p->region = p->parent + p->h.ntree;
-    p->quads = buf + off + (size_t)p->h.ntree * 2 * sizeof(uint32_t);
+    p->site = buf + off + (size_t)p->h.ntree * 2 * sizeof(uint32_t);
+    p->quads = buf + off + tree_bytes;
     off += need;
   }
   return 0;
@@ -73,7 +77,9 @@ static int merge_tree(struct mv_analysis *a, struct part *p)
   int err = 0;
   for (uint32_t i = 0; i < p->h.ntree && !err; i++) {
     uint32_t gp = i == 0 || parent[i] >= i ? MV__NONE : p->gcp[parent[i]];
-    p->gcp[i] = i == 0 ? 0 : mv__tree_child(&a->tree, gp == MV__NONE ? 0 : gp, region[i]);
+    uint64_t site;
+    memcpy(&site, p->site + (size_t)i * sizeof site, sizeof site);
+    p->gcp[i] = i == 0 ? 0 : mv__tree_child(&a->tree, gp == MV__NONE ? 0 : gp, region[i], site);
     err = p->gcp[i] == MV__NONE ? MV_ENOMEM : 0;
   }
   free(parent), free(region);
@@ -169,10 +175,62 @@ int mv__result_build(struct mv__defs *d, const void *buf, size_t len, int nparts
   return 0;
 }
 
+int mv__result_load_sites(struct mv_analysis *a, const char *anchor)
+{
+  char path[4096], line[1024];
+  const char *slash = strrchr(anchor, '/');
+  int n = slash ? snprintf(path, sizeof path, "%.*s/callsites.txt", (int)(slash - anchor), anchor)
+                : snprintf(path, sizeof path, "callsites.txt");
+  FILE *f = n > 0 && (size_t)n < sizeof path ? fopen(path, "r") : NULL;
+  if (!f)
+    return 0;
+  int err = 0;
+  while (!err && fgets(line, sizeof line, f)) {
+    char *end, *label;
+    unsigned long long hash = strtoull(line, &end, 16);
+    if (line[0] == '#' || end == line || *end != ' ')
+      continue;
+    label = end + 1;
+    label[strcspn(label, "\n")] = 0;
+    char **nl = realloc(a->site_labels, (a->nsites + 1) * sizeof *nl);
+    if (!nl || !(nl[a->nsites] = strdup(label))) {
+      if (nl)
+        a->site_labels = nl;
+      err = MV_ENOMEM;
+      break;
+    }
+    a->site_labels = nl;
+    if (!mv__map_put(&a->sites, hash, 0, a->nsites++, NULL))
+      err = MV_ENOMEM;
+  }
+  fclose(f);
+  return err;
+}
+
+void mv__node_label(const struct mv_analysis *a, uint32_t cp, char *buf, size_t size)
+{
+  uint32_t r = a->tree.region[cp];
+  const char *name = r < a->nregions ? a->names[r] : "?";
+  uint64_t site = a->tree.site[cp];
+  if (!site) {
+    snprintf(buf, size, "%s", name);
+    return;
+  }
+  uint64_t *idx = mv__map_get((struct mv__map *)&a->sites, site, 0);
+  if (idx)
+    snprintf(buf, size, "%s@%s", name, a->site_labels[*idx]);
+  else
+    snprintf(buf, size, "%s@%016llx", name, (unsigned long long)site);
+}
+
 void mv_analysis_free(struct mv_analysis *a)
 {
   if (!a)
     return;
+  for (uint32_t i = 0; i < a->nsites; i++)
+    free(a->site_labels[i]);
+  free(a->site_labels);
+  mv__map_release(&a->sites);
   for (uint32_t i = 0; a->names && i < a->nregions; i++)
     free(a->names[i]);
   free(a->names);

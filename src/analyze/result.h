@@ -16,6 +16,9 @@ struct mv_analysis {
   uint8_t *classes;         /* region ref -> enum mv__rclass */
   uint32_t nregions;
   struct mv__store values;  /* (metric, loc, cp) -> own value */
+  struct mv__map sites;     /* call-site hash -> index in site_labels */
+  char **site_labels;       /* "module+0xoffset(symbol)" from the archive's callsites.txt */
+  uint32_t nsites;
 };
 
 struct mv__part_hdr {
@@ -32,5 +35,9 @@ int mv__part_pack(const struct mv__tree *tree, const struct mv__store *vals, con
 int mv__result_build(struct mv__defs *d, const void *parts, size_t len, int nparts,
                      uint32_t (*owner)(uint32_t loc, uint32_t nloc, int nparts), struct mv_analysis **out);
 uint32_t mv__owner(uint32_t loc, uint32_t nloc, int nparts);
+/* Labels of call sites from callsites.txt next to the anchor (absent file: no labels). */
+int mv__result_load_sites(struct mv_analysis *a, const char *anchor);
+/* "MPI_Recv" or "MPI_Recv@late-sender+0x10ea" for call path cp. */
+void mv__node_label(const struct mv_analysis *a, uint32_t cp, char *buf, size_t size);
 
 #endif

@@ -20,6 +20,8 @@ struct mv__synth {
   uint32_t group_n[MAX_GROUPS];
   uint64_t last;
   uint64_t req;
+  uint64_t site;
+  OTF2_AttributeList *attrs;
 };
 
 static OTF2_FlushType pre_flush(void *u, OTF2_FileType ft, OTF2_LocationRef l, void *cd, bool fin)
@@ -82,10 +84,21 @@ static void stamp(struct mv__synth *s, uint64_t t)
     s->last = t;
 }
 
+void mv__synth_site(struct mv__synth *s, uint64_t site)
+{
+  s->site = site;
+}
+
 void mv__synth_enter(struct mv__synth *s, int rank, uint64_t t, const char *name)
 {
   stamp(s, t);
-  OTF2_EvtWriter_Enter(s->w[rank], NULL, t, region(s, name));
+  OTF2_AttributeList *al = NULL;
+  if (s->site && (s->attrs || (s->attrs = OTF2_AttributeList_New()))) {
+    OTF2_AttributeList_AddUint64(s->attrs, 0, s->site);
+    al = s->attrs;   /* the writer empties the list */
+  }
+  s->site = 0;
+  OTF2_EvtWriter_Enter(s->w[rank], al, t, region(s, name));
 }
 
 void mv__synth_leave(struct mv__synth *s, int rank, uint64_t t, const char *name)
@@ -191,6 +204,8 @@ static void write_defs(struct mv__synth *s, OTF2_GlobalDefWriter *g, const uint6
   OTF2_GlobalDefWriter_WriteString(g, base + 1, "rank");
   OTF2_GlobalDefWriter_WriteString(g, base + 2, "MPI_COMM_WORLD");
   OTF2_GlobalDefWriter_WriteString(g, base + 3, "window");
+  OTF2_GlobalDefWriter_WriteString(g, base + 4, "mpivet::callsite");
+  OTF2_GlobalDefWriter_WriteAttribute(g, 0, base + 4, 0, OTF2_TYPE_UINT64);
   for (int i = 0; i < s->nregions; i++) {
     int mpi = !strncmp(s->regions[i], "MPI_", 4);
     OTF2_GlobalDefWriter_WriteRegion(g, (uint32_t)i, (uint32_t)i + 1, (uint32_t)i + 1, 0,
@@ -246,6 +261,8 @@ int mv__synth_close(struct mv__synth *s)
   for (int i = 0; i < s->ngroups; i++)
     free(s->group_members[i]);
   free(nevents);
+  if (s->attrs)
+    OTF2_AttributeList_Delete(s->attrs);
   free(s->w);
   free(s);
   return err;

@@ -15,6 +15,8 @@ int mv__synth_close(struct mv__synth *s);
 
 void mv__synth_enter(struct mv__synth *s, int rank, uint64_t t, const char *region);
 void mv__synth_leave(struct mv__synth *s, int rank, uint64_t t, const char *region);
+/* The next Enter carries this call site (attribute "mpivet::callsite", as mpivet's tracer). */
+void mv__synth_site(struct mv__synth *s, uint64_t site);
 /* A group of world ranks for general active target synchronization. */
 uint32_t mv__synth_group(struct mv__synth *s, int n, const int *ranks);
 

@@ -134,21 +134,23 @@ int mv__tree_init(struct mv__tree *t)
   memset(t, 0, sizeof *t);
   mv__map_init(&t->index);
   /* id 0 is the root above every location's outermost region */
-  return mv__tree_child(t, MV__NONE, MV__NONE) == 0 ? 0 : MV_ENOMEM;
+  return mv__tree_child(t, MV__NONE, MV__NONE, 0) == 0 ? 0 : MV_ENOMEM;
 }
 
 void mv__tree_release(struct mv__tree *t)
 {
   free(t->parent);
   free(t->region);
+  free(t->site);
   mv__map_release(&t->index);
   memset(t, 0, sizeof *t);
 }
 
-uint32_t mv__tree_child(struct mv__tree *t, uint32_t parent, uint32_t region)
+uint32_t mv__tree_child(struct mv__tree *t, uint32_t parent, uint32_t region, uint64_t site)
 {
   int inserted;
-  uint64_t *id = mv__map_put(&t->index, parent, region, t->n, &inserted);
+  uint64_t key = ((uint64_t)parent << 32) | region;
+  uint64_t *id = mv__map_put(&t->index, key, site, t->n, &inserted);
   if (!id)
     return MV__NONE;
   if (!inserted)
@@ -159,15 +161,19 @@ uint32_t mv__tree_child(struct mv__tree *t, uint32_t parent, uint32_t region)
     if (np)
       t->parent = np;
     uint32_t *nr = np ? realloc(t->region, ncap * sizeof *nr) : NULL;
-    if (!nr) {
-      mv__map_del(&t->index, parent, region);
+    if (nr)
+      t->region = nr;
+    uint64_t *ns = nr ? realloc(t->site, ncap * sizeof *ns) : NULL;
+    if (!ns) {
+      mv__map_del(&t->index, key, site);
       return MV__NONE;
     }
-    t->region = nr;
+    t->site = ns;
     t->cap = ncap;
   }
   t->parent[t->n] = parent;
   t->region[t->n] = region;
+  t->site[t->n] = site;
   return t->n++;
 }
 

@@ -1,8 +1,10 @@
 #!/bin/bash
 # Truth tests on real MPI: each example of examples/README.md is traced with libmpivet-trace under
-# Open MPI (4 ranks, 2 cores) and analyzed; the designed waiting time must come out within
-# TOL (default 0.020 s, the README's tolerance for a loaded 2-core machine; the measured error is
-# printed so the figures can be reported). MV_ANALYZE_FLAVORS="openmpi mpich" adds MPICH.
+# Open MPI (up to 4 ranks on 2 cores) and analyzed; the designed waiting time must come out
+# within the README's tolerance for a loaded 2-core machine, TOL (0.020 s) or 20 %, whichever is
+# larger; the measured error is printed so the figures can be reported. The barrier trace is also
+# checked exactly (1 ns) against an independent computation from otf2-print's output.
+# MV_ANALYZE_FLAVORS="openmpi mpich" adds MPICH.
 set -u
 TOL=${TOL:-0.020}
 work=$(mktemp -d /tmp/mv-analyze-ex-XXXXXX)
@@ -10,20 +12,20 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 fails=0
 tested=0
 
-# check LABEL GOT WANT: |GOT - WANT| <= TOL
+# check LABEL GOT WANT: |GOT - WANT| <= max(TOL, 20 % of WANT)
 check() {
   local err
   err=$(awk -v g="$2" -v w="$3" 'BEGIN { d = g - w; printf "%.6f", d < 0 ? -d : d }')
-  if awk -v e="$err" -v t="$TOL" 'BEGIN { exit !(e <= t) }'; then
+  if awk -v e="$err" -v t="$TOL" -v w="$3" 'BEGIN { exit !(e <= t || e <= 0.2 * w) }'; then
     echo "ok   $1: $2 s (designed $3 s, error $err s)"
   else
-    echo "FAIL $1: $2 s, designed $3 s (error $err s > $TOL)"
+    echo "FAIL $1: $2 s, designed $3 s (error $err s > $TOL and > 20 %)"
     fails=$((fails + 1))
   fi
 }
 # check_min LABEL GOT WANT: GOT >= WANT - TOL (waits that propagate may add to the design)
 check_min() {
-  if awk -v g="$2" -v w="$3" -v t="$TOL" 'BEGIN { exit !(g >= w - t) }'; then
+  if awk -v g="$2" -v w="$3" -v t="$TOL" 'BEGIN { exit !(g >= w - t || g >= 0.8 * w) }'; then
     echo "ok   $1: $2 s (at least the designed $3 s)"
   else
     echo "FAIL $1: $2 s, designed at least $3 s"
@@ -31,6 +33,24 @@ check_min() {
   fi
 }
 val() { "$MPIVET" analyze "$dir" --value "$@"; }
+# Wait at Barrier of rank $1 computed from otf2-print alone: per barrier instance, the latest
+# enter minus this rank's enter, at most its time in the call.
+oracle_barrier() {
+  otf2-print "$dir/traces.otf2" 2>/dev/null | awk -v want="$1" '
+    $1 == "ENTER" && /"MPI_Barrier"/ { k = n[$2]++; e[$2, k] = $3; if ($3 > mx[k]) mx[k] = $3 }
+    $1 == "LEAVE" && /"MPI_Barrier"/ { l[$2, m[$2]++] = $3 }
+    END { for (k = 0; k < n[want]; k++) { w = mx[k] - e[want, k]; d = l[want, k] - e[want, k];
+            s += (w < d ? w : d) } printf "%.9f\n", s / 1e9 }'
+}
+# check_exact LABEL GOT WANT: equal to the nanosecond
+check_exact() {
+  if awk -v g="$2" -v w="$3" 'BEGIN { d = g - w; exit !(d < 1.5e-9 && d > -1.5e-9) }'; then
+    echo "ok   $1: $2 s = $3 s from otf2-print"
+  else
+    echo "FAIL $1: $2 s, otf2-print gives $3 s"
+    fails=$((fails + 1))
+  fi
+}
 sum() { awk -v a="$1" -v b="$2" 'BEGIN { print a + b }'; }
 max() { awk -v a="$1" -v b="$2" 'BEGIN { print (a > b ? a : b) }'; }
 # The tracer defines post groups with no members in some runs: then Late Post and Early Wait
@@ -72,6 +92,9 @@ for flavor in ${MV_ANALYZE_FLAVORS:-openmpi}; do
     check "$flavor barrier rank 0" "$(val wait_barrier --rank 0)" 0.450
     check "$flavor barrier rank 1" "$(val wait_barrier --rank 1)" 0.300
     check "$flavor barrier rank 3" "$(val wait_barrier --rank 3)" 0
+    for r in 0 1 2 3; do
+      check_exact "$flavor barrier rank $r exact" "$(val wait_barrier --rank $r)" "$(oracle_barrier $r)"
+    done
   fi
   # imbalanced fence: Wait at Fence as the barrier
   if run $flavor imbalanced-fence 4; then

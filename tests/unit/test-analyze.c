@@ -271,6 +271,42 @@ static void test_lock_chain(void)
   mv_analysis_free(a);
 }
 
+/* Two call sites of MPI_Recv (tracer attribute) are two call paths, labelled from callsites.txt;
+ * the 400 ns wait belongs to the first only. */
+static void test_call_sites(void)
+{
+  char dir[320], path[400];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 2, 0);
+  mv__synth_send(s, 0, 500, 510, 1, 7);
+  mv__synth_send(s, 0, 600, 610, 1, 7);
+  mv__synth_site(s, 0xabc);
+  mv__synth_recv(s, 1, 100, 520, 0, 7);
+  mv__synth_site(s, 0xdef);
+  mv__synth_recv(s, 1, 700, 710, 0, 7);
+  ASSERT_INT_EQ(mv__synth_close(s), 0);
+  snprintf(path, sizeof path, "%s/callsites.txt", dir);
+  FILE *f = fopen(path, "w");
+  if (f) {
+    fputs("# mpivet::callsite hash, then module+offset(symbol) of each return address\n"
+          "0000000000000abc prog+0x10(exchange)\n", f);
+    fclose(f);
+  }
+  struct mv_analysis *a = analyze(dir);
+  ASSERT_TRUE(a != NULL);
+  if (!a)
+    return;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&text, &len);
+  ASSERT_INT_EQ(mv_analysis_write_json(a, mem), 0);
+  fclose(mem);
+  ASSERT_TRUE(text && strstr(text, "\"path\": \"MPI_Recv@prog+0x10(exchange)\""));
+  ASSERT_TRUE(text && strstr(text, "\"path\": \"MPI_Recv@0000000000000def\""));
+  free(text);
+  ASSERT_INT_EQ(TICKS(a, "late_sender", 1, "MPI_Recv"), 400);
+  mv_analysis_free(a);
+}
+
 /* A rank's event file cut in the middle: a partial analysis that says so, or an error value;
  * an anchor that is not OTF2: an error. */
 static void test_truncated(void)
@@ -338,6 +374,7 @@ int main(void)
   RUN_TEST(test_late_post);
   RUN_TEST(test_early_wait);
   RUN_TEST(test_lock_chain);
+  RUN_TEST(test_call_sites);
   RUN_TEST(test_truncated);
   RUN_TEST(test_no_overlap);
   char cmd[300];
