@@ -84,13 +84,7 @@ void mv__each_state(void (*fn)(const char *), const char *arg)
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-static int use_tsc;
-
-uint64_t mv__now(void)
-{
-  return use_tsc ? __rdtsc() : mv__mono_ns();
-}
+int mv__use_tsc;
 
 /* Invariant TSC: constant rate, not stopped in idle states, so ticks map linearly to time. */
 static int tsc_invariant(void)
@@ -110,13 +104,13 @@ static int tsc_invariant(void)
 /* At load time, so that MPI_Init's Enter already has the right kind of stamp. */
 __attribute__((constructor)) static void clock_init(void)
 {
-  use_tsc = tsc_invariant();
+  mv__use_tsc = tsc_invariant();
 }
 
 /* A (ticks, ns) pair: ns is the midpoint of two clock reads around the tick read. */
 void mv__clock_anchor(void)
 {
-  if (!use_tsc || G.defs_fd < 0)
+  if (!mv__use_tsc || G.defs_fd < 0)
     return;
   uint64_t a = mv__mono_ns(), k = __rdtsc(), b = mv__mono_ns();
   mv__def("ticks %llu %llu", (unsigned long long)k, (unsigned long long)(a + (b - a) / 2));

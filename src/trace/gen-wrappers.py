@@ -82,6 +82,7 @@ def wrapper(f):
     if f["pre"] != "-":
         out.append("  " + hook_call("pre", f["pre"]))
     out.append("  int ret = P%s(%s);" % (f["name"], args))
+    out.append("  mv__call_after(&c);")
     if f["post"] != "-":
         out.append("  " + hook_call("post", f["post"]))
     if heap:

@@ -39,6 +39,8 @@ struct mv__call {
 /* 0: pass straight to PMPI (tracer off, re-entered, or after finalize). */
 int mv__call_begin(struct mv__call *c, int region, uintptr_t caller);
 void mv__call_end(struct mv__call *c);
+/* Right after PMPI returns: the stamp of the call's end events and its Leave. */
+void mv__call_after(struct mv__call *c);
 MPI_Status *mv__statuses(int n, MPI_Status *stack, MPI_Status **heap);
 
 /* Byte counts for events. */

@@ -138,10 +138,16 @@ int mv__call_begin(struct mv__call *c, int region, uintptr_t caller)
   c->req = c->req_stack;
   c->caller = caller;
   c->on = s->active && (s->record >> mv__regions[region].group & 1u);
-  c->t = mv__now();
+  c->t = s->tnow = mv__now();
   if (c->on)
     mv__emit_at(c->t, MV__K_ENTER, 0, (uint32_t)region, 0, 0, site_hash(caller), 0);
   return 1;
+}
+
+void mv__call_after(struct mv__call *c)
+{
+  if (c->on)
+    G.tnow = mv__now();
 }
 
 void mv__call_end(struct mv__call *c)
@@ -239,6 +245,7 @@ void mv__post_init(struct mv__call *c, int ret, int provided)
   G.active = 1;
   c->on = 1;
   mv__emit_at(c->t, MV__K_ENTER, 0, (uint32_t)c->region, 0, 0, site_hash(c->caller), 0);
+  G.tnow = mv__now();  /* MPI_Init's Leave */
   install_handlers();
 }
 
@@ -246,7 +253,7 @@ void mv__pre_finalize(struct mv__call *c)
 {
   if (!G.active)
     return;
-  mv__emit(MV__K_LEAVE, 0, (uint32_t)c->region, 0, 0, 0, 0);
+  mv__emit_at(mv__now(), MV__K_LEAVE, 0, (uint32_t)c->region, 0, 0, 0, 0);
   mv__clock_sync("clock_final");
   G.active = 0;
   mv__raw_close();

@@ -22,6 +22,7 @@ struct mv__site { uintptr_t raw; uint64_t hash; };
 
 struct mv__state {
   int active, depth, failed;
+  uint64_t tnow;                      /* stamp of the events being recorded (see mv__emit) */
   int rank, size;
   unsigned record;                    /* bit per enum mv__group */
   int stack_depth;                    /* return addresses hashed per call site */
@@ -51,14 +52,25 @@ extern struct mv__state mv__state_one;
 /* clock.c: fn(arg) with G set to each rank's state in turn (all ranks of the process) */
 void mv__each_state(void (*fn)(const char *), const char *arg);
 /* Event time stamps: TSC ticks or ns (converted with the anchors at archive time). */
-uint64_t mv__now(void);
 uint64_t mv__mono_ns(void);
+#if defined(MV_SMPI) || !(defined(__x86_64__) || defined(__i386__))
+uint64_t mv__now(void);
+#else
+#include <x86intrin.h>
+extern int mv__use_tsc;
+static inline uint64_t mv__now(void)
+{
+  return mv__use_tsc ? __rdtsc() : mv__mono_ns();
+}
+#endif
 /* Writes a "ticks T NS" line pairing the event clock with CLOCK_MONOTONIC (if they differ). */
 void mv__clock_anchor(void);
 /* Append one record stamped t; flushes the buffer to disk when full. */
 void mv__emit_at(uint64_t t, int kind, int sub, uint32_t a, uint32_t b, uint32_t c, uint64_t x,
                  uint64_t y);
-#define mv__emit(...) mv__emit_at(mv__now(), __VA_ARGS__)
+/* Events of a call share two stamps: its Enter time until PMPI returns, then its end time
+ * (mv__call_after), so a call costs two clock reads however many events it records. */
+#define mv__emit(...) mv__emit_at(G.tnow, __VA_ARGS__)
 /* Raw files: open at init, flush and close at finalize or on a fault. */
 int mv__raw_open(void);
 void mv__raw_flush(void);
