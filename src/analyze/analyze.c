@@ -318,7 +318,7 @@ int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, s
     return MV_EIO;
   }
   OTF2_Reader_SetSerialCollectiveCallbacks(r.reader);
-  int err = mv__defs_read(&r.defs, r.reader);
+  int err = mv__otf2_defs_read(&r.defs, r.reader);
   if (err)
     snprintf(errbuf, errlen, "%s: %s in the global definitions", anchor,
              err == MV_ENOMEM ? "out of memory" : "malformed or unreadable data");
@@ -339,7 +339,7 @@ int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, s
   mv__tree_release(&r.tree);
   mv__map_release(&r.store.map);
   free(r.local);
-  mv__defs_release(&r.defs);
+  mv__otf2_defs_release(&r.defs);
   OTF2_Reader_Close(r.reader);
   return err;
 }

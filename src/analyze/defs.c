@@ -220,7 +220,7 @@ static int resolve_ranks(struct mv__defs *d)
   return 0;
 }
 
-int mv__defs_read(struct mv__defs *d, void *reader)
+int mv__otf2_defs_read(struct mv__defs *d, void *reader)
 {
   memset(d, 0, sizeof *d);
   mv__map_init(&d->loc_index);
@@ -255,7 +255,7 @@ int mv__defs_read(struct mv__defs *d, void *reader)
   return resolve_ranks(d);
 }
 
-void mv__defs_release(struct mv__defs *d)
+void mv__otf2_defs_release(struct mv__defs *d)
 {
   for (uint32_t i = 0; i < d->nstrings; i++)
     free(d->strings[i]);

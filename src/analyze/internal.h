@@ -82,8 +82,8 @@ struct mv__defs {
   uint32_t nranks;
   uint32_t callsite_attr;   /* attribute "mpivet::callsite" on Enter, MV__NONE if absent */
 };
-int mv__defs_read(struct mv__defs *d, void *otf2_reader);
-void mv__defs_release(struct mv__defs *d);
+int mv__otf2_defs_read(struct mv__defs *d, void *otf2_reader);
+void mv__otf2_defs_release(struct mv__defs *d);
 const char *mv__defs_string(const struct mv__defs *d, uint32_t ref);
 /* Location of comm rank `rank` (self: the caller `loc`); MV__NONE when unknown. */
 uint32_t mv__comm_loc(struct mv__defs *d, uint32_t comm, uint32_t rank, uint32_t loc);

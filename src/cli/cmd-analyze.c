@@ -10,9 +10,12 @@
 #include "cli.h"
 #include "mpivet/analyze.h"
 #include "mpivet/error.h"
+#include "mpivet/launch.h"
+#include "mpivet/paths.h"
 
 static const char usage[] =
-  "usage: mpivet analyze TRACE [--json] [--top N] [--value METRIC [--rank R] [--region NAME]]\n\n"
+  "usage: mpivet analyze TRACE [--json] [--top N] [--np P [--mpi F]]\n"
+  "       mpivet analyze TRACE --value METRIC [--rank R] [--region NAME]\n\n"
   "Find wait states in an OTF2 trace (ours or Score-P's) by replaying its MPI communication:\n"
   "Late Sender (and Wrong Order), Late Receiver, Wait at Barrier, Wait at N x N, Late Broadcast,\n"
   "Early Reduce; RMA: Wait at Window Create/Free, Wait at Fence, Early Fence, Late Post, Early\n"
@@ -25,8 +28,9 @@ static const char usage[] =
   "              counters in occurrences), optionally of one rank and of call paths ending\n"
   "              in one region; the metric keys are listed by --json\n"
   "  -h, --help  this text\n\n"
-  "For large traces, run the parallel analyzer under MPI:\n"
-  "  mpirun -np P lib/mpivet/<flavor>/mpivet-analyze-mpi TRACE [--json] [--top N]\n";
+  "  --np P      analyze in parallel: P processes of mpivet-analyze-mpi under mpirun\n"
+  "              (same result as one process; for large traces)\n"
+  "  --mpi F     MPI flavor of the parallel analyzer: openmpi (default) or mpich\n";
 
 /* A folder means its traces.otf2. */
 static int anchor_of(const char *arg, char *buf, size_t size)
@@ -40,16 +44,39 @@ static int anchor_of(const char *arg, char *buf, size_t size)
   return stat(buf, &st) == 0 ? 0 : MV_ENOENT;
 }
 
+/* The parallel analyzer of flavor `mpi` under mpirun, its report on our stdout. */
+static int parallel(const char *anchor, int np, const char *mpi, int json, long top)
+{
+  char prog[4096], topstr[32];
+  if (mv_path_mpi(mpi, "mpivet-analyze-mpi", prog, sizeof prog) != 0)
+    return mv_cli_error("analyze", "mpivet-analyze-mpi is not built for %s", mpi);
+  snprintf(topstr, sizeof topstr, "%ld", top);
+  const char *args[] = {anchor, json ? "--json" : "--top", json ? NULL : topstr, NULL};
+  struct mv_launch_spec spec = {.engine = "mpirun", .mpi = mpi, .np = np, .program = prog, .args = args};
+  struct mv_cmdline cmd;
+  mv_cmdline_init(&cmd);
+  int rc = mv_launch_command(&spec, &cmd);
+  if (rc == 0) {
+    fflush(stdout);
+    rc = mv_launch_exec(&cmd, NULL, 0, NULL);
+  }
+  mv_cmdline_release(&cmd);
+  if (rc != 0)
+    return mv_cli_fail("analyze", MV_EEXTERN, "the parallel analysis (%d processes of %s) failed", np, prog);
+  return MV_EXIT_OK;
+}
+
 int cmd_analyze(int argc, char **argv)
 {
   static const struct option opts[] = {
     {"json", no_argument, NULL, 'j'}, {"top", required_argument, NULL, 't'},
     {"value", required_argument, NULL, 'v'}, {"rank", required_argument, NULL, 'r'},
-    {"region", required_argument, NULL, 'g'},
+    {"region", required_argument, NULL, 'g'}, {"np", required_argument, NULL, 'n'},
+    {"mpi", required_argument, NULL, 'm'},
     {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   int json = 0, c;
-  long top = 10, rank = -1;
-  const char *value = NULL, *region = NULL;
+  long top = 10, rank = -1, np = 0;
+  const char *value = NULL, *region = NULL, *mpi = "openmpi";
   optind = 1;
   while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
     if (c == 'h') {
@@ -62,6 +89,13 @@ int cmd_analyze(int argc, char **argv)
         return mv_cli_error("analyze", "--top: expected a non-negative integer, got \"%s\"", optarg);
     } else if (c == 'v') {
       value = optarg;
+    } else if (c == 'n') {
+      if (mv_cli_parse_long(optarg, &np) != 0 || np < 1 || np > 4096)
+        return mv_cli_error("analyze", "--np: expected a process count in 1..4096, got \"%s\"", optarg);
+    } else if (c == 'm') {
+      if (strcmp(optarg, "openmpi") && strcmp(optarg, "mpich"))
+        return mv_cli_error("analyze", "--mpi: expected openmpi or mpich, got \"%s\"", optarg);
+      mpi = optarg;
     } else if (c == 'g') {
       region = optarg;
     } else if (c == 'r') {
@@ -77,6 +111,11 @@ int cmd_analyze(int argc, char **argv)
   if (anchor_of(argv[optind], anchor, sizeof anchor) != 0)
     return mv_cli_error("analyze", "%s: no OTF2 archive here (expected a folder with traces.otf2)",
                         argv[optind]);
+  if (np) {
+    if (value)
+      return mv_cli_error("analyze", "--value works in one process only (drop --np)");
+    return parallel(anchor, (int)np, mpi, json, top);
+  }
   struct mv_analysis *a = NULL;
   int rc = mv_analyze_trace(anchor, NULL, &a, err, sizeof err);
   if (rc != 0)

@@ -113,12 +113,19 @@ for flavor in ${MV_ANALYZE_FLAVORS:-openmpi}; do
     check "$flavor late-complete rank 0" "$(val late_complete --rank 0)" 0.300
   fi
   # lock chain (thesis 5.6): the rank queued right behind rank 0's 200 ms hold waits ~190 ms
-  # (rank 1 by design; on 2 cores rank 1 sometimes gets the lock before rank 0 and rank 2 waits)
+  # (rank 1 by design; on 2 loaded cores rank 1 sometimes locks before rank 0 and rank 2 waits;
+  # if rank 0 locks last nobody waits for its hold and the design does not apply)
   if run $flavor lock-chain 3; then
+    last=$(otf2-print "$dir/traces.otf2" 2>/dev/null | awk '$1 == "RMA_RELEASE_LOCK" { t[$2] = $3 }
+      END { l = 0; for (r in t) if (t[r] > t[l]) l = r; print l }')
     w1=$(sum "$(val lock_contention --rank 1)" "$(val wait_for_progress --rank 1)")
     w2=$(sum "$(val lock_contention --rank 2)" "$(val wait_for_progress --rank 2)")
-    check "$flavor lock-chain longest wait behind rank 0" "$(max "$w1" "$w2")" 0.190
-    echo "     lock-chain: rank 1 $w1 s, rank 2 $w2 s (contention + progress)"
+    if [ "$last" = 0 ]; then
+      echo "skip $flavor lock-chain: rank 0 got the lock last in this run (waits: rank 1 $w1 s, rank 2 $w2 s)"
+    else
+      check "$flavor lock-chain longest wait behind rank 0" "$(max "$w1" "$w2")" 0.190
+      echo "     lock-chain: rank 1 $w1 s, rank 2 $w2 s (contention + progress)"
+    fi
   fi
   # stencil (2 x 2 grid) with rank 0 slower by 20 ms per iteration: its neighbours 1 and 2 wait
   # at least 10 x 20 ms in MPI_Waitall; rank 3 waits for them in turn (propagation); rank 0 not
