@@ -160,10 +160,11 @@ static void search_one(const struct ctx *c, struct hyp *best, int *top, size_t n
     if (nv == 0)
       continue;
     n += (size_t)nv;
+    int lo = nv > 1 && v[1].wrss < v[0].wrss;
     if (top)
-      keep_top(top, topr, ntop, t, v[0].wrss);
-    if (isnan(best->wrss) || v[0].wrss < best->wrss)
-      *best = v[0];
+      keep_top(top, topr, ntop, t, v[lo].wrss);
+    if (isnan(best->wrss) || v[lo].wrss < best->wrss)
+      *best = v[lo];
   }
   if (isnan(best->wrss) || c->n < 3)
     return;
