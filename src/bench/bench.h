@@ -62,6 +62,8 @@ const struct bench_sync_method *bench_sync_find(const char *name);
 const struct bench_sync_method *bench_sync_methods(int *count);
 /* Residual offset of each rank's global clock against rank 0 (filled on rank 0, size p). */
 void bench_clock_residuals(MPI_Comm comm, const struct bench_clock *clk, double *res);
+/* Server lets client begin (client blocks until then). */
+void bench_pair_start(MPI_Comm comm, int peer, int client);
 /* One ping-pong fit point between rank me and peer (internal to the methods, shared). */
 void bench_pingpong_point(MPI_Comm comm, int peer, int client, int rounds,
                           const struct bench_clock *clk, double *x, double *y);

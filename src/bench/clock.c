@@ -8,6 +8,7 @@
 
 #define TAG_PING 901
 #define TAG_PONG 902
+#define TAG_GO 903
 #define RESIDUAL_ROUNDS 20
 
 double bench_now(void) { return MPI_Wtime(); }
@@ -64,6 +65,17 @@ void bench_pingpong_point(MPI_Comm comm, int peer, int client, int rounds,
   }
 }
 
+/* The server tells a client to start: clients never queue early messages at the server (an
+ * O(p) unexpected-message queue makes SMPI's matching quadratic). */
+void bench_pair_start(MPI_Comm comm, int peer, int client)
+{
+  char go = 0;
+  if (client)
+    MPI_Recv(&go, 1, MPI_CHAR, peer, TAG_GO, comm, MPI_STATUS_IGNORE);
+  else
+    MPI_Send(&go, 1, MPI_CHAR, peer, TAG_GO, comm);
+}
+
 void bench_clock_residuals(MPI_Comm comm, const struct bench_clock *clk, double *res)
 {
   int rank, size;
@@ -72,10 +84,12 @@ void bench_clock_residuals(MPI_Comm comm, const struct bench_clock *clk, double 
   for (int r = 1; r < size; r++) {
     double x = 0, y = 0;
     if (rank == r) {
+      bench_pair_start(comm, 0, 1);
       bench_pingpong_point(comm, 0, 1, RESIDUAL_ROUNDS, clk, &x, &y);
       double off = x - y;   /* this rank's global clock minus rank 0's, same instant */
       MPI_Send(&off, 1, MPI_DOUBLE, 0, TAG_PING, comm);
     } else if (rank == 0) {
+      bench_pair_start(comm, r, 0);
       bench_pingpong_point(comm, r, 0, RESIDUAL_ROUNDS, clk, &x, &y);
       MPI_Recv(&res[r], 1, MPI_DOUBLE, r, TAG_PING, comm, MPI_STATUS_IGNORE);
     }

@@ -35,6 +35,7 @@ static void sync_pair(MPI_Comm comm, int me, int server, int client, int nfit, i
   double x[FIT_POINTS], y[FIT_POINTS];
   if (me != server && me != client)
     return;
+  bench_pair_start(comm, me == client ? server : client, me == client);
   for (int i = 0; i < nfit; i++)
     bench_pingpong_point(comm, me == client ? server : client, me == client, rounds, clk,
                          &x[i], &y[i]);

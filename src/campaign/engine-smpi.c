@@ -1,6 +1,7 @@
 /* The smpi engine: smpirun on a built-in platform (platform.h) or a user XML file, with the
  * platform and hostfile written into the work folder. Simulated computation is off so that the
- * benchmark's own CPU time does not leak into simulated time: runs are deterministic. */
+ * benchmark's own CPU time does not leak into simulated time: runs are deterministic. SMPI's
+ * MPICH collective algorithms are selected: its "default" ones are O(p^2) to simulate. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -104,6 +105,7 @@ static int build(const struct mv_launch_spec *s, struct mv_cmdline *c)
   int rc = write_files(s, xml, sizeof xml, hostfile, sizeof hostfile);
   const char *fixed[] = {"smpirun", "-quiet", "-platform", xml, "-hostfile", hostfile,
                          "--cfg=smpi/simulate-computation:no", "--cfg=smpi/host-speed:1Gf",
+                         "--cfg=smpi/coll-selector:mpich",
                          "--log=root.thresh:warning", NULL};
   rc = rc ? rc : mv__cmdline_add_all(c, fixed);
   rc = rc ? rc : mv_cmdline_add(c, "-np");
