@@ -7,8 +7,8 @@ FAILS=0
 TESTED=0
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 
-# have_flavor FLAVOR: 0 when the tracer and the examples are built for it. (MV_FLAVORS is not
-# used: ctest's ENVIRONMENT splits its ;-list, so it only ever names the first flavor.)
+# have_flavor FLAVOR: 0 when the tracer and the examples are built for it (the built files
+# decide, not MV_FLAVORS).
 have_flavor() {
   [ -e "$MV_BUILD/lib/mpivet/$1/libmpivet-trace.so" ] || { echo "skip $1: no libmpivet-trace.so"; return 1; }
   if [ "$1" = smpi ]; then
