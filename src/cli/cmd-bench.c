@@ -13,6 +13,7 @@
 #include "mpivet/error.h"
 #include "mpivet/json.h"
 #include "mpivet/launch.h"
+#include "mpivet/platform.h"
 #include "mpivet/progress.h"
 #include "mpivet/results.h"
 
@@ -146,6 +147,12 @@ static int check_spec(struct bench_cli *b)
   if (b->spec.np > max)
     return mv_cli_error("bench", "--np %d is larger than %s allows here (%d%s)", b->spec.np,
                         b->spec.engine, max, b->spec.hosts ? "" : "; give --hosts for more");
+  struct mv_platform p;
+  char err[256];
+  struct stat st;
+  if (strcmp(b->spec.engine, "smpi") == 0 && b->spec.platform && stat(b->spec.platform, &st) != 0 &&
+      mv_platform_parse(b->spec.platform, &p, err, sizeof err))
+    return mv_cli_error("bench", "--%s", err);
   if (mv_launch_available(&b->spec))
     return mv_cli_fail("bench", MV_EEXTERN, "%s engine: launcher not found in PATH", b->spec.engine);
   return 0;

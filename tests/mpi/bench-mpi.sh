@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# mpivet bench on real MPI (Open MPI and MPICH, small process counts): valid results.csv with
+# the run column, every mock-up equal to its collective at 3 ranks (not a power of two), the
+# operation table equal to mpivet/bench.h, memory rows, --check-clock, barrier start.
+set -u
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+ran=0
+for mpi in openmpi mpich; do
+  case " ${MV_FLAVORS//;/ } " in *" $mpi "*) ;; *) continue ;; esac
+  ran=1
+  bench="$MV_BUILD/lib/mpivet/$mpi/mpivet-bench"
+  launcher=mpirun.openmpi; [ $mpi = mpich ] && launcher=mpiexec.mpich
+  $launcher -n 1 "$bench" --list > "$tmp/list" || fail "$mpi: --list differs from mpivet/bench.h"
+  [ "$(wc -l < "$tmp/list")" -eq 37 ] || fail "$mpi: $(wc -l < "$tmp/list") table entries"
+
+  "$MPIVET" bench --engine mpirun --mpi $mpi --np 3 --ops mockups --msizes 1000 --runs 1 --reps 3 \
+      --warmup 1 -o "$tmp/$mpi-mock" || fail "$mpi: mock-up run"
+  n=$(grep -c '"equal_to_default": true' "$tmp/$mpi-mock/launches/run-0.json")
+  [ "$n" -eq 16 ] || fail "$mpi: $n of 16 mock-ups equal"
+
+  "$MPIVET" bench --engine mpirun --mpi $mpi --np 2 --ops Bcast,Allreduce,Comm_dup,Win_create \
+      --msizes 8,1024 --runs 2 --reps 5 --start barrier -o "$tmp/$mpi" || fail "$mpi: bench"
+  csv="$tmp/$mpi/results.csv"
+  grep -q "^1,mpirun,.*,2,.*,MPI_Bcast,default,1024,time_s,4," "$csv" || fail "$mpi: run 1 rows missing"
+  grep -q ",MPI_Comm_dup,default,0,mem_bytes," "$csv" || fail "$mpi: no mem_bytes rows"
+  grep -q ",MPI_Init,default,0,rss_bytes," "$csv" || fail "$mpi: no rss_bytes row"
+  grep -q '"clock_sync_method": "skampi"' "$tmp/$mpi/meta.json" || fail "$mpi: meta.json"
+
+  for sync in skampi jk hca; do
+    $launcher -n 2 "$bench" --check-clock --check-wait 0.05 --sync $sync > "$tmp/clock" 2> "$tmp/clock.err" \
+      || fail "$mpi: --check-clock $sync"
+    grep -q "^0,mpirun,.*,clock_offset," "$tmp/clock" || fail "$mpi: no offset rows"
+    cat "$tmp/clock.err"
+  done
+done
+[ $ran = 1 ] || { echo "no real MPI flavor built"; exit 77; }
+echo ok
