@@ -114,6 +114,39 @@ static OTF2_ErrorCode write_one(OTF2_EvtWriter *w, OTF2_AttributeList *al, const
   }
 }
 
+/* Sequential decoding of a raw file; a record cut by a failed write ends the data. */
+struct raw_reader {
+  FILE *f;
+  size_t n, pos;
+  uint64_t w[4096];
+};
+
+static int raw_next(struct raw_reader *rd, struct mv__rec *r)
+{
+  if (rd->n - rd->pos < MV__REC_MAX_WORDS && !feof(rd->f)) {
+    memmove(rd->w, rd->w + rd->pos, (rd->n - rd->pos) * sizeof *rd->w);
+    rd->n -= rd->pos, rd->pos = 0;
+    rd->n += fread(rd->w + rd->n, sizeof *rd->w, sizeof rd->w / sizeof *rd->w - rd->n, rd->f);
+  }
+  if (rd->n - rd->pos < 2)
+    return 0;
+  const uint64_t *w = rd->w + rd->pos;
+  unsigned kind = (unsigned)(w[1] & 0xff), words = mv__rec_words(kind);
+  if (kind == 0 || kind >= MV__K_COUNT || rd->n - rd->pos < words)
+    return 0;
+  unsigned f = mv__rec_fields[kind], k = 2;
+  *r = (struct mv__rec){.t = w[0], .kind = (uint8_t)kind, .sub = (uint8_t)(w[1] >> 8),
+                        .a = (uint32_t)(w[1] >> 32)};
+  if (f & MV__F_BC)
+    r->b = (uint32_t)w[k], r->c = (uint32_t)(w[k] >> 32), k++;
+  if (f & MV__F_X)
+    r->x = w[k++];
+  if (f & MV__F_Y)
+    r->y = w[k++];
+  rd->pos += words;
+  return 1;
+}
+
 int mv__convert_rank(OTF2_Archive *ar, const char *dir, int rank, const struct mv__clock *clk,
                      const struct mv__idmap *map, uint64_t *nevents, uint64_t *first,
                      uint64_t *last)
@@ -125,27 +158,28 @@ int mv__convert_rank(OTF2_Archive *ar, const char *dir, int rank, const struct m
   FILE *f = fopen(path, "rb");
   int err = w ? 0 : -EIO;
   OTF2_AttributeList *al = OTF2_AttributeList_New();
-  struct mv__rec *block = malloc(4096 * sizeof *block);
-  if (!block)
+  struct raw_reader *rd = malloc(sizeof *rd);
+  if (!rd)
     err = -ENOMEM;
-  size_t n;
-  while (f && !err && (n = fread(block, sizeof *block, 4096, f)) > 0)
-    for (size_t i = 0; i < n && !err; i++) {
-      uint64_t t = mv__clock_map(clk, block[i].t);
-      if (t < *last)
-        t = *last;  /* keep the stream monotonic if the correction ever steps back */
-      remap(&block[i], map);
-      if (write_one(w, al, &block[i], t) != OTF2_SUCCESS)
-        err = -EIO;
-      *first = t < *first ? t : *first;
-      *last = t;
-      (*nevents)++;
-    }
+  else
+    rd->f = f, rd->n = rd->pos = 0;
+  struct mv__rec r;
+  while (f && !err && raw_next(rd, &r)) {
+    uint64_t t = mv__clock_map(clk, r.t);
+    if (t < *last)
+      t = *last;  /* keep the stream monotonic if the correction ever steps back */
+    remap(&r, map);
+    if (write_one(w, al, &r, t) != OTF2_SUCCESS)
+      err = -EIO;
+    *first = t < *first ? t : *first;
+    *last = t;
+    (*nevents)++;
+  }
   if (!f)
     err = errno == ENOENT ? 0 : -errno;  /* a rank killed before its first flush has no events */
   else
     fclose(f);
-  free(block);
+  free(rd);
   OTF2_AttributeList_Delete(al);
   if (w && OTF2_Archive_CloseEvtWriter(ar, w) != OTF2_SUCCESS && !err)
     err = -EIO;

@@ -65,7 +65,7 @@ int mv__read_options(void)
     mv__say("MPIVET_TRACE_BUFFER=%s: expected a size of at least 4k (e.g. 64k, 8M); not tracing", buf);
     return -1;
   }
-  G.cap = bytes / sizeof(struct mv__rec);
+  G.cap = bytes / sizeof(uint64_t);
   G.record = (1u << MV__G_COUNT) - 1;
   if (rec && parse_record(rec, &G.record) != 0) {
     mv__say("MPIVET_TRACE_RECORD=%s: expected a comma list of all,p2p,coll,rma,comm; not tracing", rec);

@@ -1,6 +1,6 @@
 /* The per-rank files libmpivet-trace writes while the application runs, before they become an
  * OTF2 archive: <dir>/mpivet-raw/rank-<r>.raw (fixed-size event records, flushed when the
- * buffer is full) and rank-<r>.defs (text lines: communicators, windows, groups, call sites,
+ * buffer is full; 16 to 40 bytes each) and rank-<r>.defs (text lines: communicators, windows, groups, call sites,
  * clock offsets, state). A crash leaves both readable; see docs/trace.md. */
 #ifndef MPIVET_TRACE_RAWFMT_H
 #define MPIVET_TRACE_RAWFMT_H
@@ -37,14 +37,51 @@ enum mv__rec_kind {
   MV__K_COUNT
 };
 
-/* One event, 40 bytes, native byte order (the files are read back on the same machine). */
+/* One event as the writer takes it and the reader returns it. */
 struct mv__rec {
-  uint64_t t;    /* raw local clock, ns */
+  uint64_t t;    /* event clock (TSC ticks or ns, see clock.c) */
   uint8_t kind;  /* enum mv__rec_kind */
   uint8_t sub;
-  uint16_t pad;
   uint32_t a, b, c;
   uint64_t x, y;
 };
+
+/* On disk (native byte order: read back on the same machine) a record is 2 to 5 64-bit words:
+ * t; kind | sub << 8 | a << 32; then only the fields its kind uses: b | c << 32, x, y. */
+enum { MV__F_BC = 1, MV__F_X = 2, MV__F_Y = 4 };
+static const unsigned char mv__rec_fields[MV__K_COUNT] = {
+  [MV__K_ENTER] = MV__F_X,
+  [MV__K_LEAVE] = 0,
+  [MV__K_SEND] = MV__F_BC | MV__F_X,
+  [MV__K_ISEND] = MV__F_BC | MV__F_X | MV__F_Y,
+  [MV__K_ISEND_COMPLETE] = MV__F_Y,
+  [MV__K_IRECV_REQUEST] = MV__F_Y,
+  [MV__K_RECV] = MV__F_BC | MV__F_X,
+  [MV__K_IRECV] = MV__F_BC | MV__F_X | MV__F_Y,
+  [MV__K_REQUEST_CANCELLED] = MV__F_Y,
+  [MV__K_COLL_BEGIN] = 0,
+  [MV__K_COLL_END] = MV__F_BC | MV__F_X | MV__F_Y,
+  [MV__K_RMA_WIN_CREATE] = MV__F_BC,
+  [MV__K_RMA_WIN_DESTROY] = MV__F_BC,
+  [MV__K_RMA_COLL_BEGIN] = 0,
+  [MV__K_RMA_COLL_END] = MV__F_BC | MV__F_X | MV__F_Y,
+  [MV__K_RMA_GROUP_SYNC] = MV__F_BC,
+  [MV__K_RMA_REQUEST_LOCK] = MV__F_BC | MV__F_X,
+  [MV__K_RMA_RELEASE_LOCK] = MV__F_BC | MV__F_X,
+  [MV__K_RMA_SYNC] = MV__F_BC,
+  [MV__K_RMA_PUT] = MV__F_BC | MV__F_X | MV__F_Y,
+  [MV__K_RMA_GET] = MV__F_BC | MV__F_X | MV__F_Y,
+  [MV__K_RMA_ATOMIC] = MV__F_BC | MV__F_X | MV__F_Y,
+  [MV__K_RMA_COMPLETE_NB] = MV__F_BC | MV__F_Y,
+  [MV__K_RMA_COMPLETE_REMOTE] = MV__F_BC | MV__F_Y,
+};
+#define MV__REC_MAX_WORDS 5
+
+/* Words of a record of this kind. */
+static inline unsigned mv__rec_words(unsigned kind)
+{
+  unsigned f = kind < MV__K_COUNT ? mv__rec_fields[kind] : 0;
+  return 2 + (f & 1) + (f >> 1 & 1) + (f >> 2 & 1);
+}
 
 #endif

@@ -90,18 +90,20 @@ void mv__emit_at(uint64_t t, int kind, int sub, uint32_t a, uint32_t b, uint32_t
 {
   if (G.failed)
     return;
-  if (G.n == G.cap)
+  if (G.n + MV__REC_MAX_WORDS > G.cap)
     mv__raw_flush();
-  struct mv__rec *r = &G.buf[G.n++];
-  r->t = t;
-  r->kind = (uint8_t)kind;
-  r->sub = (uint8_t)sub;
-  r->pad = 0;
-  r->a = a;
-  r->b = b;
-  r->c = c;
-  r->x = x;
-  r->y = y;
+  uint64_t *w = G.buf + G.n;
+  unsigned f = mv__rec_fields[kind];
+  w[0] = t;
+  w[1] = (uint64_t)(uint8_t)kind | (uint64_t)(uint8_t)sub << 8 | (uint64_t)a << 32;
+  size_t k = 2;
+  if (f & MV__F_BC)
+    w[k++] = (uint64_t)b | (uint64_t)c << 32;
+  if (f & MV__F_X)
+    w[k++] = x;
+  if (f & MV__F_Y)
+    w[k++] = y;
+  G.n += k;
   G.nevents++;
 }
 

@@ -28,8 +28,8 @@ struct mv__state {
   int stack_depth;                    /* return addresses hashed per call site */
   char dir[PATH_MAX - 64];
   int raw_fd, defs_fd;
-  struct mv__rec *buf;
-  size_t cap, n;
+  uint64_t *buf;                      /* encoded records (rawfmt.h) */
+  size_t cap, n;                      /* in 64-bit words */
   uint64_t nevents;
   uint64_t next_req, next_match, next_lock;
   uint32_t next_comm, next_win, next_group;
