@@ -49,6 +49,11 @@ void mv_guideline_label(const struct mv_guideline *gl, char *buf, size_t size);
 /* ---- options ---- */
 enum mv_gl_per { MV_GL_PER_LAUNCH = 0, MV_GL_PER_RAW = 1 };
 enum mv_gl_test { MV_GL_TEST_RANKSUM = 0, MV_GL_TEST_KS = 1 };
+/* Deterministic data (a simulator such as SMPI gives identical timings in every launch): a
+ * rank-sum test on R tied launch medians cannot reach significance, so the comparison is
+ * decided on the slowdown alone (slowdown > min_slowdown). auto: when the engine is smpi or
+ * both sides have >= 2 launches whose medians are all identical; on: always; off: never. */
+enum mv_gl_det { MV_GL_DET_AUTO = 0, MV_GL_DET_ON = 1, MV_GL_DET_OFF = 2 };
 
 struct mv_gl_options {
   double alpha;                   /* significance level, default 0.05 */
@@ -59,20 +64,23 @@ struct mv_gl_options {
   double tukey_k;                 /* Tukey fence factor before the medians; 0 = no filter */
   double split_tolerance;         /* split-robustness tolerance, default 0.05 */
   double min_slowdown;            /* a significant test is a violation only when the slowdown
-                                     exceeds this, default 1.01: SMPI is deterministic and its
-                                     1e-16 s differences are "significant" (1 = PGMPI) */
+                                     exceeds this, default 1.01 (1 = PGMPI); deterministic
+                                     comparisons are violations when the slowdown exceeds it */
+  enum mv_gl_det deterministic;   /* default auto */
   char metric[MV_NAME_MAX];       /* "time_s" */
 };
 
 void mv_gl_options_init(struct mv_gl_options *opt);
 /* Names used in reports and on the command line: "launch"/"raw", "ranksum"/"ks",
- * "none"/"holm"/"bh". Parsers return 0 or MV_EINVAL. */
+ * "none"/"holm"/"bh", "auto"/"on"/"off". Parsers return 0 or MV_EINVAL. */
 const char *mv_gl_per_name(enum mv_gl_per per);
 const char *mv_gl_test_name(enum mv_gl_test test);
 const char *mv_gl_correction_name(enum mv_correction c);
 int mv_gl_parse_per(const char *s, enum mv_gl_per *out);
 int mv_gl_parse_test(const char *s, enum mv_gl_test *out);
 int mv_gl_parse_correction(const char *s, enum mv_correction *out);
+const char *mv_gl_det_name(enum mv_gl_det det);
+int mv_gl_parse_det(const char *s, enum mv_gl_det *out);
 const char *mv_gl_type_name(enum mv_gl_type type);   /* "monotony", "split", "pattern" */
 
 /* ---- verdicts ---- */
@@ -92,9 +100,10 @@ struct mv_gl_check {
   double median;                  /* location of the side that should be faster */
   double median_ref;              /* its bound: mock-up, larger size, or k * smaller size */
   double slowdown;                /* median / median_ref */
-  double statistic;               /* W (rank-sum) or D (KS); NaN for split */
-  double p_raw;                   /* unadjusted p-value; NaN for split */
-  double p_value;                 /* adjusted p-value; NaN for split */
+  double statistic;               /* W (rank-sum) or D (KS); NaN for split and deterministic */
+  double p_raw;                   /* unadjusted p-value; NaN for split and deterministic */
+  double p_value;                 /* adjusted p-value; NaN for split and deterministic */
+  int deterministic;              /* decided on the slowdown alone, without a test */
   int violated;
 };
 
@@ -104,6 +113,7 @@ struct mv_gl_config_summary {
   int nprocs;
   int launches;                   /* largest number of launches seen in a group */
   size_t tests;                   /* statistical tests in the family (pattern + monotony) */
+  size_t deterministic;           /* pattern + monotony comparisons decided on the slowdown */
   size_t untested;                /* comparisons skipped: fewer than 2 values on a side */
   /* functions (monotony, split) or guidelines (pattern) with >= 1 violation / evaluated */
   size_t violated[3], evaluated[3];

@@ -13,13 +13,15 @@
 static const char usage[] =
   "usage: mpivet guidelines RESULTS [--alpha A] [--per launch|raw] [--test ranksum|ks]\n"
   "                         [--correction none|holm|bh] [--tukey K] [--split-tolerance T]\n"
-  "                         [--min-slowdown F] [--metric M] [--catalog FILE] [--json]\n"
+  "                         [--min-slowdown F] [--deterministic auto|on|off] [--metric M]\n"
+  "                         [--catalog FILE] [--json]\n"
   "\n"
   "Check the 17 self-consistent MPI performance guidelines of PGMPI (monotony GL1,\n"
   "split-robustness GL2, pattern GL3-GL17: a collective must not be slower than its mock-up)\n"
   "on RESULTS (results.csv with default calls in impl=default and mock-ups in impl=<mock-up id>).\n"
   "Per configuration (library, engine, nprocs) and message size, each launch is reduced to its\n"
-  "median; pattern and monotony guidelines are one-sided two-sample tests on these R medians.\n"
+  "median; pattern and monotony guidelines are one-sided two-sample tests on these R medians,\n"
+  "or, on deterministic data (SMPI), decided on the slowdown alone.\n"
   "\n"
   "      --alpha A             significance level (default 0.05)\n"
   "      --per launch|raw      test the launch medians (default, PGMPI) or all raw repetitions\n"
@@ -30,8 +32,11 @@ static const char usage[] =
   "      --tukey K             drop values outside Tukey fences (factor K, e.g. 1.5) per launch\n"
   "      --split-tolerance T   split-robustness tolerance (default 0.05, as PGMPI)\n"
   "      --min-slowdown F      a significant test is a violation only when the slowdown\n"
-  "                            (median / bound) exceeds F (default 1.01; 1 as PGMPI): SMPI is\n"
-  "                            deterministic, so differences of 1e-16 s are significant\n"
+  "                            (median / bound) exceeds F (default 1.01; 1 as PGMPI); on\n"
+  "                            deterministic data a slowdown above F alone is a violation\n"
+  "      --deterministic D     auto (default): decide on the slowdown alone, without a test,\n"
+  "                            when the engine is smpi or every launch median of both sides\n"
+  "                            is the same (>= 2 launches each); on: always; off: never\n"
   "      --metric M            metric to check (default time_s)\n"
   "      --catalog FILE        guideline catalog (default share/mpivet/guidelines.catalog)\n"
   "      --json                JSON on stdout: {\"violations\": [...], \"summary\": {...}}\n"
@@ -40,7 +45,7 @@ static const char usage[] =
   "Exit status: 0 no violation, 1 a guideline is violated, 2 usage or input error.\n";
 
 enum { OPT_ALPHA = 256, OPT_PER, OPT_TEST, OPT_CORR, OPT_TUKEY, OPT_SPLIT, OPT_METRIC,
-       OPT_CATALOG, OPT_JSON, OPT_MINSLOW };
+       OPT_CATALOG, OPT_JSON, OPT_MINSLOW, OPT_DET };
 
 static int parse_option(int c, const char *arg, struct mv_gl_options *o, const char **catalog,
                         int *json)
@@ -71,6 +76,11 @@ static int parse_option(int c, const char *arg, struct mv_gl_options *o, const c
   case OPT_MINSLOW:
     return mv_cli_parse_double(arg, &o->min_slowdown) || !(o->min_slowdown > 0)
                ? mv_cli_error("guidelines", "--min-slowdown expects a number > 0, got \"%s\"", arg)
+               : 0;
+  case OPT_DET:
+    return mv_gl_parse_det(arg, &o->deterministic)
+               ? mv_cli_error("guidelines", "--deterministic expects auto, on or off, got \"%s\"",
+                              arg)
                : 0;
   case OPT_METRIC:
     if (strlen(arg) >= sizeof o->metric)
@@ -128,6 +138,7 @@ int cmd_guidelines(int argc, char **argv)
     {"split-tolerance", required_argument, NULL, OPT_SPLIT},
     {"metric", required_argument, NULL, OPT_METRIC},
     {"min-slowdown", required_argument, NULL, OPT_MINSLOW},
+    {"deterministic", required_argument, NULL, OPT_DET},
     {"catalog", required_argument, NULL, OPT_CATALOG}, {"json", no_argument, NULL, OPT_JSON},
     {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
   struct mv_gl_options opt;

@@ -1,6 +1,7 @@
 /* Guideline verdicts (PGMPI section IV-C): per configuration (library, engine, nprocs), the
  * pattern and monotony guidelines are one-sided two-sample tests on the launch medians (or raw
- * repetitions), corrected for multiple testing; split-robustness compares medians with a tolerance. */
+ * repetitions), corrected for multiple testing, or on deterministic data (SMPI, identical
+ * launches) the slowdown alone; split-robustness compares medians with a tolerance. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@ struct sample {
   size_t n;
   double *v;
   double median;
+  int launches;             /* launches with values */
+  int flat;                 /* every launch median is the same value */
 };
 
 struct ctx {
@@ -25,6 +28,7 @@ struct ctx {
   size_t nidx;
   size_t config;
   size_t first_check;       /* first check of the current configuration */
+  int simulated;            /* the configuration's engine is deterministic (smpi) */
 };
 
 void mv_gl_report_init(struct mv_gl_report *rep)
@@ -40,9 +44,12 @@ void mv_gl_report_release(struct mv_gl_report *rep)
   mv_gl_report_init(rep);
 }
 
-static int launch_count(const struct mv_group *g, double *buf)
+static int all_equal(const double *v, size_t n)
 {
-  return g->n ? mv_group_launch_medians(g, 0, buf, g->n) : 0;
+  for (size_t i = 1; i < n; i++)
+    if (v[i] != v[0])
+      return 0;
+  return 1;
 }
 
 /* Launch medians (after optional Tukey filtering inside each launch), or the raw values
@@ -57,17 +64,15 @@ static int sample_get(struct ctx *c, size_t gi, struct sample **out)
   s->v = malloc((g->n ? g->n : 1) * sizeof *s->v);
   if (!s->v)
     return MV_ENOMEM;
-  int launches = launch_count(g, s->v);
+  int launches = g->n ? mv_group_launch_medians(g, c->opt->tukey_k, s->v, g->n) : 0;
   if (launches < 0)
     return launches;
   if (launches > c->rep->configs[c->config].launches)
     c->rep->configs[c->config].launches = launches;
-  if (c->opt->per == MV_GL_PER_LAUNCH) {
-    int n = g->n ? mv_group_launch_medians(g, c->opt->tukey_k, s->v, g->n) : 0;
-    if (n < 0)
-      return n;
-    s->n = (size_t)n;
-  } else {
+  s->launches = launches;
+  s->flat = all_equal(s->v, (size_t)launches);
+  s->n = (size_t)launches;
+  if (c->opt->per == MV_GL_PER_RAW) {
     memcpy(s->v, g->values, g->n * sizeof *s->v);
     s->n = c->opt->tukey_k > 0 ? mv_stats_tukey_filter(s->v, g->n, c->opt->tukey_k) : g->n;
   }
@@ -110,7 +115,16 @@ static int run_test(const struct mv_gl_options *opt, const struct sample *x,
   return mv_stats_ranksum(x->v, x->n, y->v, y->n, MV_ALT_GREATER, opt->method, 1, res);
 }
 
-/* Test "group gx is not slower than group gy" and record the comparison. */
+/* Deterministic data carry no launch-to-launch information: decide on the slowdown alone. */
+static int is_deterministic(const struct ctx *c, const struct sample *x, const struct sample *y)
+{
+  if (c->opt->deterministic != MV_GL_DET_AUTO)
+    return c->opt->deterministic == MV_GL_DET_ON;
+  return c->simulated || (x->launches >= 2 && y->launches >= 2 && x->flat && y->flat);
+}
+
+/* Compare "group gx is not slower than group gy" (a test, or the slowdown on deterministic
+ * data) and record the comparison; the statistical verdict waits for the correction. */
 static int compare(struct ctx *c, const struct mv_guideline *gl, size_t gx, size_t gy,
                    int *tested)
 {
@@ -120,13 +134,15 @@ static int compare(struct ctx *c, const struct mv_guideline *gl, size_t gx, size
     rc = sample_get(c, gy, &y);
   if (rc)
     return rc;
-  if (x->n < 2 || y->n < 2) {
-    c->rep->configs[c->config].untested++;
+  int det = is_deterministic(c, x, y);
+  struct mv_gl_config_summary *cs = &c->rep->configs[c->config];
+  size_t need = det ? 1 : 2;   /* a test needs two values a side, a slowdown one */
+  if (x->n < need || y->n < need) {
+    cs->untested++;
     return 0;
   }
-  struct mv_test_result res;
-  rc = run_test(c->opt, x, y, &res);
-  if (rc)
+  struct mv_test_result res = {.statistic = NAN, .p_value = NAN};
+  if (!det && (rc = run_test(c->opt, x, y, &res)) != 0)
     return rc;
   const struct mv_group *g = &c->ds->groups[gx];
   struct mv_gl_check *ck = check_push(c, gl->type, gl->id, g->op,
@@ -143,7 +159,10 @@ static int compare(struct ctx *c, const struct mv_guideline *gl, size_t gx, size
   ck->slowdown = x->median / y->median;
   ck->statistic = res.statistic;
   ck->p_raw = ck->p_value = res.p_value;
-  c->rep->configs[c->config].tests++;
+  ck->deterministic = det;
+  ck->violated = det && ck->slowdown > c->opt->min_slowdown;
+  cs->tests += !det;
+  cs->deterministic += (size_t)det;
   *tested = 1;
   return 0;
 }
@@ -241,11 +260,11 @@ static int check_pattern(struct ctx *c, const struct mv_guideline *gl, size_t *s
   return 0;
 }
 
-/* Multiple testing: the family is every test of the configuration; a NaN p-value (no
- * information, e.g. every value tied) stays out of the family, as NA in R's p.adjust. */
+/* Multiple testing: the family is every test of the configuration; a NaN p-value (no test:
+ * split, deterministic, or every value tied) stays out of the family, as NA in R's p.adjust. */
 static int in_family(const struct mv_gl_check *ck)
 {
-  return ck->type != MV_GL_SPLIT && !isnan(ck->p_raw);
+  return !isnan(ck->p_raw);
 }
 
 static int correct_config(struct ctx *c)
@@ -333,6 +352,7 @@ static int evaluate_config(struct ctx *c, const struct mv_catalog *cat, size_t *
 {
   c->nidx = 0;
   c->first_check = c->rep->nchecks;
+  c->simulated = strcmp(c->rep->configs[c->config].engine, "smpi") == 0;
   for (size_t i = 0; i < c->ds->ngroups; i++)
     if (strcmp(c->ds->groups[i].metric, c->opt->metric) == 0 &&
         same_config(&c->ds->groups[i], &c->rep->configs[c->config]))
@@ -363,7 +383,8 @@ int mv_gl_evaluate(const struct mv_catalog *cat, struct mv_dataset *ds,
   mv_dataset_sort(ds);
   rep->options = *opt;
   size_t n = ds->ngroups ? ds->ngroups : 1;
-  struct ctx c = {opt, ds, rep, calloc(n, sizeof *c.cache), malloc(n * sizeof *c.idx), 0, 0, 0};
+  struct ctx c = {.opt = opt, .ds = ds, .rep = rep, .cache = calloc(n, sizeof *c.cache),
+                  .idx = malloc(n * sizeof *c.idx)};
   size_t *ser = malloc(n * sizeof *ser), *mock = malloc(n * sizeof *mock);
   int rc = c.cache && c.idx && ser && mock ? find_configs(&c) : MV_ENOMEM;
   for (c.config = 0; rc == 0 && c.config < rep->nconfigs; c.config++)

@@ -8,6 +8,7 @@
 static const char *const per_names[] = {"launch", "raw"};
 static const char *const test_names[] = {"ranksum", "ks"};
 static const char *const correction_names[] = {"none", "holm", "bh"};
+static const char *const det_names[] = {"auto", "on", "off"};
 static const char *const type_names[] = {"monotony", "split", "pattern"};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -38,52 +39,28 @@ void mv_gl_options_init(struct mv_gl_options *opt)
   opt->tukey_k = 0;
   opt->split_tolerance = 0.05;
   opt->min_slowdown = 1.01;
+  opt->deterministic = MV_GL_DET_AUTO;
   strcpy(opt->metric, "time_s");
 }
 
-const char *mv_gl_per_name(enum mv_gl_per per)
-{
-  return name_of(per_names, COUNT(per_names), (int)per);
-}
+/* The name and parser of one enumerated setting, from its name table. */
+#define NAMED_SETTING(type, name_fn, parse_fn, table)                                   \
+  const char *name_fn(type v) { return name_of(table, COUNT(table), (int)v); }          \
+  int parse_fn(const char *s, type *out)                                                \
+  {                                                                                     \
+    int v;                                                                              \
+    int rc = parse_name(table, COUNT(table), s, &v);                                    \
+    if (rc == 0)                                                                        \
+      *out = (type)v;                                                                   \
+    return rc;                                                                          \
+  }
 
-const char *mv_gl_test_name(enum mv_gl_test test)
-{
-  return name_of(test_names, COUNT(test_names), (int)test);
-}
-
-const char *mv_gl_correction_name(enum mv_correction c)
-{
-  return name_of(correction_names, COUNT(correction_names), (int)c);
-}
+NAMED_SETTING(enum mv_gl_per, mv_gl_per_name, mv_gl_parse_per, per_names)
+NAMED_SETTING(enum mv_gl_test, mv_gl_test_name, mv_gl_parse_test, test_names)
+NAMED_SETTING(enum mv_correction, mv_gl_correction_name, mv_gl_parse_correction, correction_names)
+NAMED_SETTING(enum mv_gl_det, mv_gl_det_name, mv_gl_parse_det, det_names)
 
 const char *mv_gl_type_name(enum mv_gl_type type)
 {
   return name_of(type_names, COUNT(type_names), (int)type);
-}
-
-int mv_gl_parse_per(const char *s, enum mv_gl_per *out)
-{
-  int v;
-  int rc = parse_name(per_names, COUNT(per_names), s, &v);
-  if (rc == 0)
-    *out = (enum mv_gl_per)v;
-  return rc;
-}
-
-int mv_gl_parse_test(const char *s, enum mv_gl_test *out)
-{
-  int v;
-  int rc = parse_name(test_names, COUNT(test_names), s, &v);
-  if (rc == 0)
-    *out = (enum mv_gl_test)v;
-  return rc;
-}
-
-int mv_gl_parse_correction(const char *s, enum mv_correction *out)
-{
-  int v;
-  int rc = parse_name(correction_names, COUNT(correction_names), s, &v);
-  if (rc == 0)
-    *out = (enum mv_correction)v;
-  return rc;
 }

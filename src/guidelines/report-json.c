@@ -1,6 +1,9 @@
 /* JSON guideline report for machines: {"violations": [...], "summary": {...}}. The first keys
  * of a violation are those of the issue's contract (type, op, mockup, msize, msize_small,
- * p_value, slowdown, stars); the rest add context. NaN (split: no test) is written as null. */
+ * p_value, slowdown, stars); the rest add context ("test": ranksum, ks, or deterministic when
+ * the slowdown alone decided). NaN (split, deterministic: no test) is written as null. */
+#include <math.h>
+
 #include "mpivet/guidelines.h"
 
 static void write_violation(const struct mv_gl_report *rep, const struct mv_gl_check *ck,
@@ -19,7 +22,10 @@ static void write_violation(const struct mv_gl_report *rep, const struct mv_gl_c
     mv_json_null(j);
   mv_json_kv_number(j, "p_value", ck->p_value);
   mv_json_kv_number(j, "slowdown", ck->slowdown);
-  mv_json_kv_string(j, "stars", ck->type == MV_GL_SPLIT ? NULL : mv_stats_stars(ck->p_value));
+  mv_json_kv_string(j, "stars", isnan(ck->p_value) ? NULL : mv_stats_stars(ck->p_value));
+  mv_json_kv_string(j, "test", ck->type == MV_GL_SPLIT ? NULL
+                              : ck->deterministic ? "deterministic"
+                                                  : mv_gl_test_name(rep->options.test));
   mv_json_kv_string(j, "guideline", ck->guideline);
   mv_json_kv_string(j, "library", cs->library);
   mv_json_kv_string(j, "engine", cs->engine);
@@ -53,6 +59,7 @@ static void write_config(const struct mv_gl_config_summary *cs, struct mv_json *
   mv_json_kv_int(j, "nprocs", cs->nprocs);
   mv_json_kv_int(j, "launches", cs->launches);
   mv_json_kv_int(j, "tests", (long long)cs->tests);
+  mv_json_kv_int(j, "deterministic", (long long)cs->deterministic);
   mv_json_kv_int(j, "untested", (long long)cs->untested);
   for (int t = MV_GL_MONOTONY; t <= MV_GL_PATTERN; t++)
     write_counts(cs, (enum mv_gl_type)t, j);
@@ -71,6 +78,7 @@ static void write_summary(const struct mv_gl_report *rep, struct mv_json *j)
   mv_json_kv_string(j, "correction_family", "configuration");
   mv_json_kv_number(j, "split_tolerance", o->split_tolerance);
   mv_json_kv_number(j, "min_slowdown", o->min_slowdown);
+  mv_json_kv_string(j, "deterministic", mv_gl_det_name(o->deterministic));
   mv_json_kv_number(j, "tukey_k", o->tukey_k);
   mv_json_kv_string(j, "metric", o->metric);
   mv_json_key(j, "configurations");

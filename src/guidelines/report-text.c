@@ -28,6 +28,13 @@ static void write_settings(const struct mv_gl_report *rep, FILE *fp)
           o->per == MV_GL_PER_RAW ? "raw repetitions" : "launch medians", o->alpha,
           correction_text(o->correction), 100 * o->split_tolerance);
   fprintf(fp, "; a significant test counts when the slowdown exceeds %g", o->min_slowdown);
+  if (o->deterministic == MV_GL_DET_AUTO)
+    fprintf(fp, "; deterministic data (engine smpi, or identical medians in >= 2 launches on "
+                "both sides) are decided on the slowdown alone (> %g), without a test",
+            o->min_slowdown);
+  else if (o->deterministic == MV_GL_DET_ON)
+    fprintf(fp, "; every comparison is decided on the slowdown alone (> %g), without a test "
+                "(--deterministic on)", o->min_slowdown);
   if (o->tukey_k > 0)
     fprintf(fp, "; Tukey filter k=%g", o->tukey_k);
   fprintf(fp, "; metric %s\n", o->metric);
@@ -75,8 +82,8 @@ static void write_summary(const struct mv_gl_config_summary *cs, const struct mv
     if (cs->evaluated[t] != in_cat)
       fprintf(fp, " (%zu %s in the catalog)", in_cat, unit[t]);
   }
-  fprintf(fp, "\n%zu tests, %zu comparisons skipped (fewer than 2 values on a side)\n",
-          cs->tests, cs->untested);
+  fprintf(fp, "\n%zu tests, %zu deterministic comparisons (slowdown alone), %zu comparisons "
+              "skipped (too few values on a side)\n", cs->tests, cs->deterministic, cs->untested);
 }
 
 static void write_violation(const struct mv_gl_check *ck, const struct mv_catalog *cat, FILE *fp)
@@ -90,8 +97,8 @@ static void write_violation(const struct mv_gl_check *ck, const struct mv_catalo
   fprintf(fp, "  %-8s %-5s %-48s %9lld %11s %11.4g %11.4g %8.3f", mv_gl_type_name(ck->type),
           ck->guideline, label, (long long)ck->msize, small, ck->median, ck->median_ref,
           ck->slowdown);
-  if (ck->type == MV_GL_SPLIT)
-    fprintf(fp, " %10s\n", "-");
+  if (ck->type == MV_GL_SPLIT || ck->deterministic)
+    fprintf(fp, " %10s\n", ck->deterministic ? "determ." : "-");
   else
     fprintf(fp, " %10.3g %s\n", ck->p_value, mv_stats_stars(ck->p_value));
 }
@@ -107,7 +114,8 @@ static void write_violations(const struct mv_gl_report *rep, size_t config,
     return;
   }
   fprintf(fp, "%zu violation%s (median: the side that should be faster; bound: mock-up, larger "
-              "size, or k x smaller size):\n", n, n == 1 ? "" : "s");
+              "size, or k x smaller size; determ.: deterministic, no test):\n", n,
+          n == 1 ? "" : "s");
   fprintf(fp, "  %-8s %-5s %-48s %9s %11s %11s %11s %8s %10s\n", "type", "gl", "function",
           "msize", "msize_small", "median", "bound", "slowdown", "p_value");
   for (size_t i = 0; i < rep->nchecks; i++)
@@ -140,11 +148,12 @@ static size_t config_sizes(const struct mv_gl_report *rep, size_t config, int64_
   return n;
 }
 
-/* The grid cell of a violation: its stars, "+" when significant without stars, "x" for split. */
+/* The grid cell of a violation: its stars, "+" when significant without stars, "x" for split,
+ * "d" when decided on the slowdown of deterministic data. */
 static const char *cell(const struct mv_gl_check *ck)
 {
-  if (ck->type == MV_GL_SPLIT)
-    return "x";
+  if (ck->type == MV_GL_SPLIT || ck->deterministic)
+    return ck->deterministic ? "d" : "x";
   const char *stars = mv_stats_stars(ck->p_value);
   return stars[0] == '*' ? stars : "+";
 }
@@ -179,7 +188,8 @@ static void write_grid(const struct mv_gl_report *rep, size_t config, const stru
     return;
   size_t nsizes = config_sizes(rep, config, sizes);
   fprintf(fp, "grid (m monotony, s split, p pattern; marked at msize, the larger size for m/s; "
-              "*** p<0.001 ** p<0.01 * p<0.05 + significant, x split):\n  %c %-48s", ' ', "");
+              "*** p<0.001 ** p<0.01 * p<0.05 + significant, x split, d deterministic):\n  %c %-48s",
+          ' ', "");
   for (size_t s = 0; s < nsizes; s++)
     fprintf(fp, " %*lld", sizes[s] >= 1000 ? 7 : 4, (long long)sizes[s]);
   fputc('\n', fp);
