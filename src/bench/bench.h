@@ -43,8 +43,9 @@ int bench_opts_parse(struct bench_opts *o, int argc, char **argv, int rank);
 
 /* ---- time and clocks ---- */
 double bench_now(void);                       /* local time, MPI_Wtime */
-/* Wait until local time t (busy loop on real MPI, simulated sleep under SMPI). */
-void bench_wait_until(double t);
+/* Wait until local time t (busy loop on real MPI, yielding the core when yield is set;
+ * simulated sleep under SMPI). */
+void bench_wait_until(double t, int yield);
 
 /* global = slope * (local - base) + offset */
 struct bench_clock {

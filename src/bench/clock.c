@@ -13,9 +13,10 @@
 
 double bench_now(void) { return MPI_Wtime(); }
 
-void bench_wait_until(double t)
+void bench_wait_until(double t, int yield)
 {
 #ifdef MV_SMPI
+  (void)yield;
   /* Simulated time only advances in SMPI calls: sleep exactly the remainder. */
   double d = t - bench_now();
   if (d > 0) {
@@ -23,9 +24,11 @@ void bench_wait_until(double t)
     nanosleep(&ts, NULL);
   }
 #else
-  /* Yield while spinning: ranks may share cores (oversubscribed runs on small machines). */
+  /* Yield while spinning only when ranks share cores: otherwise a yield hands the core to any
+   * other runnable process for a whole time slice. */
   while (bench_now() < t)
-    sched_yield();
+    if (yield)
+      sched_yield();
 #endif
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mpivet/bench.h"
 #include "run.h"
@@ -105,7 +106,7 @@ static void check_clock(struct bench_run *r)
   static const struct bench_op offset = {"clock_offset", "default", BENCH_TIME, 0, NULL, NULL, 0};
   static const struct bench_op duration = {"clock_sync", "default", BENCH_TIME, 0, NULL, NULL, 0};
   double t = bench_now() + r->o->check_wait;
-  bench_wait_until(t);
+  bench_wait_until(t, r->oversubscribed);
   measure_residuals(r);
   if (r->rank != 0)
     return;
@@ -126,7 +127,9 @@ static int setup(struct bench_run *r, const struct bench_opts *o)
   MPI_Comm_rank(r->comm, &r->rank);
   MPI_Comm_size(r->comm, &r->size);
   bench_library(r);
-  r->ppn = o->ppn > 0 ? o->ppn : bench_count_ppn(r->comm);
+  int on_node = bench_count_ppn(r->comm);
+  r->ppn = o->ppn > 0 ? o->ppn : on_node;
+  r->oversubscribed = on_node > sysconf(_SC_NPROCESSORS_ONLN);
   r->seed = o->seed ? o->seed : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
   MPI_Bcast(&r->seed, 1, MPI_UINT64_T, 0, r->comm);
   r->residuals = calloc((size_t)r->size, sizeof(double));

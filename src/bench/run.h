@@ -28,6 +28,7 @@ struct bench_run {
   const struct bench_opts *o;
   MPI_Comm comm;
   int rank, size, ppn;
+  int oversubscribed;                       /* more ranks on this node than cores */
   struct bench_clock clk;
   char library[MV_NAME_MAX];
   char library_full[512];

@@ -4,6 +4,7 @@
  *   hca     hierarchical: log2(p) rounds down a binomial tree, each child fits a linear model
  *           against its already-synchronised parent, pairs of a round in parallel (HCA-like).
  * Each client composes the fitted model y = a x + d with its current clock model. */
+#include <math.h>
 #include <string.h>
 
 #include "bench.h"
@@ -12,10 +13,12 @@
 #define FIT_POINTS 12
 #define FIT_ROUNDS 8
 
-/* Least squares y = a x + d; with fewer than 2 points or linear == 0 only the offset. */
+/* Least squares y = a x + d; with fewer than 3 points, linear == 0, or a slope within three
+ * standard errors of 1 (no measurable drift, e.g. one node's shared clock) only the offset:
+ * an insignificant slope fitted over a short span would grow the error with time. */
 static void fit_line(const double *x, const double *y, int n, int linear, double *a, double *d)
 {
-  double mx = 0, my = 0, sxx = 0, sxy = 0;
+  double mx = 0, my = 0, sxx = 0, sxy = 0, sse = 0;
   for (int i = 0; i < n; i++) {
     mx += x[i] / n;
     my += y[i] / n;
@@ -24,7 +27,13 @@ static void fit_line(const double *x, const double *y, int n, int linear, double
     sxx += (x[i] - mx) * (x[i] - mx);
     sxy += (x[i] - mx) * (y[i] - my);
   }
-  *a = linear && n > 1 && sxx > 0 ? sxy / sxx : 1.0;
+  *a = linear && n > 2 && sxx > 0 ? sxy / sxx : 1.0;
+  for (int i = 0; i < n; i++) {
+    double r = y[i] - my - *a * (x[i] - mx);
+    sse += r * r;
+  }
+  if (*a != 1.0 && fabs(*a - 1.0) <= 3 * sqrt(sse / (n - 2) / sxx))
+    *a = 1.0;
   *d = my - *a * mx;
 }
 
