@@ -52,7 +52,8 @@ enum mv_gl_test { MV_GL_TEST_RANKSUM = 0, MV_GL_TEST_KS = 1 };
 /* Deterministic data (a simulator such as SMPI gives identical timings in every launch): a
  * rank-sum test on R tied launch medians cannot reach significance, so the comparison is
  * decided on the slowdown alone (slowdown > min_slowdown). auto: when the engine is smpi or
- * both sides have >= 2 launches whose medians are all identical; on: always; off: never. */
+ * both sides have >= 2 launches whose medians are all identical (relative spread <= 1e-9);
+ * on: always; off: never. */
 enum mv_gl_det { MV_GL_DET_AUTO = 0, MV_GL_DET_ON = 1, MV_GL_DET_OFF = 2 };
 
 struct mv_gl_options {

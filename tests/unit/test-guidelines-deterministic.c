@@ -11,6 +11,9 @@
 
 static const double FLAT_SLOW[] = {1.02, 1.02, 1.02};   /* 3 identical launches: 2% slower */
 static const double FLAT_BASE[] = {1.0, 1.0, 1.0};
+/* SMPI's launches differ in the last digits (2.6150546141238962e-05 vs ...228553e-05 seen). */
+static const double ROUNDED_BASE[] = {1.0, 1.0 + 4e-16, 1.0 - 1e-15};
+static const double NOISY_BASE[] = {1.0, 1.0 + 1e-6, 1.0};
 
 /* R=3 identical launches a side on real MPI: auto treats them as deterministic. The test
  * could not decide: R 4.2.2 wilcox.test(rep(1.02, 3), rep(1, 3), alternative="greater",
@@ -54,6 +57,13 @@ static void test_zero_spread(void)
   ASSERT_INT_EQ(rep.configs[0].deterministic, 0);
   mv_gl_report_release(&rep);
   mv_dataset_release(&ds);
+
+  pattern_data(&ds, FLAT_SLOW, 3, ROUNDED_BASE, 3);   /* rounding is no spread */
+  options(&opt, MV_CORR_BH);
+  evaluate(&ds, &opt, &rep);
+  ASSERT_TRUE(rep.nchecks == 1 && rep.checks[0].deterministic && rep.checks[0].violated);
+  mv_gl_report_release(&rep);
+  mv_dataset_release(&ds);
 }
 
 /* Spread on one side, or a single launch on real MPI: the statistical path (or untested). */
@@ -67,6 +77,12 @@ static void test_spread_keeps_the_test(void)
   ASSERT_INT_EQ(evaluate(&ds, &opt, &rep), 1);
   ASSERT_TRUE(rep.nchecks == 1 && rep.checks[0].deterministic == 0 &&
               !isnan(rep.checks[0].p_raw));
+  mv_gl_report_release(&rep);
+  mv_dataset_release(&ds);
+
+  pattern_data(&ds, FLAT_SLOW, 3, NOISY_BASE, 3);    /* a spread of 1e-6 is real */
+  evaluate(&ds, &opt, &rep);
+  ASSERT_TRUE(rep.nchecks == 1 && rep.checks[0].deterministic == 0);
   mv_gl_report_release(&rep);
   mv_dataset_release(&ds);
 
