@@ -64,8 +64,9 @@ def hook_call(kind, hook):
 def wrapper(f):
     decl = ", ".join(p[0] for p in f["params"]) or "void"
     args = ", ".join(p[1] for p in f["params"])
-    out = ["MV__EXPORT int %s(%s)" % (f["name"], decl), "{", "  struct mv__call c;",
-           "  if (!mv__call_begin(&c, MV__R_%s, MV__CALLER))" % f["name"],
+    out = ["MV__EXPORT int %s(%s)" % (f["name"], decl), "{", "  static struct mv__site_cache last;",
+           "  struct mv__call c;",
+           "  if (!mv__call_begin(&c, MV__R_%s, MV__CALLER, &last))" % f["name"],
            "    return P%s(%s);" % (f["name"], args)]
     heap = False
     for _, name, ann in f["params"]:

@@ -36,8 +36,14 @@ struct mv__call {
   MPI_Request req_stack[MV__STATUS_STACK];
 };
 
+/* The call site a wrapper saw last: a one-entry cache in front of the call-site table. */
+struct mv__site_cache {
+  uintptr_t caller;
+  uint64_t hash;
+};
+
 /* 0: pass straight to PMPI (tracer off, re-entered, or after finalize). */
-int mv__call_begin(struct mv__call *c, int region, uintptr_t caller);
+int mv__call_begin(struct mv__call *c, int region, uintptr_t caller, struct mv__site_cache *last);
 void mv__call_end(struct mv__call *c);
 /* Right after PMPI returns: the stamp of the call's end events and its Leave. */
 void mv__call_after(struct mv__call *c);

@@ -85,28 +85,6 @@ void mv__raw_flush(void)
   G.n = 0;
 }
 
-void mv__emit_at(uint64_t t, int kind, int sub, uint32_t a, uint32_t b, uint32_t c, uint64_t x,
-                 uint64_t y)
-{
-  if (G.failed)
-    return;
-  if (G.n + MV__REC_MAX_WORDS > G.cap)
-    mv__raw_flush();
-  uint64_t *w = G.buf + G.n;
-  unsigned f = mv__rec_fields[kind];
-  w[0] = t;
-  w[1] = (uint64_t)(uint8_t)kind | (uint64_t)(uint8_t)sub << 8 | (uint64_t)a << 32;
-  size_t k = 2;
-  if (f & MV__F_BC)
-    w[k++] = (uint64_t)b | (uint64_t)c << 32;
-  if (f & MV__F_X)
-    w[k++] = x;
-  if (f & MV__F_Y)
-    w[k++] = y;
-  G.n += k;
-  G.nevents++;
-}
-
 void mv__def(const char *fmt, ...)
 {
   if (G.defs_fd < 0)

@@ -127,7 +127,18 @@ static uint64_t site_hash(uintptr_t caller)
   return h;
 }
 
-int mv__call_begin(struct mv__call *c, int region, uintptr_t caller)
+static uint64_t cached_site(uintptr_t caller, struct mv__site_cache *last)
+{
+  if (G.stack_depth > 1)
+    return site_hash(caller);
+  if (last->caller != caller) {
+    last->hash = site_hash(caller);
+    last->caller = caller;
+  }
+  return last->hash;
+}
+
+int mv__call_begin(struct mv__call *c, int region, uintptr_t caller, struct mv__site_cache *last)
 {
   struct mv__state *s = &G;
   if (s->depth || (!s->active && mv__regions[region].group != MV__G_ENV))
@@ -140,7 +151,7 @@ int mv__call_begin(struct mv__call *c, int region, uintptr_t caller)
   c->on = s->active && (s->record >> mv__regions[region].group & 1u);
   c->t = s->tnow = mv__now();
   if (c->on)
-    mv__emit_at(c->t, MV__K_ENTER, 0, (uint32_t)region, 0, 0, site_hash(caller), 0);
+    mv__emit_at(c->t, MV__K_ENTER, 0, (uint32_t)region, 0, 0, cached_site(caller, last), 0);
   return 1;
 }
 
