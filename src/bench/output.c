@@ -91,7 +91,11 @@ static void meta_clock(struct mv_json *j, const struct bench_run *r)
   mv_json_key(j, "clock_sync");
   mv_json_object_begin(j);
   mv_json_kv_string(j, "method", r->o->sync);
+#ifdef MV_SMPI
+  mv_json_kv_string(j, "when", "once (SMPI: one simulated clock)");
+#else
   mv_json_kv_string(j, "when", "before every job");
+#endif
   mv_json_kv_number(j, "seconds", r->sync_seconds);
   mv_json_kv_number(j, "seconds_all_jobs", r->sync_total);
   mv_json_kv_number(j, "residual_max_abs_s", r->residual_max);
