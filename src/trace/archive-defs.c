@@ -83,6 +83,13 @@ static void write_group(struct writer *g, uint32_t id, const char *name, const s
                                            s->members));
 }
 
+/* qsort of a possibly empty (NULL) array: qsort itself wants a valid pointer. */
+static void sort(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+  if (n > 0)
+    qsort(v, n, size, cmp);
+}
+
 /* Dense ids in increasing order (see struct mv__idmap): the sorted definitions line up with
  * the map built from the same lists. */
 static void write_comms(struct writer *g, struct mv__defs *d, const struct mv__idmap *m)
@@ -94,9 +101,9 @@ static void write_comms(struct writer *g, struct mv__defs *d, const struct mv__i
                                            OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
                                            OTF2_GROUP_FLAG_NONE, all ? (uint32_t)d->nranks : 0, all));
   free(all);
-  qsort(d->comms, d->ncomms, sizeof *d->comms, by_id);
-  qsort(d->groups, d->ngroups, sizeof *d->groups, by_id);
-  qsort(d->wins, d->nwins, 2 * sizeof *d->wins, by_first);
+  sort(d->comms, d->ncomms, sizeof *d->comms, by_id);
+  sort(d->groups, d->ngroups, sizeof *d->groups, by_id);
+  sort(d->wins, d->nwins, 2 * sizeof *d->wins, by_first);
   char name[64];
   for (size_t i = 0; i < d->ncomms; i++)
     write_group(g, (uint32_t)(1 + i), d->comms[i].name, &d->comms[i]);
