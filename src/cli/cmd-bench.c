@@ -27,7 +27,7 @@ static const char usage[] =
   "  --np N --ppn K      ranks and ranks per node [4, engine default]\n"
   "  --hosts LIST        host list for mpirun/srun, or hosts of a --platform FILE\n"
   "  --platform P        smpi: cluster:N, fattree:N, torus:AxBxC, dragonfly:G,C,R,N or a file\n"
-  "  --runs R            separate launches [3]\n"
+  "  --runs R            separate launches [3; 1 for smpi, whose launches are identical]\n"
   "  --timeout SEC       per launch [600]\n"
   "  -o, --output DIR    output folder [bench-results]\n"
   "benchmark options (passed to mpivet-bench, see mpivet-bench --help):\n"
@@ -267,12 +267,14 @@ static int bench(struct bench_cli *b)
 
 int cmd_bench(int argc, char **argv)
 {
-  struct bench_cli b = {.runs = 3, .out = "bench-results"};
+  struct bench_cli b = {.runs = 0, .out = "bench-results"};
   b.spec.engine = "smpi";
   b.spec.np = 4;
   b.spec.timeout_s = 600;
   mv_cmdline_init(&b.pass);
   int rc = parse(argc, argv, &b);
+  if (rc == 0 && b.runs == 0)
+    b.runs = strcmp(b.spec.engine, "smpi") == 0 ? 1 : 3;  /* SMPI is deterministic */
   if (rc == 0)
     rc = check_spec(&b);
   if (rc == 0)
