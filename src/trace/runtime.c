@@ -18,6 +18,9 @@
 #include "hooks.h"
 #include "state.h"
 
+#define MV__MAX_STACK 16  /* MPIVET_TRACE_CALLSTACK's limit (options.c) */
+#define MV__OWN_FRAMES 6  /* the tracer's frames above the wrapper's caller, at most */
+
 static uint64_t fnv(uint64_t h, const void *data, size_t n)
 {
   const unsigned char *p = data;
@@ -103,14 +106,21 @@ static int site_reserve(void)
  * the raw return addresses): dladdr and the definition line only on a site's first call. */
 static uint64_t site_hash(uintptr_t caller)
 {
-  void *frames[18];
+  void *frames[MV__MAX_STACK + MV__OWN_FRAMES];
   int n = 1;
   uintptr_t key = caller;
   frames[0] = (void *)caller;
   if (G.stack_depth > 1) {
-    n = backtrace(frames, G.stack_depth + 2 < 18 ? G.stack_depth + 2 : 18) - 2;
-    n = n > 0 ? n : 0;
-    memmove(frames, frames + 2, (size_t)n * sizeof *frames);
+    /* the application's frames start at the wrapper's return address, however many of the
+     * tracer's own frames the compiler left above it */
+    int got = backtrace(frames, G.stack_depth + MV__OWN_FRAMES), i = 0;
+    while (i < got && frames[i] != (void *)caller)
+      i++;
+    n = i < got ? (got - i < G.stack_depth ? got - i : G.stack_depth) : 1;
+    if (i < got)
+      memmove(frames, frames + i, (size_t)n * sizeof *frames);
+    else
+      frames[0] = (void *)caller;
     key = (uintptr_t)fnv(14695981039346656037u, frames, (size_t)n * sizeof *frames) | 1u;
   }
   struct mv__site *slot = G.capsites ? site_slot(G.sites, G.capsites, key) : NULL;

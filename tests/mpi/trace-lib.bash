@@ -103,6 +103,14 @@ check_examples() {
     counts "$dir" >"$dir.counts"
     expect "$flavor --record coll" "$dir.counts" "Enter:MPI_Send=0 MPI_SEND=0 Enter:MPI_Init=4"
   fi
+  # --callstack 2: every call site starts at the application's frame, never the tracer's
+  dir="$WORK/$flavor-callstack"
+  if trace_run "$flavor" "$dir" --callstack 2 -- "$(example "$flavor" late-sender)" 1 1; then
+    local bad
+    bad=$(awk '!/^#/ && $2 !~ /^late-sender/' "$dir/callsites.txt")
+    [ -z "$bad" ] && grep -q "^[0-9a-f]* late-sender" "$dir/callsites.txt" ||
+      fail "$flavor --callstack 2: call sites not starting in late-sender: ${bad:-none at all}"
+  fi
 }
 finish() {
   [ "$TESTED" -gt 0 ] || { echo "no MPI flavor with libmpivet-trace built"; exit 77; }
