@@ -34,7 +34,7 @@ function(mv_mpi_program)
     endforeach()
   endif()
   set(common_flags -std=c11 -O2 -g ${MV_WARN_FLAGS} -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-      "-DMV_VERSION=\"${PROJECT_VERSION}\"" "-DMV_GIT_REVISION=\"${MV_GIT_REVISION}\""
+      -include ${MV_VERSION_HEADER}
       "-DMV_SOURCE_SHARE_DIR=\"${CMAKE_SOURCE_DIR}/share/mpivet\""
       -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR}/src -I${CMAKE_BINARY_DIR}/generated)
   if(A_SHARED)
@@ -51,7 +51,7 @@ function(mv_mpi_program)
       COMMAND ${CMAKE_COMMAND} -E make_directory ${MV_MPI_OUTPUT_DIR}/${flavor}
       COMMAND ${MV_MPICC_${flavor}} ${common_flags} ${extra} -DMV_MPI_FLAVOR="${flavor}" ${A_FLAGS}
               ${A_SOURCES} -o ${out} ${A_LIBS} -lm
-      DEPENDS ${A_SOURCES} ${MV_ALL_HEADERS} ${A_DEPENDS}
+      DEPENDS ${A_SOURCES} ${MV_ALL_HEADERS} ${MV_VERSION_HEADER} ${A_DEPENDS}
       WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
       COMMENT "Building ${A_NAME} for ${flavor}" VERBATIM)
     string(REPLACE "." "_" tname "${A_NAME}")
