@@ -264,7 +264,7 @@ static void eval_win_coll(struct mv__engine *e, struct coll *c, uint32_t seq, ui
     uint32_t l = c->locs[i];
     if (!e->local[l])
       continue;
-    int64_t w = m != MV__M_NONE && max_e < min_l ? clamp((int64_t)(max_e - c->enter[i]), c, i) : 0;
+    int64_t w = m != MV__M_NONE && max_e <= min_l ? clamp((int64_t)(max_e - c->enter[i]), c, i) : 0;
     if (m == MV__M_WFENCE)
       mv__rma_fence_done(e, c->id, seq, l, c->n, c->enter[i], (uint64_t)w, c->cps[i]);
     else

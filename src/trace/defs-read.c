@@ -28,15 +28,14 @@ static struct mv__def_set *set_add(struct mv__def_set **v, size_t *n, uint32_t i
   return s;
 }
 
-static void add_members(struct mv__defs *d, uint32_t id, const char *list)
+/* Communicator and group ids are separate spaces (they collide): "members" lines fill
+ * communicators, "group-members" lines groups. */
+static void add_members(struct mv__def_set *v, size_t n, uint32_t id, const char *list)
 {
   struct mv__def_set *s = NULL;
-  for (size_t i = 0; i < d->ncomms && !s; i++)
-    if (d->comms[i].id == id)
-      s = &d->comms[i];
-  for (size_t i = 0; i < d->ngroups && !s; i++)
-    if (d->groups[i].id == id)
-      s = &d->groups[i];
+  for (size_t i = 0; i < n && !s; i++)
+    if (v[i].id == id)
+      s = &v[i];
   if (!s)
     return;
   char *end;
@@ -90,7 +89,9 @@ static void parse_line(struct mv__defs *d, int rank, char *line)
   } else if (sscanf(line, "group %u %d", &id, &k) == 2)
     set_add(&d->groups, &d->ngroups, id, (uint32_t)k);
   else if (sscanf(line, "members %u%n", &id, &off) == 1)
-    add_members(d, id, line + off);
+    add_members(d->comms, d->ncomms, id, line + off);
+  else if (sscanf(line, "group-members %u%n", &id, &off) == 1)
+    add_members(d->groups, d->ngroups, id, line + off);
   else if (sscanf(line, "win %u %u", &id, &c) == 2) {
     uint32_t *p = realloc(d->wins, (d->nwins + 1) * 2 * sizeof *p);
     if (p)

@@ -139,7 +139,7 @@ static uint32_t group_id(MPI_Group group)
     for (int i = 0; i < n; i++) {
       used += (size_t)snprintf(line + used, sizeof line - used, " %d", out[i]);
       if (i % 256 == 255 || i == n - 1)
-        mv__def("members %u%s", id, line), used = 0;
+        mv__def("group-members %u%s", id, line), used = 0;
     }
     if (G.ngrps == G.capgrps) {
       size_t cap = G.capgrps ? G.capgrps * 2 : 8;

@@ -67,16 +67,6 @@ check_exact() {
 }
 sum() { awk -v a="$1" -v b="$2" 'BEGIN { print a + b }'; }
 max() { awk -v a="$1" -v b="$2" 'BEGIN { print (a > b ? a : b) }'; }
-# The tracer defines post groups with no members in some runs: then Late Post and Early Wait
-# cannot be computed from the archive; reported as XFAIL until the tracer is fixed.
-empty_group() {
-  if otf2-print -G "$dir/traces.otf2" 2>/dev/null | grep -q 'Type: COMM_GROUP.*, 0 Members'; then
-    echo "XFAIL $1: the archive's post group has no members (tracer defect), not analyzable"
-    return 0
-  fi
-  return 1
-}
-
 run() {   # run FLAVOR NAME NP ARGS...
   local flavor=$1 name=$2 np=$3; shift 3
   local prog="$MV_BUILD/lib/mpivet/$flavor/$name"
@@ -119,13 +109,13 @@ for flavor in ${MV_ANALYZE_FLAVORS:-openmpi}; do
     check "$flavor fence rank 2" "$(val wait_fence --rank 2)" 0.150
   fi
   # late post: 3 x 100 ms on each origin, in start, put or complete (both Late Post metrics)
-  if run $flavor late-post 3 && ! empty_group "$flavor late-post"; then
+  if run $flavor late-post 3; then
     for r in 1 2; do
       check "$flavor late-post rank $r" "$(sum "$(val late_post --rank $r)" "$(val late_post_comm --rank $r)")" 0.300
     done
   fi
   # early wait: 3 x 100 ms on the target, all of it Late Complete
-  if run $flavor early-wait 2 && ! empty_group "$flavor early-wait"; then
+  if run $flavor early-wait 2; then
     check "$flavor early-wait rank 0" "$(val early_wait --rank 0 --region MPI_Win_wait)" 0.300
     check "$flavor late-complete rank 0" "$(val late_complete --rank 0)" 0.300
   fi
@@ -145,16 +135,18 @@ for flavor in ${MV_ANALYZE_FLAVORS:-openmpi}; do
     fi
   fi
   # stencil (2 x 2 grid) with rank 0 slower by 20 ms per iteration: its neighbours 1 and 2 wait
-  # in MPI_Waitall (10 x 20 ms by design); rank 3 waits for them in turn (propagation); rank 0 not.
+  # in MPI_Waitall in iterations 1-9 (9 x 20 ms; iteration 0's halo leaves before the work) and
+  # in the Allreduce after iteration 9 (20 ms, Wait at N x N): exact under SMPI
+  # (tests/smpi/analyze-examples.sh). Rank 3 waits for them in turn (propagation); rank 0 not.
   # With 4 ranks on 2 oversubscribed cores a neighbour that was descheduled enters Waitall late
   # and waits less, so each neighbour must show the wait in Waitall (attribution), and their
-  # larger wait must reach the designed 0.2 s.
+  # larger wait must reach the designed 0.18 s.
   if run $flavor stencil-2d 4 64 10 20; then
     s1=$(val late_sender --rank 1 --region MPI_Waitall)
     s2=$(val late_sender --rank 2 --region MPI_Waitall)
     check_min "$flavor stencil rank 1 Waitall (attribution)" "$s1" 0.020
     check_min "$flavor stencil rank 2 Waitall (attribution)" "$s2" 0.020
-    check_min "$flavor stencil larger neighbour wait" "$(max "$s1" "$s2")" 0.200
+    check_min "$flavor stencil larger neighbour wait" "$(max "$s1" "$s2")" 0.180
     check "$flavor stencil rank 0" "$(val late_sender --rank 0)" 0
   fi
 done

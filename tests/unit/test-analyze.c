@@ -165,6 +165,32 @@ static void test_fence(void)
   mv_analysis_free(a);
 }
 
+/* An ideal network (SMPI with zero latency) releases every member of a fence at the very tick
+ * the last one enters: max E = min L still counts as synchronizing (fig. 3.16's common time
+ * span shrinks to one instant). A later enter than the first leave does not synchronize. */
+static void test_fence_instant(void)
+{
+  char dir[320];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 2, 1);
+  static const uint64_t enter[2] = {0, 150}, free_enter[2] = {300, 200}, free_leave[2] = {310, 250};
+  for (int r = 0; r < 2; r++) {
+    mv__synth_rcoll(s, r, 0, 0, "MPI_Win_create", OTF2_COLLECTIVE_OP_CREATE_HANDLE, 0);
+    mv__synth_rcoll(s, r, enter[r], 150, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, 0);
+    mv__synth_rcoll(s, r, free_enter[r], free_leave[r], "MPI_Win_free", OTF2_COLLECTIVE_OP_DESTROY_HANDLE, 0);
+  }
+  ASSERT_INT_EQ(mv__synth_close(s), 0);
+  struct mv_analysis *a = analyze(dir);
+  ASSERT_TRUE(a != NULL);
+  if (!a)
+    return;
+  /* fence: max E 150 = min L 150: rank 0 waited 150 - 0 */
+  ASSERT_INT_EQ(TICKS(a, "wait_fence", 0, "MPI_Win_fence"), 150);
+  ASSERT_INT_EQ(TICKS(a, "wait_fence", 1, NULL), 0);
+  /* free: rank 1 left at 250 before rank 0 entered at 300: not synchronizing, no wait */
+  ASSERT_INT_EQ(TICKS(a, "wait_win_free", -1, NULL), 0);
+  mv_analysis_free(a);
+}
+
 static void test_late_post(void)
 {
   char dir[320];
@@ -371,6 +397,7 @@ int main(void)
   RUN_TEST(test_wrong_order_and_waitall);
   RUN_TEST(test_collectives);
   RUN_TEST(test_fence);
+  RUN_TEST(test_fence_instant);
   RUN_TEST(test_late_post);
   RUN_TEST(test_early_wait);
   RUN_TEST(test_lock_chain);
