@@ -44,5 +44,9 @@ uint64_t mv_analysis_events(const struct mv_analysis *a);
  * ranks. JSON: the whole cube (metrics, call paths, ranks, values). 0 or MV_EIO. */
 int mv_analysis_write_text(const struct mv_analysis *a, FILE *fp, int top);
 int mv_analysis_write_json(const struct mv_analysis *a, FILE *fp);
+/* CUBE4 report (.cubex, a tar archive) for the Cube GUI: metric tree x call tree x location,
+ * values inclusive along the metric tree, exclusive along the call tree. 0, MV_EIO or
+ * MV_ENOMEM. */
+int mv_analysis_write_cube(const struct mv_analysis *a, FILE *fp);
 
 #endif

@@ -1,4 +1,4 @@
-/* `mpivet analyze TRACE [--json] [--top N]`: wait-state analysis of an OTF2 archive (a folder
+/* `mpivet analyze TRACE [--json] [--top N] [--cube FILE]`: wait-state analysis of an OTF2 archive (a folder
  * holding traces.otf2, or the anchor file itself). Exit 0 with the report, 2 when the archive
  * cannot be read; a truncated trace is analyzed as far as it goes and the report says so. */
 #include <getopt.h>
@@ -14,7 +14,7 @@
 #include "mpivet/paths.h"
 
 static const char usage[] =
-  "usage: mpivet analyze TRACE [--json] [--top N] [--np P [--mpi F]]\n"
+  "usage: mpivet analyze TRACE [--json] [--top N] [--cube FILE.cubex] [--np P [--mpi F]]\n"
   "       mpivet analyze TRACE --value METRIC [--rank R] [--region NAME]\n\n"
   "Find wait states in an OTF2 trace (ours or Score-P's) by replaying its MPI communication:\n"
   "Late Sender (and Wrong Order), Late Receiver, Wait at Barrier, Wait at N x N, Late Broadcast,\n"
@@ -23,6 +23,7 @@ static const char usage[] =
   "synchronization counts. TRACE is the archive folder or its traces.otf2 anchor file.\n\n"
   "  --json      the whole metric x call path x rank cube as JSON on stdout\n"
   "  --top N     wait states listed in the text report (default 10)\n"
+  "  --cube FILE also write the cube as a CUBE4 report (.cubex) for the Cube GUI\n"
   "  --value METRIC [--rank R] [--region NAME]\n"
   "              print only the inclusive value of one metric (e.g. late_sender, in seconds;\n"
   "              counters in occurrences), optionally of one rank and of call paths ending\n"
@@ -45,13 +46,17 @@ static int anchor_of(const char *arg, char *buf, size_t size)
 }
 
 /* The parallel analyzer of flavor `mpi` under mpirun, its report on our stdout. */
-static int parallel(const char *anchor, int np, const char *mpi, int json, long top)
+static int parallel(const char *anchor, int np, const char *mpi, int json, long top, const char *cube)
 {
   char prog[4096], topstr[32];
   if (mv_path_mpi(mpi, "mpivet-analyze-mpi", prog, sizeof prog) != 0)
     return mv_cli_error("analyze", "mpivet-analyze-mpi is not built for %s", mpi);
   snprintf(topstr, sizeof topstr, "%ld", top);
-  const char *args[] = {anchor, json ? "--json" : "--top", json ? NULL : topstr, NULL};
+  const char *args[6] = {anchor, "--top", topstr, NULL, NULL, NULL};
+  if (json)
+    args[1] = "--json", args[2] = NULL;
+  if (cube)
+    args[json ? 2 : 3] = "--cube", args[json ? 3 : 4] = cube;
   struct mv_launch_spec spec = {.engine = "mpirun", .mpi = mpi, .np = np, .program = prog, .args = args};
   struct mv_cmdline cmd;
   mv_cmdline_init(&cmd);
@@ -66,17 +71,30 @@ static int parallel(const char *anchor, int np, const char *mpi, int json, long 
   return MV_EXIT_OK;
 }
 
+static int write_cube(const struct mv_analysis *a, const char *path)
+{
+  FILE *fp = fopen(path, "wb");
+  if (!fp)
+    return mv_cli_fail("analyze", MV_EIO, "%s: cannot create the cube file", path);
+  int rc = mv_analysis_write_cube(a, fp);
+  if (fclose(fp) != 0 && rc == 0)
+    rc = MV_EIO;
+  if (rc != 0)
+    return mv_cli_fail("analyze", rc, "%s: writing the cube: %s", path, mv_strerror(rc));
+  return 0;
+}
+
 int cmd_analyze(int argc, char **argv)
 {
   static const struct option opts[] = {
     {"json", no_argument, NULL, 'j'}, {"top", required_argument, NULL, 't'},
     {"value", required_argument, NULL, 'v'}, {"rank", required_argument, NULL, 'r'},
     {"region", required_argument, NULL, 'g'}, {"np", required_argument, NULL, 'n'},
-    {"mpi", required_argument, NULL, 'm'},
+    {"mpi", required_argument, NULL, 'm'}, {"cube", required_argument, NULL, 'c'},
     {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   int json = 0, c;
   long top = 10, rank = -1, np = 0;
-  const char *value = NULL, *region = NULL, *mpi = "openmpi";
+  const char *value = NULL, *region = NULL, *mpi = "openmpi", *cube = NULL;
   optind = 1;
   while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
     if (c == 'h') {
@@ -96,6 +114,8 @@ int cmd_analyze(int argc, char **argv)
       if (strcmp(optarg, "openmpi") && strcmp(optarg, "mpich"))
         return mv_cli_error("analyze", "--mpi: expected openmpi or mpich, got \"%s\"", optarg);
       mpi = optarg;
+    } else if (c == 'c') {
+      cube = optarg;
     } else if (c == 'g') {
       region = optarg;
     } else if (c == 'r') {
@@ -114,7 +134,7 @@ int cmd_analyze(int argc, char **argv)
   if (np) {
     if (value)
       return mv_cli_error("analyze", "--value works in one process only (drop --np)");
-    return parallel(anchor, (int)np, mpi, json, top);
+    return parallel(anchor, (int)np, mpi, json, top, cube);
   }
   struct mv_analysis *a = NULL;
   int rc = mv_analyze_trace(anchor, NULL, &a, err, sizeof err);
@@ -130,6 +150,10 @@ int cmd_analyze(int argc, char **argv)
       return mv_cli_error("analyze", "--value: unknown metric \"%s\" (see the keys in --json)", value);
     printf("%.9f\n", v);
     return MV_EXIT_OK;
+  }
+  if (cube && (rc = write_cube(a, cube)) != 0) {
+    mv_analysis_free(a);
+    return rc;
   }
   rc = json ? mv_analysis_write_json(a, stdout) : mv_analysis_write_text(a, stdout, (int)top);
   mv_analysis_free(a);

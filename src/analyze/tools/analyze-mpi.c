@@ -1,7 +1,7 @@
 /* mpivet-analyze-mpi: the parallel wait-state analyzer. Run under MPI with any number of
  * processes; each reads a block of the trace's locations, records are exchanged with
  * MPI_Alltoallv, and process 0 writes the same report `mpivet analyze` writes.
- *   mpirun -np P mpivet-analyze-mpi TRACE [--json] [--top N] */
+ *   mpirun -np P mpivet-analyze-mpi TRACE [--json] [--top N] [--cube FILE.cubex] */
 #include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -88,18 +88,20 @@ int main(int argc, char **argv)
   int rank, size, json = 0, top = 10;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const char *trace = NULL;
+  const char *trace = NULL, *cube = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--json"))
       json = 1;
     else if (!strcmp(argv[i], "--top") && i + 1 < argc)
       top = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--cube") && i + 1 < argc)
+      cube = argv[++i];
     else
       trace = argv[i];
   }
   if (!trace) {
     if (rank == 0)
-      fprintf(stderr, "usage: mpirun -np P mpivet-analyze-mpi TRACE [--json] [--top N]\n");
+      fprintf(stderr, "usage: mpirun -np P mpivet-analyze-mpi TRACE [--json] [--top N] [--cube FILE.cubex]\n");
     MPI_Finalize();
     return 2;
   }
@@ -121,6 +123,11 @@ int main(int argc, char **argv)
       if (mv_analysis_partial(a, &note))
         fprintf(stderr, "mpivet-analyze-mpi: warning: partial analysis, the trace is truncated: %s\n", note);
       code = (json ? mv_analysis_write_json(a, stdout) : mv_analysis_write_text(a, stdout, top)) ? 2 : 0;
+      FILE *fp = cube ? fopen(cube, "wb") : NULL;
+      if (cube && (!fp || mv_analysis_write_cube(a, fp) != 0 || fclose(fp) != 0)) {
+        fprintf(stderr, "mpivet-analyze-mpi: %s: cannot write the cube\n", cube);
+        code = 2;
+      }
       fprintf(stderr, "mpivet-analyze-mpi: %d processes, %llu events in %.3f s (%.2f M events/s)\n", size,
               (unsigned long long)mv_analysis_events(a), dt, (double)mv_analysis_events(a) / dt / 1e6);
     }
