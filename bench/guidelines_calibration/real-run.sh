@@ -5,7 +5,8 @@
 # Usage: real-run.sh BUILD_DIR OUT_DIR
 # Environment (defaults): FLAVORS ("openmpi mpich smpi"), MSIZES (8,512,32768), NP (4),
 # SMPI_NP (64), and per flavor R_<flavor> launches and REPS_<flavor> repetitions
-# (openmpi 50/20, mpich 10/10, smpi 2/10). Flavors may run in separate invocations.
+# (openmpi 200/20, mpich 10/10, smpi 2/10), BENCH_OPTS (more mpivet bench options, e.g.
+# "--start barrier"). Flavors may run in separate invocations into one OUT_DIR.
 set -eu
 build=$1 out=$2
 mpivet=$build/bin/mpivet
@@ -18,11 +19,11 @@ mkdir -p "$out"
 run() { # run FLAVOR: echo the mpivet bench command, then run it
   local R reps args
   case $1 in
-    openmpi) R=${R_openmpi:-50} reps=${REPS_openmpi:-20} args="--engine mpirun --mpi openmpi --np ${NP:-4}" ;;
+    openmpi) R=${R_openmpi:-200} reps=${REPS_openmpi:-20} args="--engine mpirun --mpi openmpi --np ${NP:-4}" ;;
     mpich) R=${R_mpich:-10} reps=${REPS_mpich:-10} args="--engine mpirun --mpi mpich --np ${NP:-4}" ;;
     smpi) R=${R_smpi:-2} reps=${REPS_smpi:-10} args="--engine smpi --np ${SMPI_NP:-64} --platform cluster:${SMPI_NP:-64}" ;;
   esac
-  local cmd="$mpivet bench $args --ops $ops --msizes $sizes --reps $reps --runs $R -o $out/$1"
+  local cmd="$mpivet bench $args --ops $ops --msizes $sizes --reps $reps --runs $R ${BENCH_OPTS:+$BENCH_OPTS }-o $out/$1"
   echo "\$ $cmd" | tee "$out/$1.cmd" >&2
   local t0=$SECONDS
   $cmd
