@@ -38,8 +38,8 @@ report() { # report NAME CSV: text and JSON reports, exit status kept
 }
 
 for flavor in $flavors; do
-  run $flavor
-  report $flavor "$out/$flavor/results.csv"
+  run "$flavor"
+  report "$flavor" "$out/$flavor/results.csv"
 done
 if [ -f "$out/openmpi/results.csv" ] && [ -f "$out/mpich/results.csv" ]; then
   awk 'FNR == 1 && NR != 1 { next } { print }' "$out/openmpi/results.csv" "$out/mpich/results.csv" \

@@ -19,7 +19,9 @@ check() { # check DESCRIPTION COMMAND...: the command must succeed
 ops=MPI_Allgather,allgather_as_alltoall,MPI_Bcast,bcast_as_scatter_allgather,MPI_Allreduce,allreduce_as_reduce_bcast
 timeout 120 "$MPIVET" bench --engine smpi --np 8 --ops $ops --msizes 8,65536 --reps 3 --runs 2 \
   -o "$tmp/b" > "$tmp/bench.log" 2>&1; rc=$?
-[ $rc -eq 0 ] && [ -s "$tmp/b/results.csv" ] || { echo "FAIL: mpivet bench exit $rc"; cat "$tmp/bench.log"; exit 1; }
+if [ $rc -ne 0 ] || [ ! -s "$tmp/b/results.csv" ]; then
+  echo "FAIL: mpivet bench exit $rc"; cat "$tmp/bench.log"; exit 1
+fi
 
 "$MPIVET" guidelines --json "$tmp/b/results.csv" > "$tmp/out.json"; rc=$?
 check "violations exit 1 (got $rc)" test $rc -eq 1
