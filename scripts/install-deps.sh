@@ -3,7 +3,7 @@
 # libraries, SimGrid/SMPI, OTF2, GSL, clang for the fuzzers and Chromium for the HTML test.
 set -euo pipefail
 packages=(
-  build-essential cmake pkg-config git
+  build-essential cmake pkg-config git python3 procps
   libgsl-dev
   openmpi-bin libopenmpi-dev
   mpich libmpich-dev
