@@ -1,6 +1,6 @@
 /* Passive-target part of the replay engine (thesis 3.3.2): lock epochs (lock .. operations ..
  * unlock) are gathered at the target's analysis process and analyzed per (window, target) in
- * lock-release order when the window is freed (Algorithm 2), telling Lock Contention from
+ * lock hand-over order when the window is freed (Algorithm 2), telling Lock Contention from
  * Wait for Progress with the target's MPI calls as its progress activities (Algorithm 1). */
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +11,9 @@
 struct lepoch {
   uint32_t origin;
   int exclusive;
-  uint64_t release;
+  uint64_t release;       /* leave of the unlock */
+  uint64_t grant;         /* leave of the call in which it got the lock (set in the chain) */
+  int done;
   struct mv__vec acts;    /* struct mv__act */
 };
 
@@ -114,6 +116,13 @@ static int by_release(const void *x, const void *y)
   return (a->origin > b->origin) - (a->origin < b->origin);
 }
 
+static int by_request(const void *x, const void *y)
+{
+  const struct lepoch *a = *(struct lepoch *const *)x, *b = *(struct lepoch *const *)y;
+  uint64_t ea = MV__VEC_AT(&a->acts, struct mv__act, 0).enter, eb = MV__VEC_AT(&b->acts, struct mv__act, 0).enter;
+  return (ea > eb) - (ea < eb);
+}
+
 /* First progress activity of the target at or after t: 1 when t lies inside one (progress
  * available at once), else *next is the first one entered after t (NULL: none). */
 static int progress_at(const struct mv__vec *v, uint64_t t, const struct mv__iv **next)
@@ -130,47 +139,105 @@ static int progress_at(const struct mv__vec *v, uint64_t t, const struct mv__iv 
   return *next && (*next)->enter <= t;
 }
 
-/* Wait of epoch `cur` of window target t, given the conflicting epoch released before it. */
-static void analyze_epoch(struct mv__engine *e, uint32_t t, const struct lepoch *cur, const struct lepoch *prev)
+/* Earliest time the lock can have been free after epoch p: its release starts in its unlock,
+ * and not before it was granted (0: no earlier epoch). */
+static uint64_t free_after(const struct lepoch *p)
 {
-  const struct mv__act *a = NULL;
-  uint64_t ready = 0;
-  for (size_t i = 0; prev && i < cur->acts.len && !a; i++) {
-    const struct mv__act *x = &MV__VEC_AT(&cur->acts, struct mv__act, i);
-    if (x->enter < prev->release && prev->release <= x->leave)
-      a = x, ready = prev->release;
-  }
-  int contention = a != NULL;
-  if (!a) {   /* no contention: the unlock may still wait for the target's progress */
-    a = &MV__VEC_AT(&cur->acts, struct mv__act, cur->acts.len - 1);
-    ready = a->enter;
-  }
+  if (!p)
+    return 0;
+  uint64_t u = MV__VEC_AT(&p->acts, struct mv__act, p->acts.len - 1).enter;
+  return u > p->grant ? u : p->grant;
+}
+
+/* The call of epoch l in which it can have been granted a lock free from f on: its first call
+ * still running at f (the lock call of a blocking lock, the unlock of a deferred one). */
+static size_t grant_call(const struct lepoch *l, uint64_t f)
+{
+  size_t i = 0;
+  while (i + 1 < l->acts.len && MV__VEC_AT(&l->acts, struct mv__act, i).leave < f)
+    i++;
+  return i;
+}
+
+/* Pattern 6 for one call a of an epoch on target t: the target was outside MPI at `ready` and
+ * entered its next call before a ended. Credits both heuristics (one dependency); 1 if found. */
+static int wait_for_progress(struct mv__engine *e, uint32_t t, uint32_t origin, const struct mv__act *a,
+                             uint64_t ready)
+{
   const struct mv__iv *next = NULL;
-  if (cur->origin != t && !progress_at(&e->progress[t], ready, &next) && next && next->enter < a->leave) {
-    /* the target entered MPI only after the lock was free: progress was the last factor */
-    uint64_t dep_e = next->enter, dep_l = next->leave;
-    credit_origin(e, MV__M_WFP, cur->origin, a->cp, (int64_t)mv__no_overlap(a->enter, a->leave, &dep_e, &dep_l, 1));
-    credit_origin(e, MV__M_WFPUP, cur->origin, a->cp, (int64_t)(next->enter - a->enter));
-  } else if (contention) {
-    credit_origin(e, MV__M_LOCKC, cur->origin, a->cp, (int64_t)(ready - a->enter));
+  if (origin == t || progress_at(&e->progress[t], ready, &next) || !next || next->enter >= a->leave)
+    return 0;
+  uint64_t dep_e = next->enter, dep_l = next->leave;
+  credit_origin(e, MV__M_WFP, origin, a->cp, (int64_t)mv__no_overlap(a->enter, a->leave, &dep_e, &dep_l, 1));
+  credit_origin(e, MV__M_WFPUP, origin, a->cp, (int64_t)(next->enter - a->enter));
+  return 1;
+}
+
+/* Waits of epoch `cur`, granted in its call b after the conflicting epoch prev, the lock free
+ * from f on. The hand-over happened by prev's release and by cur's grant, whichever is first.
+ * If b began before it, b waited: for progress if the target was outside MPI when the lock
+ * became free and entered MPI during b (the last factor, pattern 6), else for the lock
+ * (pattern 7). Every later call of the epoch (and b when it did not wait for the lock) may
+ * still wait for the target's progress from its own enter. */
+static void analyze_epoch(struct mv__engine *e, uint32_t t, const struct lepoch *cur, const struct lepoch *prev,
+                          uint64_t f, size_t b)
+{
+  const struct mv__act *a = &MV__VEC_AT(&cur->acts, struct mv__act, b);
+  uint64_t handover = prev && prev->release < a->leave ? prev->release : a->leave;
+  if (prev && a->enter < handover) {
+    if (!wait_for_progress(e, t, cur->origin, a, f))
+      credit_origin(e, MV__M_LOCKC, cur->origin, a->cp, (int64_t)(handover - a->enter));
+    b++;
+  }
+  for (size_t i = b; i < cur->acts.len; i++) {
+    a = &MV__VEC_AT(&cur->acts, struct mv__act, i);
+    wait_for_progress(e, t, cur->origin, a, a->enter);
   }
 }
 
-/* Algorithm 2, generalized to shared locks: an epoch waits for the latest epoch released before
- * it that conflicts with it (either of the two exclusive). */
+/* Algorithm 2, with the chain ordered by lock hand-over instead of the origins' unlock leaves
+ * (an implementation may pass the lock at the target before the origin's unlock returns).
+ * Greedy: the next epoch is the one granted first after its conflicting predecessor (the last
+ * epoch for an exclusive lock, the last exclusive one for a shared lock); its grant is the leave
+ * of its grant_call. Only epochs requested before the earliest pending release can be granted
+ * first, so the candidates are the pool of those (ties: release order). */
 static void analyze_chain(struct mv__engine *e, uint32_t t, struct mv__vec *v)
 {
-  struct lepoch **ep = v->data;
-  qsort(ep, v->len, sizeof *ep, by_release);
-  for (size_t i = 0; i < v->len; i++) {
-    const struct lepoch *prev = NULL;
-    for (size_t j = i; j-- > 0 && !prev;)
-      if (ep[j]->exclusive || ep[i]->exclusive)
-        prev = ep[j];
-    analyze_epoch(e, t, ep[i], prev);
+  size_t n = v->len, ia = 0, ib = 0, npool = 0;
+  struct lepoch **rel = v->data, **req = malloc(2 * n * sizeof *req), *last = NULL, *last_x = NULL;
+  if (!req) {
+    e->err = n ? MV_ENOMEM : e->err;
+    return;
   }
-  for (size_t i = 0; i < v->len; i++)
-    lepoch_free(ep[i]);
+  struct lepoch **pool = req + n;
+  memcpy(req, rel, n * sizeof *req);
+  qsort(rel, n, sizeof *rel, by_release);
+  qsort(req, n, sizeof *req, by_request);
+  for (size_t k = 0; k < n; k++) {
+    while (rel[ia]->done)
+      ia++;
+    while (ib < n && MV__VEC_AT(&req[ib]->acts, struct mv__act, 0).enter <= rel[ia]->release)
+      pool[npool++] = req[ib++];
+    size_t best = 0, best_b = 0;
+    uint64_t best_g = UINT64_MAX;
+    for (size_t i = 0; i < npool; i++) {
+      struct lepoch *x = pool[i];
+      size_t bi = grant_call(x, free_after(x->exclusive ? last : last_x));
+      uint64_t g = MV__VEC_AT(&x->acts, struct mv__act, bi).leave;
+      if (g < best_g || (g == best_g && by_release(&x, &pool[best]) < 0))
+        best = i, best_b = bi, best_g = g;
+    }
+    struct lepoch *x = pool[best], *prev = x->exclusive ? last : last_x;
+    pool[best] = pool[--npool];
+    x->done = 1, x->grant = best_g;
+    analyze_epoch(e, t, x, prev, free_after(prev), best_b);
+    last = x;
+    if (x->exclusive)
+      last_x = x;
+  }
+  free(req);
+  for (size_t i = 0; i < n; i++)
+    lepoch_free(rel[i]);
   v->len = 0;
 }
 

@@ -297,6 +297,91 @@ static void test_lock_chain(void)
   mv_analysis_free(a);
 }
 
+/* Thesis 5.6 with blocking locks and unlocks acknowledged at the target (as MPICH does, see
+ * docs/analyze.md "Lock chain under MPICH"): rank 0 holds its lock in bar() [1010, 3010],
+ * unlocks [3010, 3020], works outside MPI until its barrier at 3120. Per rank r: lock, an
+ * accumulate from lock leave to unlock enter (+10), unlock, barrier from the unlock leave. */
+static struct mv_analysis *blocking_chain(int n, const uint64_t (*ep)[4])
+{
+  char dir[320];
+  struct mv__synth *s = open_archive(dir, sizeof dir, n, 1);
+  for (int r = 0; r < n; r++) {
+    mv__synth_rcoll(s, r, 0, 100, "MPI_Win_allocate", OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE, 0);
+    mv__synth_lock(s, r, ep[r][0], ep[r][1], 0, 0, 1);
+    if (r == 0) {
+      mv__synth_enter(s, 0, 1010, "bar");
+      mv__synth_leave(s, 0, 3010, "bar");
+    } else {
+      mv__synth_rma(s, r, ep[r][1], ep[r][1] + 10, "MPI_Accumulate", 0, 0);
+    }
+    mv__synth_unlock(s, r, ep[r][2], ep[r][3], 0, 0);
+    uint64_t b = ep[r][3];
+    if (r == 0) {
+      mv__synth_enter(s, 0, 3020, "foo");
+      mv__synth_leave(s, 0, 3120, "foo");
+      b = 3120;
+    }
+    mv__synth_coll(s, r, b, 4000, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, -1);
+    mv__synth_rcoll(s, r, 4000, 4100, "MPI_Win_free", OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE, 0);
+  }
+  ASSERT_INT_EQ(mv__synth_close(s), 0);
+  return analyze(dir);
+}
+
+/* Pattern 6 in the unlock of a contended epoch: rank 1 gets the lock in its lock call at 3030
+ * and its unlock [3040, 3125] waits for rank 0, outside MPI from 3020 to 3120. Rank 2 is
+ * granted at 3130, after rank 1's release: releases are in chain order here. */
+static void test_lock_unlock_progress(void)
+{
+  static const uint64_t ep[3][4] = {{1000, 1010, 3010, 3020}, {1100, 3030, 3040, 3125}, {1200, 3130, 3140, 3145}};
+  struct mv_analysis *a = blocking_chain(3, ep);
+  ASSERT_TRUE(a != NULL);
+  if (!a)
+    return;
+  /* rank 1: lock call [1100, 3030], handed over at rank 0's release 3020, rank 0 in its unlock
+   * then: contention 3020 - 1100. Its unlock from 3040: rank 0 out of MPI, enters the barrier at
+   * 3120 < 3125: 3120 - 3040 by both heuristics (one dependency). */
+  ASSERT_INT_EQ(TICKS(a, "lock_contention", 1, "MPI_Win_lock"), 1920);
+  ASSERT_INT_EQ(TICKS(a, "wait_for_progress", 1, "MPI_Win_unlock"), 80);
+  ASSERT_INT_EQ(TICKS(a, "wait_for_progress_upper", 1, "MPI_Win_unlock"), 80);
+  ASSERT_INT_EQ(TICKS(a, "wait_for_progress", 1, "MPI_Win_lock"), 0);
+  /* rank 2: lock call [1200, 3130]; the lock is free from rank 1's unlock enter 3040 on, rank 0
+   * outside MPI then and entering it at 3120 inside the call: progress is the last factor,
+   * 3120 - 1200 (as rank 2 in the thesis), no contention */
+  ASSERT_INT_EQ(TICKS(a, "wait_for_progress", 2, "MPI_Win_lock"), 1920);
+  ASSERT_INT_EQ(TICKS(a, "wait_for_progress_upper", 2, "MPI_Win_lock"), 1920);
+  ASSERT_INT_EQ(TICKS(a, "lock_contention", 2, NULL), 0);
+  ASSERT_INT_EQ(TICKS(a, "lock_contention", 0, NULL) + TICKS(a, "wait_for_progress", 0, NULL), 0);
+  mv_analysis_free(a);
+}
+
+/* Hand-over order differs from release order: rank 1 (granted 3030) leaves its unlock only at
+ * 3200, after ranks 2 (granted 3150) and 3 (granted 3180) released (3170, 3195). Ordered by
+ * unlock leave the chain would be 0, 2, 3, 1 (rank 1: 3195 - 3040 = 155 contention in its
+ * unlock, rank 2: 3020 - 1200 = 1820, no progress wait); by grant it is 0, 1, 2, 3. */
+static void test_lock_handover_order(void)
+{
+  static const uint64_t ep[4][4] = {
+    {1000, 1010, 3010, 3020}, {1100, 3030, 3040, 3200}, {1200, 3150, 3160, 3170}, {1300, 3180, 3190, 3195}};
+  struct mv_analysis *a = blocking_chain(4, ep);
+  ASSERT_TRUE(a != NULL);
+  if (!a)
+    return;
+  /* rank 1: contention 3020 - 1100 in the lock; unlock [3040, 3200]: 3120 - 3040 progress */
+  ASSERT_INT_EQ(TICKS(a, "lock_contention", 1, NULL), 1920);
+  ASSERT_INT_EQ(TICKS(a, "wait_for_progress", 1, "MPI_Win_unlock"), 80);
+  /* rank 2: free from 3040 (rank 1's unlock enter), rank 0 enters MPI at 3120: 3120 - 1200 */
+  ASSERT_INT_EQ(TICKS(a, "wait_for_progress", 2, "MPI_Win_lock"), 1920);
+  ASSERT_INT_EQ(TICKS(a, "wait_for_progress_upper", 2, NULL), 1920);
+  ASSERT_INT_EQ(TICKS(a, "lock_contention", 2, NULL), 0);
+  /* rank 3: free from rank 2's unlock enter 3160, rank 0 in its barrier: handed over at rank
+   * 2's release 3170 (before rank 3's grant 3180): contention 3170 - 1300 */
+  ASSERT_INT_EQ(TICKS(a, "lock_contention", 3, "MPI_Win_lock"), 1870);
+  ASSERT_INT_EQ(TICKS(a, "wait_for_progress", 3, NULL), 0);
+  ASSERT_INT_EQ(TICKS(a, "wait_for_progress_upper", -1, NULL), 80 + 1920);
+  mv_analysis_free(a);
+}
+
 /* Two call sites of MPI_Recv (tracer attribute) are two call paths, labelled from callsites.txt;
  * the 400 ns wait belongs to the first only. */
 static void test_call_sites(void)
@@ -401,6 +486,8 @@ int main(void)
   RUN_TEST(test_late_post);
   RUN_TEST(test_early_wait);
   RUN_TEST(test_lock_chain);
+  RUN_TEST(test_lock_unlock_progress);
+  RUN_TEST(test_lock_handover_order);
   RUN_TEST(test_call_sites);
   RUN_TEST(test_truncated);
   RUN_TEST(test_no_overlap);
