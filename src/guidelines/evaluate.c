@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpivet/grow.h"
 #include "mpivet/error.h"
 #include "mpivet/guidelines.h"
 
@@ -89,14 +90,8 @@ static struct mv_gl_check *check_push(struct ctx *c, enum mv_gl_type type, const
                                       const char *op, const char *mockup)
 {
   struct mv_gl_report *rep = c->rep;
-  if (rep->nchecks == rep->cap_checks_) {
-    size_t cap = rep->cap_checks_ ? 2 * rep->cap_checks_ : 64;
-    struct mv_gl_check *bigger = realloc(rep->checks, cap * sizeof *bigger);
-    if (!bigger)
-      return NULL;
-    rep->checks = bigger;
-    rep->cap_checks_ = cap;
-  }
+  if (mv_grow(&rep->checks, &rep->cap_checks_, rep->nchecks + 1, sizeof *rep->checks, 64) < 0)
+    return NULL;
   struct mv_gl_check *ck = &rep->checks[rep->nchecks++];
   memset(ck, 0, sizeof *ck);
   ck->type = type;

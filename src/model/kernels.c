@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpivet/grow.h"
 #include "mpivet/dataset.h"
 #include "mpivet/error.h"
 #include "mpivet/extrap.h"
@@ -25,14 +26,8 @@ void mv_kernels_release(struct mv_kernels *ks)
 
 static struct mv_kernel *kernel_add(struct mv_kernels *ks)
 {
-  if (ks->n == ks->cap_) {
-    size_t cap = ks->cap_ ? 2 * ks->cap_ : 16;
-    struct mv_kernel *k = realloc(ks->k, cap * sizeof *k);
-    if (!k)
-      return NULL;
-    ks->k = k;
-    ks->cap_ = cap;
-  }
+  if (mv_grow(&ks->k, &ks->cap_, ks->n + 1, sizeof *ks->k, 16) < 0)
+    return NULL;
   struct mv_kernel *k = &ks->k[ks->n++];
   memset(k, 0, sizeof *k);
   k->msize = -1;
