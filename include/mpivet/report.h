@@ -22,8 +22,13 @@ struct mv_report_point {
   size_t n;
 };
 
+/* NOT_MODELED: measured at too few process counts or the fit failed; NOT_MEASURED: no row at
+ * all (e.g. memory under SMPI). Neither is a pass: the verdict is then INCOMPLETE. */
 enum mv_report_status { MV_REPORT_MATCH = 0, MV_REPORT_APPROX = 1, MV_REPORT_MISMATCH = 2,
-                        MV_REPORT_NOT_MODELED = 3 };
+                        MV_REPORT_NOT_MODELED = 3, MV_REPORT_NOT_MEASURED = 4 };
+#define MV_REPORT_NSTATUS 5
+/* A fitted model exists (match, approximate or mismatch). */
+#define MV_REPORT_MODELED(f) ((f)->status < MV_REPORT_NOT_MODELED)
 
 struct mv_report_fn {
   char callpath[MV_EXPECT_NAME_MAX];   /* MPI_Bcast, or an impl id such as bcast_as_binomial */
@@ -70,6 +75,7 @@ struct mv_report {
   const struct mv_catalog *catalog;
   int gl_nprocs;
   size_t n_mismatch, n_rules_failed, n_gl_violations;
+  size_t n_incomplete;                 /* functions not modeled or not measured */
 };
 
 void mv_report_init(struct mv_report *r);
@@ -88,6 +94,9 @@ int mv_report_build(struct mv_report *r, struct mv_dataset *ds, const struct mv_
 
 /* 1 when any verdict failed: a mismatch, a failed rule or a guideline violation. */
 int mv_report_failed(const struct mv_report *r);
+/* "FAIL" when a verdict failed, else "INCOMPLETE" when an expectation could not be judged (not
+ * measured or not modeled), else "PASS". */
+const char *mv_report_verdict(const struct mv_report *r);
 
 int mv_report_write_text(const struct mv_report *r, FILE *fp);
 int mv_report_write_json(const struct mv_report *r, FILE *fp);

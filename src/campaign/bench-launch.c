@@ -1,8 +1,10 @@
 /* The launch callback of a campaign that runs mpivet-bench through the launch engines: the
  * engine, MPI flavor, ppn, platform and timeout come from the options stored in the campaign
  * (so a resumed campaign launches exactly as before); each launch works in its own folder
- * launches/np<N>-run<R>/ and its rows are read back from the launch's own CSV. */
+ * launches/np<N>-run<R>/ and its rows are read back from the launch's own CSV. Under SMPI the
+ * launch gets the simulation settings of mv_campaign_smpi_args (fast and exact). */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +46,44 @@ static int join(char *buf, size_t size, char *const *items, size_t n)
   return 0;
 }
 
+/* SMPI's MPICH selector calls Comm::init_smp on a communicator's first Bcast, Reduce or
+ * Allreduce: a ring allgather of p^2 messages (34 s of host time at 1024 ranks, per launch).
+ * On one rank per host it then picks, for small messages, exactly these flat algorithms
+ * (MPICH's short-message thresholds; checked equal in simulated time at 64 and 128 ranks), so
+ * they are named directly; for larger messages or several ranks per host the selector decides. */
+static const struct {
+  const char *arg;
+  int64_t below;       /* every message size of the plan is smaller than this */
+} smpi_algorithms[] = {
+  {"--cfg=smpi/barrier:ompi_bruck", INT64_MAX},       /* MPICH: dissemination */
+  {"--cfg=smpi/bcast:binomial_tree", 12288},          /* MPIR_CVAR_BCAST_SHORT_MSG_SIZE */
+  {"--cfg=smpi/reduce:binomial", 2048},               /* MPIR_CVAR_REDUCE_SHORT_MSG_SIZE */
+  {"--cfg=smpi/allreduce:rdb", 2048},                 /* MPIR_CVAR_ALLREDUCE_SHORT_MSG_SIZE */
+};
+#define N_SMPI_ALGORITHMS (sizeof smpi_algorithms / sizeof smpi_algorithms[0])
+
+size_t mv_campaign_smpi_args(const struct mv_plan *p, int ppn, const char **out, size_t cap)
+{
+  /* Ranks share no mutable state in mpivet-bench: no per-rank copy of the binary (saves the
+   * file copies and memory); blocking sends leave when the previous one arrived, so a node's
+   * sends in a tree go out one after another instead of sharing its link (eager sends all
+   * start at once and split the bandwidth: a binomial Bcast then costs more per round). */
+  static const char *const fixed[] = {"--cfg=smpi/privatization:no",
+                                      "--cfg=smpi/send-is-detached-thresh:0"};
+  int64_t largest = 0;
+  size_t n = 0;
+  for (size_t i = 0; i < p->n_msizes; i++)
+    largest = p->msizes[i] > largest ? p->msizes[i] : largest;
+  for (size_t i = 0; i < sizeof fixed / sizeof fixed[0] && n < cap; i++)
+    out[n++] = fixed[i];
+  for (size_t i = 0; ppn <= 1 && i < N_SMPI_ALGORITHMS && n < cap; i++)
+    if (largest < smpi_algorithms[i].below)
+      out[n++] = smpi_algorithms[i].arg;
+  if (n < cap)
+    out[n] = NULL;
+  return n;
+}
+
 int mv_campaign_bench_launch(void *ctx, const struct mv_campaign *c,
                              const struct mv_launch_item *item, struct mv_rowbuf *out, char *err,
                              size_t errsize)
@@ -71,13 +111,19 @@ int mv_campaign_bench_launch(void *ctx, const struct mv_campaign *c,
     snprintf(err, errsize, "%s: cannot create: %s", dir, strerror(errno));
     return MV_EIO;
   }
-  const char *args[] = {"--ops", ops, "--msizes", msizes, "--reps", reps, "--seed", seed, NULL};
   const char *ppn = mv_campaign_get(c, "ppn"), *timeout = mv_campaign_get(c, "timeout");
+  const char *engine = mv_campaign_get(c, "engine"), *smpi[8] = {NULL};
+  int sim = engine && strcmp(engine, "smpi") == 0;
+  /* SMPI is deterministic: one warm-up call only sizes the start window */
+  const char *args[] = {"--ops", ops, "--msizes", msizes, "--reps", reps, "--seed", seed,
+                        sim ? "--warmup" : NULL, "1", NULL};
+  if (sim)
+    mv_campaign_smpi_args(p, ppn ? atoi(ppn) : 0, smpi, sizeof smpi / sizeof smpi[0]);
   struct mv_launch_spec spec = {
-    .engine = mv_campaign_get(c, "engine"), .mpi = mv_campaign_get(c, "mpi"),
+    .engine = engine, .mpi = mv_campaign_get(c, "mpi"),
     .np = item->nprocs, .ppn = ppn ? atoi(ppn) : 0, .hosts = mv_campaign_get(c, "hosts"),
-    .platform = mv_campaign_get(c, "platform"), .args = args, .workdir = dir,
-    .timeout_s = timeout ? atof(timeout) : 0};
+    .platform = mv_campaign_get(c, "platform"), .args = args, .launcher_args = smpi,
+    .workdir = dir, .timeout_s = timeout ? atof(timeout) : 0};
   FILE *devnull = fopen("/dev/null", "w");
   struct mv_results_writer *w = NULL;
   int rc = devnull ? mv_results_writer_open_stream(&w, devnull) : MV_EIO;

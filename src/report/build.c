@@ -172,7 +172,10 @@ static int add_function(struct mv_report *r, struct mv_dataset *ds, const struct
   for (size_t i = 0; i < n; i++)
     point_of(gs[i], &fn.points[i]);
   int rc = 0;
-  if (n < 3) {
+  if (n == 0) {
+    fn.status = MV_REPORT_NOT_MEASURED;
+    snprintf(fn.note, sizeof fn.note, "no %s rows in the results", metric);
+  } else if (n < 3) {
     fn.status = MV_REPORT_NOT_MODELED;
     snprintf(fn.note, sizeof fn.note, "%zu process counts measured; a model needs 3", n);
   } else {
@@ -185,7 +188,7 @@ static int add_function(struct mv_report *r, struct mv_dataset *ds, const struct
   return rc;
 }
 
-/* Every (metric, msize) measured for an expectation; one NOT_MODELED entry when none is. */
+/* Every (metric, msize) measured for an expectation; one NOT_MEASURED entry when none is. */
 static int add_expectation(struct mv_report *r, struct mv_dataset *ds, const struct mv_expectation *e)
 {
   int found = 0, rc = 0;
@@ -212,7 +215,7 @@ static struct mv_report_fn *find_fn(struct mv_report *r, const char *callpath, c
 {
   for (size_t i = 0; i < r->nfns; i++)
     if (r->fns[i].msize == msize && strcmp(r->fns[i].callpath, callpath) == 0 &&
-        strcmp(r->fns[i].metric, metric) == 0 && r->fns[i].status != MV_REPORT_NOT_MODELED)
+        strcmp(r->fns[i].metric, metric) == 0 && MV_REPORT_MODELED(&r->fns[i]))
       return &r->fns[i];
   return NULL;
 }
@@ -277,7 +280,7 @@ int mv_report_build(struct mv_report *r, struct mv_dataset *ds, const struct mv_
     size_t nfns = r->nfns;   /* rules never add functions */
     for (size_t i = 0; i < nfns && rc == 0; i++) {
       struct mv_report_fn *f = &r->fns[i];
-      if (f->status != MV_REPORT_NOT_MODELED && strcmp(f->callpath, rule->lhs) == 0 &&
+      if (MV_REPORT_MODELED(f) && strcmp(f->callpath, rule->lhs) == 0 &&
           (strcmp(rule->metric, "*") == 0 || strcmp(rule->metric, f->metric) == 0))
         rc = eval_rule(r, rule, f);
     }

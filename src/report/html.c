@@ -10,9 +10,11 @@
 #include "mpivet/report.h"
 #include "svg.h"
 
-static const char *const status_words[] = {"✓ match", "≈ approximate", "✗ mismatch",
-                                           "- not modeled"};
-static const char *const status_class[] = {"ok", "approx", "bad", "none"};
+static const char *const status_words[MV_REPORT_NSTATUS] = {"✓ match", "≈ approximate",
+                                                            "✗ mismatch", "- not modeled",
+                                                            "? not measured"};
+static const char *const status_class[MV_REPORT_NSTATUS] = {"ok", "approx", "bad", "none",
+                                                            "none"};
 
 static const char css[] =
   "body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1400px}"
@@ -42,7 +44,7 @@ static void summary_table(FILE *fp, const struct mv_report *r)
         fp);
   for (size_t i = 0; i < r->nfns; i++) {
     const struct mv_report_fn *f = &r->fns[i];
-    int modeled = f->status != MV_REPORT_NOT_MODELED;
+    int modeled = MV_REPORT_MODELED(f);
     fputs("<tr><td>", fp);
     mv__html_escape(fp, f->label);
     fputs("</td><td>", fp);
@@ -122,9 +124,12 @@ int mv_report_write_html(const struct mv_report *r, FILE *fp)
       mv__html_escape(fp, r->info[i]);
       fputs("</p>\n", fp);
     }
-  int failed = mv_report_failed(r);
-  fprintf(fp, "<p class=\"verdict %s\" id=\"verdict\">Verdict: %s</p>\n", failed ? "bad" : "ok",
-          failed ? "FAIL" : "PASS");
+  const char *verdict = mv_report_verdict(r);
+  fprintf(fp, "<p class=\"verdict %s\" id=\"verdict\">Verdict: %s", mv_report_failed(r) ? "bad"
+          : r->n_incomplete ? "approx" : "ok", verdict);
+  if (r->n_incomplete)
+    fprintf(fp, " (%zu expectations not judged: not measured or not modeled)", r->n_incomplete);
+  fputs("</p>\n", fp);
   fputs("<h2>Models and expectations</h2>\n", fp);
   summary_table(fp, r);
   rules_table(fp, r);

@@ -6,7 +6,8 @@
 #include "mpivet/json.h"
 #include "mpivet/report.h"
 
-static const char *const status_names[] = {"exact", "approximate", "mismatch", "not modeled"};
+static const char *const status_names[MV_REPORT_NSTATUS] = {"exact", "approximate", "mismatch",
+                                                            "not modeled", "not measured"};
 
 static void write_points(struct mv_json *j, const struct mv_report_fn *f)
 {
@@ -35,7 +36,7 @@ static void write_fn(struct mv_json *j, const struct mv_report_fn *f)
   mv_json_kv_string(j, "metric", f->metric);
   mv_json_kv_int(j, "msize", f->msize);
   mv_json_kv_string(j, "expectation", f->expectation);
-  int modeled = f->status != MV_REPORT_NOT_MODELED;
+  int modeled = MV_REPORT_MODELED(f);
   mv_json_kv_string(j, "model", modeled ? f->model : NULL);
   mv_json_kv_string(j, "leading_order", modeled ? f->lead : NULL);
   mv_json_kv_number(j, "adjusted_r2", f->ar2);
@@ -82,10 +83,12 @@ int mv_report_write_json(const struct mv_report *r, FILE *fp)
     if (r->info[i][0])
       mv_json_string(&j, r->info[i]);
   mv_json_array_end(&j);
-  mv_json_kv_string(&j, "verdict", mv_report_failed(r) ? "fail" : "pass");
+  mv_json_kv_string(&j, "verdict", mv_report_failed(r) ? "fail" : r->n_incomplete ? "incomplete"
+                                                                                : "pass");
   mv_json_kv_int(&j, "mismatches", (long long)r->n_mismatch);
   mv_json_kv_int(&j, "rules_failed", (long long)r->n_rules_failed);
   mv_json_kv_int(&j, "guideline_violations", (long long)r->n_gl_violations);
+  mv_json_kv_int(&j, "not_judged", (long long)r->n_incomplete);
   mv_json_key(&j, "functions");
   mv_json_array_begin(&j);
   for (size_t i = 0; i < r->nfns; i++)

@@ -39,6 +39,7 @@ int mv_report_add_fn(struct mv_report *r, const struct mv_report_fn *fn)
   r->fns = f;
   r->fns[r->nfns++] = *fn;
   r->n_mismatch += fn->status == MV_REPORT_MISMATCH;
+  r->n_incomplete += !MV_REPORT_MODELED(fn);
   return 0;
 }
 
@@ -56,6 +57,11 @@ int mv_report_add_rule(struct mv_report *r, const struct mv_report_rule *rule)
 int mv_report_failed(const struct mv_report *r)
 {
   return r->n_mismatch > 0 || r->n_rules_failed > 0 || r->n_gl_violations > 0;
+}
+
+const char *mv_report_verdict(const struct mv_report *r)
+{
+  return mv_report_failed(r) ? "FAIL" : r->n_incomplete ? "INCOMPLETE" : "PASS";
 }
 
 typedef int (*writer_fn)(const struct mv_report *, FILE *);

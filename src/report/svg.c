@@ -132,6 +132,6 @@ void mv__svg_plot(FILE *fp, const struct mv_report_fn *f, int id)
   fputs("</svg><figcaption>expectation ", fp);
   mv__html_escape(fp, f->expectation);
   fputs(", model ", fp);
-  mv__html_escape(fp, f->status == MV_REPORT_NOT_MODELED ? f->note : f->model);
+  mv__html_escape(fp, !MV_REPORT_MODELED(f) ? f->note : f->model);
   fputs("</figcaption></figure>\n", fp);
 }

@@ -11,8 +11,9 @@
 #define COLS 5      /* functions per block of the runtime table */
 #define COLW 22
 
-static const char *const status_mark[] = {"✓", "≈", "✗", "-"};
-static const char *const status_word[] = {"match", "approximate", "mismatch", "not modeled"};
+static const char *const status_mark[MV_REPORT_NSTATUS] = {"✓", "≈", "✗", "-", "?"};
+static const char *const status_word[MV_REPORT_NSTATUS] = {"match", "approximate", "mismatch",
+                                                           "not modeled", "not measured"};
 
 /* Print s padded to width display columns (UTF-8 aware: continuation bytes take no column). */
 static void padded(FILE *fp, const char *s, int width)
@@ -29,14 +30,14 @@ static void cell(const struct mv_report_fn *f, int row, char *buf, size_t size)
 {
   switch (row) {
   case 0: snprintf(buf, size, "%s", f->expectation); break;
-  case 1: snprintf(buf, size, "%s", f->status == MV_REPORT_NOT_MODELED ? "-" : f->lead); break;
+  case 1: snprintf(buf, size, "%s", !MV_REPORT_MODELED(f) ? "-" : f->lead); break;
   case 2:
     if (isnan(f->ar2))
       snprintf(buf, size, "-");
     else
       snprintf(buf, size, "%.2f", f->ar2);
     break;
-  case 3: snprintf(buf, size, "%s", f->status == MV_REPORT_NOT_MODELED ? "-" : f->divergence); break;
+  case 3: snprintf(buf, size, "%s", !MV_REPORT_MODELED(f) ? "-" : f->divergence); break;
   default:
     snprintf(buf, size, "%s%s", status_mark[f->status], f->rule_warning ? " ⚠" : "");
   }
@@ -97,8 +98,8 @@ static void memory_table(FILE *fp, const struct mv_report *r)
     fprintf(fp, "%s [%s, %lld B]  Expectation: %s\n", f->label, f->metric, (long long)f->msize,
             f->expectation);
     fprintf(fp, "  Model      %s\n  adj. R^2   %s\n  δ(p)       %s\n  Match      %s %s%s\n\n",
-            f->status == MV_REPORT_NOT_MODELED ? "-" : f->model, ar2,
-            f->status == MV_REPORT_NOT_MODELED ? "-" : f->divergence, status_mark[f->status],
+            !MV_REPORT_MODELED(f) ? "-" : f->model, ar2,
+            !MV_REPORT_MODELED(f) ? "-" : f->divergence, status_mark[f->status],
             status_word[f->status], f->rule_warning ? " ⚠" : "");
   }
 }
@@ -110,7 +111,7 @@ static void details(FILE *fp, const struct mv_report *r)
     const struct mv_report_fn *f = &r->fns[i];
     fprintf(fp, "  %-28s %-9s %7lld B  %-12s %s%s%s\n", f->callpath, f->metric,
             (long long)f->msize, status_word[f->status],
-            f->status == MV_REPORT_NOT_MODELED ? "" : f->model, f->note[0] ? "  " : "", f->note);
+            !MV_REPORT_MODELED(f) ? "" : f->model, f->note[0] ? "  " : "", f->note);
   }
   fputc('\n', fp);
 }
@@ -130,15 +131,19 @@ static void rules(FILE *fp, const struct mv_report *r)
 
 static void summary(FILE *fp, const struct mv_report *r)
 {
-  size_t count[4] = {0};
+  size_t count[MV_REPORT_NSTATUS] = {0};
   for (size_t i = 0; i < r->nfns; i++)
     count[r->fns[i].status]++;
-  fprintf(fp, "Summary: %zu functions: %zu match, %zu approximate, %zu mismatch, %zu not modeled; "
-              "%zu/%zu rules failed; %zu guideline violations\n", r->nfns, count[0], count[1],
-          count[2], count[3], r->n_rules_failed, r->nrules, r->n_gl_violations);
-  fprintf(fp, "Verdict: %s\n", mv_report_failed(r) ? "FAIL" : "PASS");
-  fputs("Legend: ✓ exact match, ≈ approximate (within the deviation limits), ✗ mismatch, "
-        "⚠ a cross-function rule fails\n", fp);
+  fprintf(fp, "Summary: %zu functions: %zu match, %zu approximate, %zu mismatch, %zu not modeled, "
+              "%zu not measured; %zu/%zu rules failed; %zu guideline violations\n", r->nfns,
+          count[0], count[1], count[2], count[3], count[4], r->n_rules_failed, r->nrules,
+          r->n_gl_violations);
+  fprintf(fp, "Verdict: %s", mv_report_verdict(r));
+  if (r->n_incomplete)
+    fprintf(fp, " (%zu expectation%s not judged: no model, no verdict)", r->n_incomplete,
+            r->n_incomplete == 1 ? "" : "s");
+  fputs("\nLegend: ✓ exact match, ≈ approximate (within the deviation limits), ✗ mismatch, "
+        "⚠ a cross-function rule fails, - not modeled, ? not measured\n", fp);
 }
 
 int mv_report_write_text(const struct mv_report *r, FILE *fp)
