@@ -1,44 +1,71 @@
-/* Cost model of a campaign, printed before it starts and used to honour --budget: a fixed
- * start-up cost per launch plus, per measured call, the number of messages the collective
- * needs (simulated by SMPI one by one) or a per-call time on real MPI. */
+/* Cost model of a campaign, printed before it starts and used to honour --budget. SMPI: host
+ * time per simulated message (which grows with the number of simulated ranks) times the
+ * messages of each job: the op's calls (warm-up + repetitions) plus the bench's own collectives
+ * per job (result check, warm-up barrier, start broadcast, reductions of the timings). Real MPI:
+ * a time per call, and the stalls of oversubscribed local ranks. Calibrated on this project's
+ * 2-core machine (docs/check.md, "Cost"). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mpivet/campaign.h"
 #include "mpivet/error.h"
 
-/* Message count classes of the usual algorithms at small sizes. */
+/* Messages per call of the algorithms used at small sizes: p (trees: Bcast, Reduce, Gather,
+ * the binomial litmus), p log p (dissemination, recursive doubling, Bruck), p^2 (pairwise). */
 enum growth { G_P, G_PLOGP, G_P2 };
 
 static const struct {
   const char *op;
   enum growth g;
+  double calls;     /* collectives per call (mock-ups combine two) */
 } op_growth[] = {
-  {"MPI_Alltoall", G_P2}, {"MPI_Alltoallv", G_P2}, {"MPI_Allreduce", G_PLOGP},
-  {"MPI_Allgather", G_PLOGP}, {"MPI_Reduce_scatter", G_PLOGP}, {"MPI_Barrier", G_PLOGP},
-  {"MPI_Scan", G_PLOGP},
+  {"MPI_Barrier", G_PLOGP, 1}, {"MPI_Allreduce", G_PLOGP, 1}, {"MPI_Allgather", G_PLOGP, 1},
+  {"MPI_Alltoall", G_PLOGP, 1}, {"MPI_Reduce_scatter", G_PLOGP, 1}, {"MPI_Scan", G_P2, 1},
+  {"MPI_Exscan", G_P2, 1}, {"MPI_Alltoallv", G_P2, 1}, {"MPI_Comm_create", G_PLOGP, 1},
+  {"MPI_Comm_dup", G_PLOGP, 1}, {"MPI_Win_create", G_PLOGP, 2}, {"MPI_Cart_create", G_PLOGP, 1},
+  {"allreduce_as_reduce_bcast", G_P, 2}, {"allgather_as_gather_bcast", G_P, 2},
 };
 
-/* Per engine: seconds per launch, per rank at start-up, per simulated message or real call,
- * and warm-up/synchronisation calls added to the repetitions. Calibrated on a 2-core machine. */
+/* Per engine (and MPI for mpirun): seconds per launch, per rank at start-up, per unit of work;
+ * warm-up calls; for a local mpirun with more ranks than cores, seconds per job at twice as many
+ * ranks as cores and the exponent of the ratio (MPICH polls: a descheduled rank stalls every
+ * ping-pong of the clock synchronisation; Open MPI yields). */
 static const struct {
   const char *engine;
   double launch_s, rank_s, unit_s;
-  int real;          /* 1: unit_s per call (real MPI), 0: per simulated message */
+  int real;          /* 1: unit_s per call (real MPI); 0: per simulated message */
+  int warmup;
+  double oversub_s, oversub_exp;
 } engines[] = {
-  {"smpi", 0.15, 2e-3, 6e-7, 0},
-  {"mpirun", 0.8, 0.05, 2e-4, 1},
-  {"srun", 3.0, 0.01, 5e-5, 1},
+  {"smpi", 0.05, 2e-4, 5.5e-6, 0, 1, 0, 0},
+  {"mpirun", 0.3, 0.01, 2e-4, 1, 5, 0.015, 1.0},          /* Open MPI 4.1 */
+  {"mpirun/mpich", 0.1, 0.01, 2e-4, 1, 5, 0.86, 2.4},     /* MPICH 4.0 */
+  {"srun", 3.0, 0.01, 5e-5, 1, 5, 0, 0},
 };
+#define N_ENGINES (sizeof engines / sizeof engines[0])
 
-static enum growth growth_of(const char *op)
+/* SMPI's host time per message grows with the simulated ranks: 7.7 us at 128 ranks, 10.7 us at
+ * 512, 15.5 us at 1024 (measured on the default suite); unit_s * (1 + p / 512) follows it. */
+#define SMPI_RANK_SCALE 512.0
+
+static long cores(void)
+{
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? n : 1;
+}
+
+static void growth_of(const char *op, enum growth *g, double *calls)
 {
   size_t len = strcspn(op, ":");
+  *g = G_P;
+  *calls = 1;
   for (size_t i = 0; i < sizeof op_growth / sizeof op_growth[0]; i++)
-    if (strlen(op_growth[i].op) == len && strncmp(op_growth[i].op, op, len) == 0)
-      return op_growth[i].g;
-  return G_P;
+    if (strlen(op_growth[i].op) == len && strncmp(op_growth[i].op, op, len) == 0) {
+      *g = op_growth[i].g;
+      *calls = op_growth[i].calls;
+    }
 }
 
 static double messages(enum growth g, int p)
@@ -46,24 +73,45 @@ static double messages(enum growth g, int p)
   double lg = p > 1 ? log2((double)p) : 1.0;
   switch (g) {
   case G_P2: return (double)p * (p - 1);
-  case G_PLOGP: return 2.0 * p * lg;
-  default: return 2.0 * p;
+  case G_PLOGP: return p * lg;
+  default: return p;
   }
+}
+
+/* "mpirun/mpich" when listed, else "mpirun"; unknown engines cost like the first entry. */
+static size_t engine_index(const char *engine)
+{
+  size_t e = 0, len = engine ? strlen(engine) : 0;
+  for (size_t i = 0; i < N_ENGINES; i++)
+    if (engine && strcmp(engines[i].engine, engine) == 0)
+      return i;
+  for (size_t i = 0; i < N_ENGINES; i++)
+    if (len && strncmp(engines[i].engine, engine, strcspn(engine, "/")) == 0 &&
+        engines[i].engine[strcspn(engine, "/")] == '\0')
+      e = i;
+  return e;
 }
 
 double mv_plan_launch_cost(const struct mv_plan *p, const char *engine, int nprocs)
 {
-  size_t e = 0;
-  for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
-    if (engine && strcmp(engines[i].engine, engine) == 0)
-      e = i;
-  double calls = (double)p->reps + 5.0;   /* warm-up and clock synchronisation */
+  size_t e = engine_index(engine);
+  double calls = (double)p->reps + engines[e].warmup;
+  /* the bench's own collectives per job: 3 of p log p messages, 6 of p */
+  double job = engines[e].real ? 4.0 : 3 * messages(G_PLOGP, nprocs) + 6 * messages(G_P, nprocs);
   double work = 0;
   for (size_t i = 0; i < p->n_ops; i++) {
-    double unit = engines[e].real ? 1.0 : messages(growth_of(p->ops[i]), nprocs);
-    work += unit * calls * (double)(p->n_msizes ? p->n_msizes : 1);
+    enum growth g;
+    double n;
+    growth_of(p->ops[i], &g, &n);
+    double unit = engines[e].real ? n : n * messages(g, nprocs);
+    work += (job + unit * calls) * (double)(p->n_msizes ? p->n_msizes : 1);
   }
-  return engines[e].launch_s + engines[e].rank_s * nprocs + engines[e].unit_s * work;
+  double unit_s = engines[e].unit_s * (engines[e].real ? 1.0 : 1.0 + nprocs / SMPI_RANK_SCALE);
+  double jobs = (double)p->n_ops * (double)(p->n_msizes ? p->n_msizes : 1);
+  double over = (double)nprocs / (double)cores();
+  double stall = over > 1 && engines[e].oversub_s > 0
+                     ? jobs * engines[e].oversub_s * pow(over / 2, engines[e].oversub_exp) : 0;
+  return engines[e].launch_s + engines[e].rank_s * nprocs + unit_s * work + stall;
 }
 
 double mv_plan_cost(const struct mv_plan *p, const char *engine, const unsigned char *done)

@@ -2,6 +2,7 @@
  * cost estimate and budget), run it resumably through an engine, then model, judge and report
  * (report.txt, report.json, report.html, meta.json). Exit 1 when a verdict fails. */
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,8 +128,17 @@ static void engine_defaults(struct check_opts *o)
     o->ops = default_ops;
 }
 
+/* The cost model's engine name: "mpirun/mpich" costs differently from "mpirun" (Open MPI). */
+static const char *cost_key(const char *engine, const char *mpi, char *buf, size_t size)
+{
+  snprintf(buf, size, "%s%s%s", engine, mpi ? "/" : "", mpi ? mpi : "");
+  return buf;
+}
+
 static int build_plan(struct mv_campaign *c, const struct check_opts *o)
 {
+  char key[64];
+  const char *engine = cost_key(o->engine, o->mpi, key, sizeof key);
   struct mv_plan *p = &c->plan;
   if (mv_plan_parse_nprocs(p, o->np))
     return mv_cli_error("check", "--np: expected a list such as 2,4,8 or a range A:B, got \"%s\"",
@@ -144,9 +154,9 @@ static int build_plan(struct mv_campaign *c, const struct check_opts *o)
     return mv_cli_error("check", "cannot build the plan");
   if (o->budget_min > 0) {
     char note[256];
-    if (mv_plan_fit_budget(p, o->engine, o->budget_min * 60, note, sizeof note))
+    if (mv_plan_fit_budget(p, engine, o->budget_min * 60, note, sizeof note))
       return mv_cli_error("check", "the smallest plan (%.1f min estimated) does not fit the "
-                          "budget of %.1f min", mv_plan_cost(p, o->engine, NULL) / 60,
+                          "budget of %.1f min", mv_plan_cost(p, engine, NULL) / 60,
                           o->budget_min);
     if (note[0])
       fprintf(stderr, "mpivet check: %s\n", note);
@@ -185,10 +195,12 @@ static int store_options(struct mv_campaign *c, const struct check_opts *o, cons
   for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
     if (kv[i][1] && mv_campaign_set(c, kv[i][0], kv[i][1]))
       return mv_cli_error("check", "option %s: invalid value", kv[i][0]);
+  char key[64];
+  const char *engine = cost_key(o->engine, o->mpi, key, sizeof key);
   double worst = 0;
   for (size_t i = 0; i < c->plan.n_nprocs; i++)
-    if (mv_plan_launch_cost(&c->plan, o->engine, c->plan.nprocs[i]) > worst)
-      worst = mv_plan_launch_cost(&c->plan, o->engine, c->plan.nprocs[i]);
+    if (mv_plan_launch_cost(&c->plan, engine, c->plan.nprocs[i]) > worst)
+      worst = mv_plan_launch_cost(&c->plan, engine, c->plan.nprocs[i]);
   char timeout[32];
   snprintf(timeout, sizeof timeout, "%.0f", 120 + 20 * worst);
   return mv_campaign_set(c, "timeout", timeout) ? MV_EXIT_USAGE : 0;
@@ -224,27 +236,97 @@ static int new_campaign(struct mv_campaign *c, struct check_opts *o)
   return mv_campaign_save(c) ? mv_cli_error("check", "%s: cannot save the plan", c->dir) : 0;
 }
 
+/* Progress while the campaign runs: a ticker thread reports the running launch every second
+ * through mv_progress (a bar on a terminal, a line every few seconds otherwise), so that a long
+ * launch shows while it runs ("launch 3/7: np 256 running 40 s"). */
+struct ticker {
+  pthread_mutex_t lock;
+  pthread_cond_t wake;
+  struct mv_progress pr;
+  const struct mv_plan *plan;
+  const char *engine;
+  long done, launched;         /* committed launches; ordinal of the running one */
+  int nprocs;                  /* of the running launch; 0 between launches */
+  double started;
+  int stop;
+};
+
+static void ticker_note(struct ticker *t)   /* with t->lock held */
+{
+  char note[128] = "";
+  if (t->nprocs)
+    snprintf(note, sizeof note, "launch %ld/%zu: np %d running %.0f s (estimated %.0f s)",
+             t->launched, t->plan->n_items, t->nprocs, mv_now() - t->started,
+             mv_plan_launch_cost(t->plan, t->engine, t->nprocs));
+  mv_progress_update(&t->pr, t->done, t->nprocs ? note : NULL);
+}
+
+static void *ticker_main(void *arg)
+{
+  struct ticker *t = arg;
+  pthread_mutex_lock(&t->lock);
+  while (!t->stop) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 1;
+    pthread_cond_timedwait(&t->wake, &t->lock, &until);
+    if (!t->stop)
+      ticker_note(t);
+  }
+  pthread_mutex_unlock(&t->lock);
+  return NULL;
+}
+
+static void ticker_set(struct ticker *t, int nprocs, long done)
+{
+  pthread_mutex_lock(&t->lock);
+  t->launched += nprocs > 0;
+  t->nprocs = nprocs;
+  t->started = mv_now();
+  t->done = done;
+  ticker_note(t);
+  pthread_mutex_unlock(&t->lock);
+}
+
+static int ticked_launch(void *ctx, const struct mv_campaign *c, const struct mv_launch_item *item,
+                         struct mv_rowbuf *out, char *err, size_t errsize)
+{
+  struct ticker *t = ctx;
+  ticker_set(t, item->nprocs, t->done);
+  return mv_campaign_bench_launch(NULL, c, item, out, err, errsize);
+}
+
 static void on_launch(void *ctx, const struct mv_campaign *c, const struct mv_launch_item *item)
 {
-  char note[64];
-  snprintf(note, sizeof note, "np %d run %d", item->nprocs, item->run);
-  mv_progress_update(ctx, (long)c->n_done, note);
+  (void)item;
+  ticker_set(ctx, 0, (long)c->n_done);
 }
 
 static int run_campaign(struct mv_campaign *c)
 {
-  const char *engine = mv_campaign_get(c, "engine");
+  char key[64];
+  const char *engine = cost_key(mv_campaign_get(c, "engine"), mv_campaign_get(c, "mpi"), key,
+                                sizeof key);
   double left = mv_plan_cost(&c->plan, engine, c->done);
   fprintf(stderr, "mpivet check: %s: %zu launches (%zu done) of %zu ops x %zu sizes, np %d..%d, "
           "%d runs x %d reps, seed %llu; estimated %.1f min\n", c->dir, c->plan.n_items,
           c->n_done, c->plan.n_ops, c->plan.n_msizes, c->plan.nprocs[0],
           c->plan.nprocs[c->plan.n_nprocs - 1], c->plan.runs, c->plan.reps,
           (unsigned long long)c->plan.seed, left / 60);
-  struct mv_progress pr;
-  mv_progress_start(&pr, "check", (long)c->plan.n_items);
-  mv_progress_update(&pr, (long)c->n_done, NULL);
-  int rc = mv_campaign_run(c, mv_campaign_bench_launch, NULL, on_launch, &pr);
-  mv_progress_finish(&pr);
+  struct ticker t = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER,
+                     .plan = &c->plan, .engine = engine, .done = (long)c->n_done,
+                     .launched = (long)c->n_done};
+  mv_progress_start(&t.pr, "check", (long)c->plan.n_items);
+  pthread_t th;
+  int ticking = pthread_create(&th, NULL, ticker_main, &t) == 0;
+  int rc = mv_campaign_run(c, ticked_launch, &t, on_launch, &t);
+  pthread_mutex_lock(&t.lock);
+  t.stop = 1;
+  pthread_cond_signal(&t.wake);
+  pthread_mutex_unlock(&t.lock);
+  if (ticking)
+    pthread_join(th, NULL);
+  mv_progress_finish(&t.pr);
   if (rc)
     return mv_cli_fail("check", rc, "%s (resume with: mpivet check --resume %s)", c->error, c->dir);
   return 0;
