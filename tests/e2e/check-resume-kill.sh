@@ -5,7 +5,7 @@ set -euo pipefail
 case " ${MV_FLAVORS:-} " in *" smpi "*) ;; *) echo "smpi flavor not built"; exit 77 ;; esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-args=(--engine smpi --np 4,8,16 --ops MPI_Bcast,MPI_Allreduce --runs 3 --reps 3 --seed 42)
+args=(--engine smpi --np 32,64,128 --ops MPI_Bcast,MPI_Allreduce --runs 3 --reps 3 --seed 42)
 
 "$MPIVET" check "${args[@]}" -o "$work/clean" > "$work/clean.out" 2> "$work/clean.err" || [ $? -eq 1 ]
 
@@ -15,9 +15,9 @@ descendants() {   # every process below pid $1
 }
 setsid "$MPIVET" check "${args[@]}" -o "$work/cut" > "$work/cut.out" 2> "$work/cut.err" &
 pid=$!
-for _ in $(seq 1 600); do   # wait until 3 of the 9 launches are committed
+for _ in $(seq 1 3000); do   # wait until 3 of the 9 launches (0.1-0.4 s each) are committed
   [ -f "$work/cut/campaign.journal" ] && [ "$(wc -l < "$work/cut/campaign.journal")" -ge 3 ] && break
-  sleep 0.1
+  sleep 0.02
 done
 kids=$(descendants "$pid")
 kill -9 "$pid" $kids 2>/dev/null || true

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The default `mpivet check` suite (every op of share/mpivet/default.expect) on the simulated
+# cluster at reduced scale (np 16..128): the three reports are written and announced, the
+# litmus binomial Bcast takes exactly a + b log2(p) (equal steps per doubling, to 1e-9) and its
+# verdict is an exact O(log p) match, memory rows SMPI cannot measure are "not measured" and
+# keep the verdict from PASS, and the guideline checks at p = 128 are in report.txt.
+set -euo pipefail
+case " ${MV_FLAVORS:-} " in *" smpi "*) ;; *) echo "smpi flavor not built"; exit 77 ;; esac
+command -v python3 > /dev/null || { echo "python3 not installed"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+rc=0
+"$MPIVET" check --np 16:128 --seed 7 -o "$work/c" > "$work/out" 2> "$work/err" || rc=$?
+[ "$rc" -eq 1 ] || { echo "FAIL: exit $rc, want 1 (memory not measured)"; cat "$work/err"; exit 1; }
+grep -q "reports in $work/c/report.{txt,json,html}" "$work/err" || { cat "$work/err"; exit 1; }
+for f in report.txt report.json report.html meta.json; do
+  [ -s "$work/c/$f" ] || { echo "FAIL: $f missing"; exit 1; }
+done
+grep -q '^Guidelines (PGMPI) at p = 128' "$work/c/report.txt" || { echo "FAIL: no guidelines"; exit 1; }
+grep -q '^Verdict: ' "$work/c/report.txt"
+! grep -q '^Verdict: PASS' "$work/c/report.txt" || { echo "FAIL: PASS with unmeasured memory"; exit 1; }
+
+python3 - "$work/c/report.json" <<'EOF'
+import json, math, sys
+r = json.load(open(sys.argv[1]))
+fns = {(f["function"], f["metric"]): f for f in r["functions"]}
+bt = fns[("bcast_as_binomial", "time_s")]
+assert bt["match"] == "exact" and bt["leading_order"] == "O(log p)", bt["match"]
+pts = sorted((p["nprocs"], p["median"]) for p in bt["points"])
+assert [p for p, _ in pts] == [16, 32, 64, 128], pts
+steps = [b[1] - a[1] for a, b in zip(pts, pts[1:])]
+assert all(abs(s - steps[0]) <= 1e-9 * pts[-1][1] for s in steps), steps   # a + b log2 p
+b = steps[0]
+a = pts[0][1] - 4 * b
+assert b > 0 and abs(a) < 0.05 * b, (a, b)
+for p in bt["points"]:
+    assert p["max"] - p["min"] <= 1e-9 * p["median"], p   # deterministic: repetitions agree
+mem = [f for f in r["functions"] if f["metric"] in ("mem_bytes", "rss_bytes")]
+assert mem and all(f["match"] == "not measured" for f in mem), [f["match"] for f in mem]
+assert r["verdict"] != "pass" and r["not_judged"] >= len(mem), (r["verdict"], r["not_judged"])
+print("ok: litmus %.4f + %.4f * log2(p) us, exact match; %d memory expectations not measured"
+      % (a * 1e6, b * 1e6, len(mem)))
+EOF
