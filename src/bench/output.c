@@ -113,7 +113,8 @@ static void meta_clock(struct mv_json *j, const struct bench_run *r)
   mv_json_object_begin(j);
   mv_json_kv_string(j, "method", r->o->sync);
 #ifdef MV_SMPI
-  mv_json_kv_string(j, "when", "once (SMPI: one simulated clock)");
+  mv_json_kv_string(j, "when", r->o->check_clock ? "once (--check-clock)"
+                                                  : "never (SMPI: one simulated clock)");
 #else
   mv_json_kv_string(j, "when", "before every job");
 #endif
