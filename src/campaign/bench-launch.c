@@ -46,6 +46,18 @@ static int join(char *buf, size_t size, char *const *items, size_t n)
   return 0;
 }
 
+/* The launch's command line next to its log (best effort: it only documents the launch). */
+static void save_command(const char *dir, int run, const char *command)
+{
+  char path[MV_CAMPAIGN_PATH_MAX + 96];
+  snprintf(path, sizeof path, "%s/run-%d.command", dir, run);
+  FILE *fp = fopen(path, "w");
+  if (fp) {
+    fprintf(fp, "%s\n", command);
+    fclose(fp);
+  }
+}
+
 /* SMPI's MPICH selector calls Comm::init_smp on a communicator's first Bcast, Reduce or
  * Allreduce: a ring allgather of p^2 messages (34 s of host time at 1024 ranks, per launch).
  * On one rank per host it then picks, for small messages, exactly these flat algorithms
@@ -128,8 +140,11 @@ int mv_campaign_bench_launch(void *ctx, const struct mv_campaign *c,
   struct mv_results_writer *w = NULL;
   int rc = devnull ? mv_results_writer_open_stream(&w, devnull) : MV_EIO;
   struct mv_launch_result res;
+  memset(&res, 0, sizeof res);
   if (rc == 0)
     rc = mv_launch_bench(&spec, item->run, w, &res);
+  if (res.command[0])
+    save_command(dir, item->run, res.command);
   if (w)
     mv_results_writer_close(w, 1);
   if (devnull)

@@ -95,6 +95,16 @@ static void write_plan(struct mv_json *j, const struct mv_campaign *c)
   for (size_t i = 0; i < c->nkeys; i++)
     mv_json_kv_string(j, c->keys[i], c->values[i]);
   mv_json_object_end(j);
+  const char *engine = mv_campaign_get(c, "engine"), *ppn = mv_campaign_get(c, "ppn");
+  if (engine && strcmp(engine, "smpi") == 0) {
+    const char *args[16];
+    size_t n = mv_campaign_smpi_args(p, ppn ? atoi(ppn) : 0, args, 16);
+    mv_json_key(j, "smpi_options");   /* added to the engine's own smpirun options */
+    mv_json_array_begin(j);
+    for (size_t i = 0; i < n; i++)
+      mv_json_string(j, args[i]);
+    mv_json_array_end(j);
+  }
   mv_json_object_end(j);
 }
 
