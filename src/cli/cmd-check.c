@@ -2,7 +2,6 @@
  * cost estimate and budget), run it resumably through an engine, then model, judge and report
  * (report.txt, report.json, report.html, meta.json). Exit 1 when a verdict fails. */
 #include <getopt.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check-run.h"
 #include "cli.h"
 #include "mpivet/campaign.h"
 #include "mpivet/error.h"
@@ -236,72 +236,6 @@ static int new_campaign(struct mv_campaign *c, struct check_opts *o)
   return mv_campaign_save(c) ? mv_cli_error("check", "%s: cannot save the plan", c->dir) : 0;
 }
 
-/* Progress while the campaign runs: a ticker thread reports the running launch every second
- * through mv_progress (a bar on a terminal, a line every few seconds otherwise), so that a long
- * launch shows while it runs ("launch 3/7: np 256 running 40 s"). */
-struct ticker {
-  pthread_mutex_t lock;
-  pthread_cond_t wake;
-  struct mv_progress pr;
-  const struct mv_plan *plan;
-  const char *engine;
-  long done, launched;         /* committed launches; ordinal of the running one */
-  int nprocs;                  /* of the running launch; 0 between launches */
-  double started;
-  int stop;
-};
-
-static void ticker_note(struct ticker *t)   /* with t->lock held */
-{
-  char note[128] = "";
-  if (t->nprocs)
-    snprintf(note, sizeof note, "launch %ld/%zu: np %d running %.0f s (estimated %.0f s)",
-             t->launched, t->plan->n_items, t->nprocs, mv_now() - t->started,
-             mv_plan_launch_cost(t->plan, t->engine, t->nprocs));
-  mv_progress_update(&t->pr, t->done, t->nprocs ? note : NULL);
-}
-
-static void *ticker_main(void *arg)
-{
-  struct ticker *t = arg;
-  pthread_mutex_lock(&t->lock);
-  while (!t->stop) {
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += 1;
-    pthread_cond_timedwait(&t->wake, &t->lock, &until);
-    if (!t->stop)
-      ticker_note(t);
-  }
-  pthread_mutex_unlock(&t->lock);
-  return NULL;
-}
-
-static void ticker_set(struct ticker *t, int nprocs, long done)
-{
-  pthread_mutex_lock(&t->lock);
-  t->launched += nprocs > 0;
-  t->nprocs = nprocs;
-  t->started = mv_now();
-  t->done = done;
-  ticker_note(t);
-  pthread_mutex_unlock(&t->lock);
-}
-
-static int ticked_launch(void *ctx, const struct mv_campaign *c, const struct mv_launch_item *item,
-                         struct mv_rowbuf *out, char *err, size_t errsize)
-{
-  struct ticker *t = ctx;
-  ticker_set(t, item->nprocs, t->done);
-  return mv_campaign_bench_launch(NULL, c, item, out, err, errsize);
-}
-
-static void on_launch(void *ctx, const struct mv_campaign *c, const struct mv_launch_item *item)
-{
-  (void)item;
-  ticker_set(ctx, 0, (long)c->n_done);
-}
-
 static int run_campaign(struct mv_campaign *c)
 {
   char key[64];
@@ -313,20 +247,10 @@ static int run_campaign(struct mv_campaign *c)
           c->n_done, c->plan.n_ops, c->plan.n_msizes, c->plan.nprocs[0],
           c->plan.nprocs[c->plan.n_nprocs - 1], c->plan.runs, c->plan.reps,
           (unsigned long long)c->plan.seed, left / 60);
-  struct ticker t = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER,
-                     .plan = &c->plan, .engine = engine, .done = (long)c->n_done,
-                     .launched = (long)c->n_done};
-  mv_progress_start(&t.pr, "check", (long)c->plan.n_items);
-  pthread_t th;
-  int ticking = pthread_create(&th, NULL, ticker_main, &t) == 0;
-  int rc = mv_campaign_run(c, ticked_launch, &t, on_launch, &t);
-  pthread_mutex_lock(&t.lock);
-  t.stop = 1;
-  pthread_cond_signal(&t.wake);
-  pthread_mutex_unlock(&t.lock);
-  if (ticking)
-    pthread_join(th, NULL);
-  mv_progress_finish(&t.pr);
+  int signo = 0;
+  int rc = mv__check_run(c, engine, &signo);
+  if (rc && signo)
+    fprintf(stderr, "mpivet check: interrupted by signal %d\n", signo);
   if (rc)
     return mv_cli_fail("check", rc, "%s (resume with: mpivet check --resume %s)", c->error, c->dir);
   return 0;

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # mpivet check survives kill -9: a campaign killed in the middle (with its launcher children) and
 # resumed with --resume has exactly the rows of a clean run with the same seed, none twice.
+# Ctrl-C (SIGINT to mpivet's process group, as a terminal sends it) stops the running launch too,
+# although the launcher has a process group of its own: nothing outlives mpivet; resume works.
 set -euo pipefail
 case " ${MV_FLAVORS:-} " in *" smpi "*) ;; *) echo "smpi flavor not built"; exit 77 ;; esac
 work=$(mktemp -d)
@@ -41,3 +43,22 @@ rows=$(($(wc -l < "$work/cut/results.csv") - 1))
 [ "$rows" -eq $((9 * 2 * 3)) ] || { echo "FAIL: $rows rows, want 54"; exit 1; }
 for f in report.txt report.json report.html meta.json; do [ -s "$work/cut/$f" ]; done
 echo "ok: $rows rows after kill -9 and resume, identical to the clean run"
+
+setsid "$MPIVET" check "${args[@]}" -o "$work/int" > "$work/int.out" 2> "$work/int.err" &
+pid=$!
+for _ in $(seq 1 3000); do   # a launch committed, the next one running
+  [ -f "$work/int/campaign.journal" ] && [ "$(wc -l < "$work/int/campaign.journal")" -ge 1 ] && break
+  sleep 0.02
+done
+kill -INT -- -"$pid"
+rc=0
+wait "$pid" || rc=$?
+[ "$rc" -eq 3 ] || { echo "FAIL: exit $rc after SIGINT, want 3"; cat "$work/int.err"; exit 1; }
+grep -q "interrupted by signal 2" "$work/int.err" || { cat "$work/int.err"; exit 1; }
+sleep 0.5
+if ps -e -o args= | grep -F "$work/int/" | grep -v grep; then
+  echo "FAIL: a launch outlived mpivet check"; exit 1
+fi
+"$MPIVET" check --resume "$work/int" > /dev/null 2>&1 || [ $? -eq 1 ]
+sort "$work/int/results.csv" | cmp -s - "$work/a" || { echo "FAIL: rows after SIGINT + resume"; exit 1; }
+echo "ok: SIGINT stopped the running launch (exit 3); resumed rows identical"
