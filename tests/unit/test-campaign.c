@@ -108,6 +108,53 @@ static void test_budget(void)
   mv_plan_release(&p);
 }
 
+static int has_arg(const char **args, size_t n, const char *want)
+{
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(args[i], want) == 0)
+      return 1;
+  return 0;
+}
+
+/* SMPI options: always no privatization and blocking sends; the named algorithms only below
+ * MPICH's short-message thresholds (Bcast 12288 B, Reduce/Allreduce 2048 B) on one rank/host. */
+static void test_smpi_args(void)
+{
+  struct mv_plan p;
+  const char *a[16];
+  mv_plan_init(&p);
+  ASSERT_INT_EQ(mv_plan_parse_msizes(&p, "8,800"), 0);
+  size_t n = mv_campaign_smpi_args(&p, 0, a, 16);
+  ASSERT_INT_EQ(n, 6);
+  ASSERT_TRUE(a[n] == NULL);
+  ASSERT_TRUE(has_arg(a, n, "--cfg=smpi/privatization:no"));
+  ASSERT_TRUE(has_arg(a, n, "--cfg=smpi/send-is-detached-thresh:0"));
+  ASSERT_TRUE(has_arg(a, n, "--cfg=smpi/bcast:binomial_tree"));
+  ASSERT_TRUE(has_arg(a, n, "--cfg=smpi/allreduce:rdb"));
+  ASSERT_INT_EQ(mv_plan_parse_msizes(&p, "800,4096"), 0);
+  n = mv_campaign_smpi_args(&p, 1, a, 16);
+  ASSERT_TRUE(has_arg(a, n, "--cfg=smpi/bcast:binomial_tree"));
+  ASSERT_TRUE(!has_arg(a, n, "--cfg=smpi/reduce:binomial"));
+  ASSERT_TRUE(!has_arg(a, n, "--cfg=smpi/allreduce:rdb"));
+  ASSERT_INT_EQ(mv_campaign_smpi_args(&p, 4, a, 16), 2);   /* SMP: the selector decides */
+  ASSERT_INT_EQ(mv_campaign_smpi_args(&p, 0, a, 1), 1);    /* bounded by the room given */
+  mv_plan_release(&p);
+}
+
+/* The cost model per MPI: "mpirun/mpich" has its own entry, an unknown MPI falls back to the
+ * engine, MPICH never costs less than Open MPI (it polls when oversubscribed). */
+static void test_cost_engines(void)
+{
+  struct mv_plan p;
+  make_plan(&p, 1);
+  double ompi = mv_plan_launch_cost(&p, "mpirun", 1024);   /* oversubscribed up to 512 cores */
+  ASSERT_DOUBLE_REL(mv_plan_launch_cost(&p, "mpirun/openmpi", 1024), ompi, 1e-12);
+  ASSERT_DOUBLE_REL(mv_plan_launch_cost(&p, "mpirun/other", 1024), ompi, 1e-12);
+  ASSERT_TRUE(mv_plan_launch_cost(&p, "mpirun/mpich", 1024) >= ompi);
+  ASSERT_TRUE(mv_plan_launch_cost(&p, "smpi", 1024) > 2 * mv_plan_launch_cost(&p, "smpi", 512));
+  mv_plan_release(&p);
+}
+
 /* A deterministic fake engine: values depend only on (nprocs, run, op, rep); it fails once
  * at launch number fail_at to imitate a crash. */
 struct fake {
@@ -221,6 +268,8 @@ int main(void)
   RUN_TEST(test_rand);
   RUN_TEST(test_shuffle);
   RUN_TEST(test_budget);
+  RUN_TEST(test_smpi_args);
+  RUN_TEST(test_cost_engines);
   RUN_TEST(test_resume);
   return TEST_EXIT();
 }
