@@ -122,11 +122,13 @@ int mv_campaign_bench_launch(void *ctx, const struct mv_campaign *c,
                              const struct mv_launch_item *item, struct mv_rowbuf *out, char *err,
                              size_t errsize);
 
-/* SMPI options (smpirun --cfg=...) for the mpivet-bench launches of plan p with ppn ranks per
- * host: no privatization, blocking sends, and for small messages on one rank per host the
- * flat algorithms SMPI's MPICH selector would pick, named so that its O(p^2) SMP detection is
- * skipped. Fills out (static strings, NULL-terminated when room) and returns the count. */
-size_t mv_campaign_smpi_args(const struct mv_plan *p, int ppn, const char **out, size_t cap);
+/* SMPI options (smpirun --cfg=...) for mpivet-bench launches measuring the given message sizes
+ * with ppn ranks per host (0: one): no privatization, blocking sends, and for small messages on
+ * one rank per host the flat algorithms SMPI's MPICH selector would pick, named so that its
+ * O(p^2) SMP detection is skipped. Fills out (static strings, NULL-terminated when there is
+ * room) and returns the count. `mpivet check` passes them as mv_launch_spec.launcher_args. */
+size_t mv_campaign_smpi_args(const int64_t *msizes, size_t n_msizes, int ppn, const char **out,
+                             size_t cap);
 
 /* ---- meta.json ---- */
 

@@ -74,7 +74,8 @@ static const struct {
 };
 #define N_SMPI_ALGORITHMS (sizeof smpi_algorithms / sizeof smpi_algorithms[0])
 
-size_t mv_campaign_smpi_args(const struct mv_plan *p, int ppn, const char **out, size_t cap)
+size_t mv_campaign_smpi_args(const int64_t *msizes, size_t n_msizes, int ppn, const char **out,
+                             size_t cap)
 {
   /* Ranks share no mutable state in mpivet-bench: no per-rank copy of the binary (saves the
    * file copies and memory); blocking sends leave when the previous one arrived, so a node's
@@ -84,8 +85,8 @@ size_t mv_campaign_smpi_args(const struct mv_plan *p, int ppn, const char **out,
                                       "--cfg=smpi/send-is-detached-thresh:0"};
   int64_t largest = 0;
   size_t n = 0;
-  for (size_t i = 0; i < p->n_msizes; i++)
-    largest = p->msizes[i] > largest ? p->msizes[i] : largest;
+  for (size_t i = 0; i < n_msizes; i++)
+    largest = msizes[i] > largest ? msizes[i] : largest;
   for (size_t i = 0; i < sizeof fixed / sizeof fixed[0] && n < cap; i++)
     out[n++] = fixed[i];
   for (size_t i = 0; ppn <= 1 && i < N_SMPI_ALGORITHMS && n < cap; i++)
@@ -130,7 +131,8 @@ int mv_campaign_bench_launch(void *ctx, const struct mv_campaign *c,
   const char *args[] = {"--ops", ops, "--msizes", msizes, "--reps", reps, "--seed", seed,
                         sim ? "--warmup" : NULL, "1", NULL};
   if (sim)
-    mv_campaign_smpi_args(p, ppn ? atoi(ppn) : 0, smpi, sizeof smpi / sizeof smpi[0]);
+    mv_campaign_smpi_args(p->msizes, p->n_msizes, ppn ? atoi(ppn) : 0, smpi,
+                          sizeof smpi / sizeof smpi[0]);
   struct mv_launch_spec spec = {
     .engine = engine, .mpi = mv_campaign_get(c, "mpi"),
     .np = item->nprocs, .ppn = ppn ? atoi(ppn) : 0, .hosts = mv_campaign_get(c, "hosts"),

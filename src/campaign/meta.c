@@ -98,7 +98,7 @@ static void write_plan(struct mv_json *j, const struct mv_campaign *c)
   const char *engine = mv_campaign_get(c, "engine"), *ppn = mv_campaign_get(c, "ppn");
   if (engine && strcmp(engine, "smpi") == 0) {
     const char *args[16];
-    size_t n = mv_campaign_smpi_args(p, ppn ? atoi(ppn) : 0, args, 16);
+    size_t n = mv_campaign_smpi_args(p->msizes, p->n_msizes, ppn ? atoi(ppn) : 0, args, 16);
     mv_json_key(j, "smpi_options");   /* added to the engine's own smpirun options */
     mv_json_array_begin(j);
     for (size_t i = 0; i < n; i++)

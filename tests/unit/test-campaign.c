@@ -124,7 +124,7 @@ static void test_smpi_args(void)
   const char *a[16];
   mv_plan_init(&p);
   ASSERT_INT_EQ(mv_plan_parse_msizes(&p, "8,800"), 0);
-  size_t n = mv_campaign_smpi_args(&p, 0, a, 16);
+  size_t n = mv_campaign_smpi_args(p.msizes, p.n_msizes, 0, a, 16);
   ASSERT_INT_EQ(n, 6);
   ASSERT_TRUE(a[n] == NULL);
   ASSERT_TRUE(has_arg(a, n, "--cfg=smpi/privatization:no"));
@@ -132,12 +132,12 @@ static void test_smpi_args(void)
   ASSERT_TRUE(has_arg(a, n, "--cfg=smpi/bcast:binomial_tree"));
   ASSERT_TRUE(has_arg(a, n, "--cfg=smpi/allreduce:rdb"));
   ASSERT_INT_EQ(mv_plan_parse_msizes(&p, "800,4096"), 0);
-  n = mv_campaign_smpi_args(&p, 1, a, 16);
+  n = mv_campaign_smpi_args(p.msizes, p.n_msizes, 1, a, 16);
   ASSERT_TRUE(has_arg(a, n, "--cfg=smpi/bcast:binomial_tree"));
   ASSERT_TRUE(!has_arg(a, n, "--cfg=smpi/reduce:binomial"));
   ASSERT_TRUE(!has_arg(a, n, "--cfg=smpi/allreduce:rdb"));
-  ASSERT_INT_EQ(mv_campaign_smpi_args(&p, 4, a, 16), 2);   /* SMP: the selector decides */
-  ASSERT_INT_EQ(mv_campaign_smpi_args(&p, 0, a, 1), 1);    /* bounded by the room given */
+  ASSERT_INT_EQ(mv_campaign_smpi_args(p.msizes, p.n_msizes, 4, a, 16), 2);   /* SMP: the selector decides */
+  ASSERT_INT_EQ(mv_campaign_smpi_args(p.msizes, p.n_msizes, 0, a, 1), 1);    /* bounded by the room given */
   mv_plan_release(&p);
 }
 
