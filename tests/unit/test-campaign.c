@@ -136,8 +136,8 @@ static void test_smpi_args(void)
   ASSERT_TRUE(has_arg(a, n, "--cfg=smpi/bcast:binomial_tree"));
   ASSERT_TRUE(!has_arg(a, n, "--cfg=smpi/reduce:binomial"));
   ASSERT_TRUE(!has_arg(a, n, "--cfg=smpi/allreduce:rdb"));
-  ASSERT_INT_EQ(mv_campaign_smpi_args(p.msizes, p.n_msizes, 4, a, 16), 2);   /* SMP: the selector decides */
-  ASSERT_INT_EQ(mv_campaign_smpi_args(p.msizes, p.n_msizes, 0, a, 1), 1);    /* bounded by the room given */
+  ASSERT_INT_EQ(mv_campaign_smpi_args(p.msizes, p.n_msizes, 4, a, 16), 2);  /* SMP: selector */
+  ASSERT_INT_EQ(mv_campaign_smpi_args(p.msizes, p.n_msizes, 0, a, 1), 1);  /* bounded by cap */
   mv_plan_release(&p);
 }
 
