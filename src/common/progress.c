@@ -50,9 +50,13 @@ void mv_progress_update(struct mv_progress *p, long done, const char *note)
   } else {
     if (now - p->last_print < 5.0 && done < p->total)
       return;
-    double eta = done > 0 ? elapsed * (double)(p->total - done) / (double)done : 0;
-    fprintf(stderr, "%s: %ld/%ld done, %.0fs elapsed, about %.0fs left%s%s\n", p->label, done,
-            p->total, elapsed, eta, note ? ": " : "", note ? note : "");
+    /* No estimate before the first item is done: it would read "about 0s left". */
+    char eta[48] = "";
+    if (done > 0)
+      snprintf(eta, sizeof eta, ", about %.0fs left",
+               elapsed * (double)(p->total - done) / (double)done);
+    fprintf(stderr, "%s: %ld/%ld done, %.0fs elapsed%s%s%s\n", p->label, done, p->total, elapsed,
+            eta, note ? ": " : "", note ? note : "");
   }
   p->last_print = now;
   p->printed = 1;
