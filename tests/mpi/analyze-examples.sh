@@ -57,20 +57,58 @@ oracle_late_sender() {
             if (r < s && s <= rl[src, k]) w += s - r }
           printf "%.9f\n", w / 1e9 }'
 }
-# Rank 1's passive-target waits in the lock chain from otf2-print alone: "LOCK UNLOCK" = the
-# duration of its MPI_Win_lock and the time of its MPI_Win_unlock not overlapped by any MPI call
-# of the target, rank 0 (thesis algorithm 1, no-overlap).
+# Lock Contention and Wait for Progress of every origin of the lock chain on target rank 0, from
+# otf2-print alone, per the definitions of docs/analyze.md (patterns 6 and 7): one exclusive
+# epoch per origin (lock .. unlock, every call in between), the target's MPI calls as its
+# progress. Epochs in grant order: greedily the epoch whose grant call (its first call still
+# running when the lock can be free: the predecessor's unlock enter, not before its grant)
+# leaves first, among those requested before the earliest pending release. Prints
+# "rank contention progress" per origin, then "order RANKS".
 oracle_lock_chain() {
-  otf2-print "$dir/traces.otf2" 2>/dev/null | awk '
-    $1 == "ENTER" && $2 == 0 { e0[n0] = $3 }
-    $1 == "LEAVE" && $2 == 0 { l0[n0++] = $3 }
-    $1 == "ENTER" && $2 == 1 && /"MPI_Win_lock"/ { le = $3 }
-    $1 == "LEAVE" && $2 == 1 && /"MPI_Win_lock"/ { ll = $3 }
-    $1 == "ENTER" && $2 == 1 && /"MPI_Win_unlock"/ { ue = $3 }
-    $1 == "LEAVE" && $2 == 1 && /"MPI_Win_unlock"/ { ul = $3 }
-    END { w = ul - ue; for (i = 0; i < n0; i++) { a = e0[i] > ue ? e0[i] : ue; b = l0[i] < ul ? l0[i] : ul;
-            if (b > a) w -= b - a }
-          printf "%.9f %.9f\n", (ll - le) / 1e9, w / 1e9 }'
+  otf2-print "$dir/traces.otf2" 2>/dev/null | awk -v T=0 '
+    $1 == "ENTER" || $1 == "LEAVE" {
+      loc = $2; t = $3; name = $5
+      if ($1 == "ENTER" && name == "\"MPI_Win_lock\"") { if (seen[loc]++) bad = 1; inep[loc] = 1; org[no++] = loc }
+      if (loc == T) { if ($1 == "ENTER") pE[np] = t; else pL[np++] = t }
+      if (inep[loc]) { k = nc[loc] + 0; if ($1 == "ENTER") cE[loc, k] = t; else { cL[loc, k] = t; nc[loc]++ } }
+      if ($1 == "LEAVE" && name == "\"MPI_Win_unlock\"") inep[loc] = 0
+    }
+    function wfp(o, i, ready,   j, E, L, w, ref) {
+      if (o == T) return 0
+      for (j = 0; j < np && pL[j] < ready; j++) ;
+      E = cE[o, i]; L = cL[o, i]
+      if (j == np || pE[j] <= ready || pE[j] >= L) return 0
+      w = 0; ref = E
+      if (ref < pE[j]) w += (pE[j] < L ? pE[j] : L) - ref
+      if (ref < pL[j]) ref = pL[j]
+      if (ref < L) w += L - ref
+      WFP[o] += w; return 1
+    }
+    END {
+      if (bad) { print "oracle: more than one lock epoch per rank"; exit 1 }
+      for (s = 0; s < no; s++) {
+        R = -1
+        for (j = 0; j < no; j++) { o = org[j]; rel = cL[o, nc[o] - 1]; if (!done[o] && (R < 0 || rel < R)) R = rel }
+        best = -1
+        for (j = 0; j < no; j++) {
+          o = org[j]; if (done[o] || cE[o, 0] > R) continue
+          f = last == "" ? 0 : (cE[last, nc[last] - 1] > grant[last] ? cE[last, nc[last] - 1] : grant[last])
+          for (i = 0; i < nc[o] - 1 && cL[o, i] < f; i++) ;
+          g = cL[o, i]; rel = cL[o, nc[o] - 1]
+          if (best < 0 || g < bg || (g == bg && (rel < brel || (rel == brel && o < best)))) { best = o; bi = i; bg = g; brel = rel; bf = f }
+        }
+        o = best; i = bi; done[o] = 1; grant[o] = bg
+        if (last != "") {
+          h = cL[last, nc[last] - 1] < cL[o, i] ? cL[last, nc[last] - 1] : cL[o, i]
+          if (cE[o, i] < h) { if (!wfp(o, i, bf)) LC[o] += h - cE[o, i]; i++ }
+        }
+        for (; i < nc[o]; i++) wfp(o, i, cE[o, i])
+        last = o; order = order o
+      }
+      for (j = 0; j < no; j++) { o = org[j]; printf "%d %.9f %.9f\n", o, LC[o] / 1e9, WFP[o] / 1e9 }
+      printf "order %s\n", order
+    }
+'
 }
 # check_exact LABEL GOT WANT: equal to the nanosecond
 check_exact() {
@@ -170,17 +208,69 @@ done
 # 100 ms outside MPI. Rank 1 waits ~190 ms in MPI_Win_lock for the holder's bar() (Lock
 # Contention), gets the lock in rank 0's unlock, and then waits ~100 ms in MPI_Win_unlock for
 # rank 0 to enter MPI again (Wait for Progress: MPICH acknowledges the unlock at the target);
-# ranks 2 and 3 are granted the lock only then. Both waits are checked on the trace (otf2-print).
-# The analyzer credits Wait for Progress only to the contended call of an epoch or to the unlock
-# of an uncontended one, so it reports 0 here (docs/analyze.md, "Lock chain"): printed, not checked.
-if [ -e "$MV_BUILD/lib/mpivet/mpich/libmpivet-trace.so" ] && run mpich lock-chain 4 200 10 10 100; then
+# ranks 2 and 3 are granted the lock only then.
+# (a) The design depends on the machine: 4 busy-polling ranks on 2 cores sometimes deschedule
+# rank 0 (a longer hold) or rank 1 (a later request). When the trace shows such a departure
+# the run is repeated, at most LOCK_ATTEMPTS times in all, and the retry is printed; the
+# designed waits are then checked on the trace (otf2-print) of a run that followed the design.
+# (b) The analyzer must equal the otf2-print oracle (oracle_lock_chain) on every run, retried
+# or not: Lock Contention and Wait for Progress of ranks 1-3, to the nanosecond.
+# Departure from the design, from otf2-print: sets why (empty when the run followed it), order,
+# hold, skew, out, lock_wait (rank 1's MPI_Win_lock) and unlock_out (the time of rank 1's
+# MPI_Win_unlock outside every MPI call of rank 0, thesis algorithm 1 no-overlap).
+lock_chain_design() {
+  read -r order hold skew out lock_wait unlock_out < <(otf2-print "$dir/traces.otf2" 2>/dev/null | awk '
+    $1 != "ENTER" && $1 != "LEAVE" { next }
+    $2 == 0 { if ($1 == "ENTER") e0[n0] = $3; else l0[n0++] = $3 }
+    $5 != "\"MPI_Win_lock\"" && $5 != "\"MPI_Win_unlock\"" { next }
+    $1 == "ENTER" && $5 == "\"MPI_Win_lock\"" { le[$2] = $3 }
+    $1 == "LEAVE" && $5 == "\"MPI_Win_lock\"" { ll[$2] = $3; order = order $2 }
+    $1 == "ENTER" && $5 == "\"MPI_Win_unlock\"" { ue[$2] = $3 }
+    $1 == "LEAVE" && $5 == "\"MPI_Win_unlock\"" { ul[$2] = $3; if ($2 == 0) after0 = n0 }
+    END { w = ul[1] - ue[1]
+          for (i = 0; i < n0; i++) { a = e0[i] > ue[1] ? e0[i] : ue[1]; b = l0[i] < ul[1] ? l0[i] : ul[1]
+            if (b > a) w -= b - a }
+          printf "%s %.9f %.9f %.9f %.9f %.9f\n", order, (ue[0] - ll[0]) / 1e9, (le[1] - le[0]) / 1e9,
+            (e0[after0] - ul[0]) / 1e9, (ll[1] - le[1]) / 1e9, w / 1e9 }')
+  why=""
+  [ "$order" = 0123 ] || why="$why lock order $order;"
+  awk -v x="$hold" -v t="$TOL" 'BEGIN { exit !(x > 0.200 + t) }' && why="$why rank 0 held the lock $hold s;"
+  awk -v x="$skew" -v t="$TOL" 'BEGIN { exit !(x < 0.010 - t || x > 0.010 + t) }' &&
+    why="$why rank 1 requested $skew s after rank 0;"
+  awk -v x="$out" -v t="$TOL" 'BEGIN { exit !(x > 0.100 + t) }' && why="$why rank 0 out of MPI $out s;"
+  why=${why%;}
+}
+# check_lock_oracle: (b) on the current trace
+check_lock_oracle() {
+  local r lc wfp
+  while read -r r lc wfp; do
+    [ "$r" = order ] && continue
+    [ "$r" = 0 ] && continue
+    check_exact "mpich lock-chain attempt $1 rank $r lock_contention" "$(val lock_contention --rank "$r")" "$lc"
+    check_exact "mpich lock-chain attempt $1 rank $r wait_for_progress" "$(val wait_for_progress --rank "$r")" "$wfp"
+  done < <(oracle_lock_chain)
+}
+if [ -e "$MV_BUILD/lib/mpivet/mpich/libmpivet-trace.so" ]; then
   tested=$((tested + 1))
-  read -r lock unlock < <(oracle_lock_chain)
-  check "mpich lock-chain (AFTER 100) rank 1 lock wait (otf2-print)" "$lock" 0.190
-  check "mpich lock-chain (AFTER 100) rank 1 unlock out of rank 0's MPI (otf2-print)" "$unlock" 0.100
-  echo "     analyzer: lock_contention rank 1 $(val lock_contention --rank 1) s;" \
-    "wait_for_progress ranks 1-3: $(val wait_for_progress --rank 1) $(val wait_for_progress --rank 2)" \
-    "$(val wait_for_progress --rank 3) s"
+  for attempt in $(seq "${LOCK_ATTEMPTS:-3}"); do
+    run mpich lock-chain 4 200 10 10 100 || break
+    check_lock_oracle "$attempt"
+    lock_chain_design
+    echo "     attempt $attempt: lock order $order, rank 0 hold $hold s, rank 1 request +$skew s," \
+      "rank 0 out of MPI $out s; analyzer: lock_contention rank 1 $(val lock_contention --rank 1) s," \
+      "wait_for_progress rank 1 $(val wait_for_progress --rank 1) s"
+    if [ -z "$why" ]; then
+      check "mpich lock-chain (AFTER 100) rank 1 lock wait (otf2-print)" "$lock_wait" 0.190
+      check "mpich lock-chain (AFTER 100) rank 1 unlock out of rank 0's MPI (otf2-print)" "$unlock_out" 0.100
+      break
+    fi
+    if [ "$attempt" -lt "${LOCK_ATTEMPTS:-3}" ]; then
+      echo "retry mpich lock-chain: attempt $attempt departed from the design:$why"
+    else
+      echo "FAIL mpich lock-chain: all $attempt attempts departed from the design (last:$why)"
+      fails=$((fails + 1))
+    fi
+  done
 fi
 [ $tested -gt 0 ] || { echo "no flavor with the tracer built: skip"; exit 77; }
 [ $fails -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
