@@ -113,6 +113,8 @@ struct mv_check_analysis {
   struct mv_catalog catalog;
   struct mv_gl_report gl;
   struct mv_report report;
+  int skip_memory;               /* in: drop mem_bytes/rss_bytes expectations (engine cannot measure) */
+  size_t n_skipped;              /* out: how many were dropped */
   char error[1024];
 };
 void mv_check_analysis_init(struct mv_check_analysis *a);

@@ -2,8 +2,10 @@
 # The default `mpivet check` suite (every op of share/mpivet/default.expect) on the simulated
 # cluster at reduced scale (np 16..128): the three reports are written and announced, the
 # litmus binomial Bcast takes exactly a + b log2(p) (equal steps per doubling, to 1e-9) and its
-# verdict is an exact O(log p) match, memory rows SMPI cannot measure are "not measured" and
-# keep the verdict from PASS, and the guideline checks at p = 128 are in report.txt.
+# verdict is an exact O(log p) match, every runtime expectation is judged (the simulated MPICH
+# algorithms meet them: PASS, exit 0), the memory expectations SMPI cannot measure are left out
+# and the report says so, and the guideline checks at p = 128 are in report.txt. A wrong
+# expectation (Bcast O(p^2)) is a mismatch: verdict FAIL, exit 1.
 set -euo pipefail
 case " ${MV_FLAVORS:-} " in *" smpi "*) ;; *) echo "smpi flavor not built"; exit 77 ;; esac
 command -v python3 > /dev/null || { echo "python3 not installed"; exit 77; }
@@ -12,14 +14,17 @@ trap 'rm -rf "$work"' EXIT
 
 rc=0
 "$MPIVET" check --np 16:128 --seed 7 -o "$work/c" > "$work/out" 2> "$work/err" || rc=$?
-[ "$rc" -eq 1 ] || { echo "FAIL: exit $rc, want 1 (memory not measured)"; cat "$work/err"; exit 1; }
+if [ "$rc" -ne 0 ]; then
+  echo "FAIL: exit $rc, want 0 (PASS)"; cat "$work/err"; grep -A2 '^Summary' "$work/c/report.txt"; exit 1
+fi
 grep -q "reports in $work/c/report.{txt,json,html}" "$work/err" || { cat "$work/err"; exit 1; }
 for f in report.txt report.json report.html meta.json; do
   [ -s "$work/c/$f" ] || { echo "FAIL: $f missing"; exit 1; }
 done
 grep -q '^Guidelines (PGMPI) at p = 128' "$work/c/report.txt" || { echo "FAIL: no guidelines"; exit 1; }
-grep -q '^Verdict: ' "$work/c/report.txt"
-! grep -q '^Verdict: PASS' "$work/c/report.txt" || { echo "FAIL: PASS with unmeasured memory"; exit 1; }
+grep -q '^Verdict: PASS' "$work/c/report.txt" || { echo "FAIL: no PASS"; exit 1; }
+grep -q '^memory: 5 expectations not judged under SMPI' "$work/c/report.txt" \
+  || { echo "FAIL: the report does not say that memory is not judged"; exit 1; }
 
 python3 - "$work/c/report.json" <<'EOF'
 import json, math, sys
@@ -36,9 +41,20 @@ a = pts[0][1] - 4 * b
 assert b > 0 and abs(a) < 0.05 * b, (a, b)
 for p in bt["points"]:
     assert p["max"] - p["min"] <= 1e-9 * p["median"], p   # deterministic: repetitions agree
-mem = [f for f in r["functions"] if f["metric"] in ("mem_bytes", "rss_bytes")]
-assert mem and all(f["match"] == "not measured" for f in mem), [f["match"] for f in mem]
-assert r["verdict"] != "pass" and r["not_judged"] >= len(mem), (r["verdict"], r["not_judged"])
-print("ok: litmus %.4f + %.4f * log2(p) us, exact match; %d memory expectations not measured"
-      % (a * 1e6, b * 1e6, len(mem)))
+assert not [f for f in r["functions"] if f["metric"] in ("mem_bytes", "rss_bytes")]
+runtime = [f for f in r["functions"] if f["metric"] == "time_s"]
+assert len(runtime) == 8 and all(f["match"] in ("exact", "approximate") for f in runtime), \
+    [(f["function"], f["match"]) for f in runtime]
+assert r["verdict"] == "pass" and r["not_judged"] == 0, (r["verdict"], r["not_judged"])
+print("ok: litmus %.4f + %.4f * log2(p) us, exact match; %d runtime expectations met"
+      % (a * 1e6, b * 1e6, len(runtime)))
 EOF
+
+# A wrong expectation must fail the verdict.
+echo "MPI_Bcast time_s O(p^2) deviation=p^(1/2)" > "$work/wrong.expect"
+rc=0
+"$MPIVET" check --np 16:64 --ops MPI_Bcast --expect "$work/wrong.expect" --seed 7 -o "$work/w" \
+  > "$work/wout" 2> "$work/werr" || rc=$?
+[ "$rc" -eq 1 ] || { echo "FAIL: wrong expectation: exit $rc, want 1"; cat "$work/werr"; exit 1; }
+grep -q '^Verdict: FAIL' "$work/w/report.txt" || { echo "FAIL: no FAIL verdict"; exit 1; }
+echo "ok: Bcast against O(p^2) is a mismatch, exit 1"
