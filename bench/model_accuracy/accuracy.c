@@ -16,14 +16,9 @@
 
 #include "mpivet/model.h"
 
-static const int terms[42][3] = {
-  {0, 1, 1}, {0, 1, 2}, {1, 4, 0}, {1, 3, 0}, {1, 4, 1}, {1, 3, 1}, {1, 4, 2}, {1, 3, 2},
-  {1, 2, 0}, {1, 2, 1}, {1, 2, 2}, {2, 3, 0}, {3, 4, 0}, {2, 3, 1}, {3, 4, 1}, {4, 5, 0},
-  {2, 3, 2}, {3, 4, 2}, {1, 1, 0}, {1, 1, 1}, {1, 1, 2}, {5, 4, 0}, {5, 4, 1}, {4, 3, 0},
-  {4, 3, 1}, {3, 2, 0}, {3, 2, 1}, {3, 2, 2}, {5, 3, 0}, {7, 4, 0}, {2, 1, 0}, {2, 1, 1},
-  {2, 1, 2}, {9, 4, 0}, {7, 3, 0}, {5, 2, 0}, {5, 2, 1}, {5, 2, 2}, {8, 3, 0}, {11, 4, 0},
-  {3, 1, 0}, {3, 1, 1}};
-#define NTERMS 42
+#include "extrap-terms.h"
+
+#define NTERMS MV_EXTRAP_NTERMS
 #define REPS 5
 
 static const double noise_levels[] = {0.01, 0.05, 0.10, 0.20};
@@ -46,7 +41,8 @@ static double now(void)
 
 static double tval(int k, double p)
 {
-  return pow(p, (double)terms[k][0] / terms[k][1]) * pow(log2(p), terms[k][2]);
+  const int *t = mv_extrap_terms[k];
+  return pow(p, (double)t[0] / t[1]) * pow(log2(p), t[2]);
 }
 
 /* The fitted model's leading term is the generating term. */
@@ -60,8 +56,8 @@ static int recovered(const struct mv_model *m, int k)
     if (a->poly > b->poly || (a->poly == b->poly && a->log > b->log))
       lead = &m->fn.terms[j];
   }
-  return fabs(lead->f[0].poly - (double)terms[k][0] / terms[k][1]) < 1e-9 &&
-         lead->f[0].log == terms[k][2];
+  const int *t = mv_extrap_terms[k];
+  return fabs(lead->f[0].poly - (double)t[0] / t[1]) < 1e-9 && lead->f[0].log == t[2];
 }
 
 static void noise_free(void)

@@ -7,14 +7,7 @@
 #include "test.h"
 #include "mpivet/model.h"
 
-/* (numerator, denominator, log exponent) of the 42 terms, as listed in Extra-P's test. */
-static const int extrap_terms[42][3] = {
-  {0, 1, 1}, {0, 1, 2}, {1, 4, 0}, {1, 3, 0}, {1, 4, 1}, {1, 3, 1}, {1, 4, 2}, {1, 3, 2},
-  {1, 2, 0}, {1, 2, 1}, {1, 2, 2}, {2, 3, 0}, {3, 4, 0}, {2, 3, 1}, {3, 4, 1}, {4, 5, 0},
-  {2, 3, 2}, {3, 4, 2}, {1, 1, 0}, {1, 1, 1}, {1, 1, 2}, {5, 4, 0}, {5, 4, 1}, {4, 3, 0},
-  {4, 3, 1}, {3, 2, 0}, {3, 2, 1}, {3, 2, 2}, {5, 3, 0}, {7, 4, 0}, {2, 1, 0}, {2, 1, 1},
-  {2, 1, 2}, {9, 4, 0}, {7, 3, 0}, {5, 2, 0}, {5, 2, 1}, {5, 2, 2}, {8, 3, 0}, {11, 4, 0},
-  {3, 1, 0}, {3, 1, 1}};
+#include "../../bench/model_accuracy/extrap-terms.h"
 
 static double term_value(const int *t, double p)
 {
@@ -26,17 +19,17 @@ static void test_noise_free_42(void)
   double x[5] = {2, 4, 8, 16, 32}, y[5];
   size_t nv[5] = {1, 1, 1, 1, 1};
   const double *vals[5] = {&y[0], &y[1], &y[2], &y[3], &y[4]};
-  for (int k = 0; k < 42; k++) {
+  for (int k = 0; k < MV_EXTRAP_NTERMS; k++) {
+    const int *t = mv_extrap_terms[k];
     for (int i = 0; i < 5; i++)
-      y[i] = 200 + 10 * term_value(extrap_terms[k], x[i]);
+      y[i] = 200 + 10 * term_value(t, x[i]);
     struct mv_model m;
     ASSERT_INT_EQ(mv_model_fit_1p(x, nv, vals, 5, "p", NULL, &m), 0);
     ASSERT_INT_EQ(m.fn.nterms, 1);
     ASSERT_DOUBLE_REL(m.fn.constant, 200, 1e-6);
     ASSERT_DOUBLE_REL(m.fn.terms[0].coef, 10, 1e-6);
-    ASSERT_DOUBLE_NEAR(m.fn.terms[0].f[0].poly, (double)extrap_terms[k][0] / extrap_terms[k][1],
-                       1e-12);
-    ASSERT_DOUBLE_NEAR(m.fn.terms[0].f[0].log, extrap_terms[k][2], 1e-12);
+    ASSERT_DOUBLE_NEAR(m.fn.terms[0].f[0].poly, (double)t[0] / t[1], 1e-12);
+    ASSERT_DOUBLE_NEAR(m.fn.terms[0].f[0].log, t[2], 1e-12);
     ASSERT_DOUBLE_NEAR(m.ar2, 1.0, 1e-9);
   }
 }
