@@ -149,14 +149,44 @@ static uint64_t free_after(const struct lepoch *p)
   return u > p->grant ? u : p->grant;
 }
 
+/* Largest clock error between two ranks that the lock chain corrects (ns): the tracer aligns
+ * the ranks' clocks to a fraction of a millisecond on a loaded machine. */
+#define MV__LOCK_SKEW 5000000u
+
+/* Call a ended at most MV__LOCK_SKEW before the lock could be free (f) and had lasted longer
+ * than that gap: it was blocked until the hand-over, and only a clock offset between the ranks
+ * makes it end before f. (A deferred lock returns at once, long before f.) */
+static int blocked_until(const struct mv__act *a, uint64_t f)
+{
+  uint64_t gap = f - a->leave;
+  return a->leave < f && gap <= MV__LOCK_SKEW && gap < a->leave - a->enter;
+}
+
 /* The call of epoch l in which it can have been granted a lock free from f on: its first call
- * still running at f (the lock call of a blocking lock, the unlock of a deferred one). */
+ * still running at f (the lock call of a blocking lock, the unlock of a deferred one), or blocked
+ * until f with a clock error. */
 static size_t grant_call(const struct lepoch *l, uint64_t f)
 {
   size_t i = 0;
-  while (i + 1 < l->acts.len && MV__VEC_AT(&l->acts, struct mv__act, i).leave < f)
+  while (i + 1 < l->acts.len && MV__VEC_AT(&l->acts, struct mv__act, i).leave < f &&
+         !blocked_until(&MV__VEC_AT(&l->acts, struct mv__act, i), f))
     i++;
   return i;
+}
+
+/* Clock condition (the grant cannot precede f): when grant call b ended before f, the origin's
+ * clock is behind; its events from b's leave on move by the violation, as Scalasca's controlled
+ * logical clock moves a receive after its send. For this lock chain only. */
+static void clock_correct(struct lepoch *l, size_t b, uint64_t f)
+{
+  struct mv__act *a = &MV__VEC_AT(&l->acts, struct mv__act, b);
+  if (!blocked_until(a, f))
+    return;
+  uint64_t d = f - a->leave;
+  a->leave = f;
+  for (size_t i = b + 1; i < l->acts.len; i++)
+    MV__VEC_AT(&l->acts, struct mv__act, i).enter += d, MV__VEC_AT(&l->acts, struct mv__act, i).leave += d;
+  l->release += d;
 }
 
 /* Pattern 6 for one call a of an epoch on target t: the target was outside MPI at `ready` and
@@ -199,7 +229,7 @@ static void analyze_epoch(struct mv__engine *e, uint32_t t, const struct lepoch 
  * (an implementation may pass the lock at the target before the origin's unlock returns).
  * Greedy: the next epoch is the one granted first after its conflicting predecessor (the last
  * epoch for an exclusive lock, the last exclusive one for a shared lock); its grant is the leave
- * of its grant_call. Only epochs requested before the earliest pending release can be granted
+ * of its grant_call (f when a clock error ended that call before f). Only epochs requested before the earliest pending release can be granted
  * first, so the candidates are the pool of those (ties: release order). */
 static void analyze_chain(struct mv__engine *e, uint32_t t, struct mv__vec *v)
 {
@@ -222,14 +252,17 @@ static void analyze_chain(struct mv__engine *e, uint32_t t, struct mv__vec *v)
     uint64_t best_g = UINT64_MAX;
     for (size_t i = 0; i < npool; i++) {
       struct lepoch *x = pool[i];
-      size_t bi = grant_call(x, free_after(x->exclusive ? last : last_x));
-      uint64_t g = MV__VEC_AT(&x->acts, struct mv__act, bi).leave;
+      uint64_t f = free_after(x->exclusive ? last : last_x);
+      size_t bi = grant_call(x, f);
+      const struct mv__act *gc = &MV__VEC_AT(&x->acts, struct mv__act, bi);
+      uint64_t g = blocked_until(gc, f) ? f : gc->leave;
       if (g < best_g || (g == best_g && by_release(&x, &pool[best]) < 0))
         best = i, best_b = bi, best_g = g;
     }
     struct lepoch *x = pool[best], *prev = x->exclusive ? last : last_x;
     pool[best] = pool[--npool];
     x->done = 1, x->grant = best_g;
+    clock_correct(x, best_b, free_after(prev));
     analyze_epoch(e, t, x, prev, free_after(prev), best_b);
     last = x;
     if (x->exclusive)

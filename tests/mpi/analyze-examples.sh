@@ -61,8 +61,10 @@ oracle_late_sender() {
 # otf2-print alone, per the definitions of docs/analyze.md (patterns 6 and 7): one exclusive
 # epoch per origin (lock .. unlock, every call in between), the target's MPI calls as its
 # progress. Epochs in grant order: greedily the epoch whose grant call (its first call still
-# running when the lock can be free: the predecessor's unlock enter, not before its grant)
-# leaves first, among those requested before the earliest pending release. Prints
+# running when the lock can be free: the predecessor's unlock enter, not before its grant;
+# or one blocked until then that ended up to 5 ms early by a clock error, its rank's later
+# events then moved by that error) leaves first, among those requested before the earliest
+# pending release. Prints
 # "rank contention progress" per origin, then "order RANKS".
 oracle_lock_chain() {
   otf2-print "$dir/traces.otf2" 2>/dev/null | awk -v T=0 '
@@ -73,6 +75,8 @@ oracle_lock_chain() {
       if (inep[loc]) { k = nc[loc] + 0; if ($1 == "ENTER") cE[loc, k] = t; else { cL[loc, k] = t; nc[loc]++ } }
       if ($1 == "LEAVE" && name == "\"MPI_Win_unlock\"") inep[loc] = 0
     }
+    # blocked until f but ended up to 5 ms before it (a clock error): the grant call, moved to f
+    function blocked(o, i, f) { return cL[o, i] < f && f - cL[o, i] <= 5e6 && f - cL[o, i] < cL[o, i] - cE[o, i] }
     function wfp(o, i, ready,   j, E, L, w, ref) {
       if (o == T) return 0
       for (j = 0; j < np && pL[j] < ready; j++) ;
@@ -93,11 +97,15 @@ oracle_lock_chain() {
         for (j = 0; j < no; j++) {
           o = org[j]; if (done[o] || cE[o, 0] > R) continue
           f = last == "" ? 0 : (cE[last, nc[last] - 1] > grant[last] ? cE[last, nc[last] - 1] : grant[last])
-          for (i = 0; i < nc[o] - 1 && cL[o, i] < f; i++) ;
-          g = cL[o, i]; rel = cL[o, nc[o] - 1]
+          for (i = 0; i < nc[o] - 1 && cL[o, i] < f && !blocked(o, i, f); i++) ;
+          g = blocked(o, i, f) ? f : cL[o, i]; rel = cL[o, nc[o] - 1]
           if (best < 0 || g < bg || (g == bg && (rel < brel || (rel == brel && o < best)))) { best = o; bi = i; bg = g; brel = rel; bf = f }
         }
         o = best; i = bi; done[o] = 1; grant[o] = bg
+        if (blocked(o, i, bf)) {
+          d = bf - cL[o, i]; cL[o, i] = bf
+          for (k = i + 1; k < nc[o]; k++) { cE[o, k] += d; cL[o, k] += d }
+        }
         if (last != "") {
           h = cL[last, nc[last] - 1] < cL[o, i] ? cL[last, nc[last] - 1] : cL[o, i]
           if (cE[o, i] < h) { if (!wfp(o, i, bf)) LC[o] += h - cE[o, i]; i++ }
@@ -212,9 +220,12 @@ done
 # (a) The design depends on the machine: 4 busy-polling ranks on 2 cores sometimes deschedule
 # rank 0 (a longer hold) or rank 1 (a later request). When the trace shows such a departure
 # the run is repeated, at most LOCK_ATTEMPTS times in all, and the retry is printed; the
-# designed waits are then checked on the trace (otf2-print) of a run that followed the design.
+# designed waits are then checked on the trace (otf2-print) of a run that followed the design,
+# and rank 1's analyzed Lock Contention (in MPI_Win_lock) and Wait for Progress (in its unlock).
 # (b) The analyzer must equal the otf2-print oracle (oracle_lock_chain) on every run, retried
-# or not: Lock Contention and Wait for Progress of ranks 1-3, to the nanosecond.
+# or not: Lock Contention and Wait for Progress of ranks 1-3, to the nanosecond. Rank 1's
+# clock is sometimes 0.1-2.5 ms behind rank 0's (the tracer's clock alignment), so that its
+# blocking MPI_Win_lock seems to return before rank 0 released the lock; both correct that.
 # Departure from the design, from otf2-print: sets why (empty when the run followed it), order,
 # hold, skew, out, lock_wait (rank 1's MPI_Win_lock) and unlock_out (the time of rank 1's
 # MPI_Win_unlock outside every MPI call of rank 0, thesis algorithm 1 no-overlap).
@@ -262,6 +273,9 @@ if [ -e "$MV_BUILD/lib/mpivet/mpich/libmpivet-trace.so" ]; then
     if [ -z "$why" ]; then
       check "mpich lock-chain (AFTER 100) rank 1 lock wait (otf2-print)" "$lock_wait" 0.190
       check "mpich lock-chain (AFTER 100) rank 1 unlock out of rank 0's MPI (otf2-print)" "$unlock_out" 0.100
+      check "mpich lock-chain (AFTER 100) rank 1 lock_contention" "$(val lock_contention --rank 1 --region MPI_Win_lock)" 0.190
+      check "mpich lock-chain (AFTER 100) rank 1 wait_for_progress" \
+        "$(val wait_for_progress --rank 1 --region MPI_Win_unlock)" 0.100
       break
     fi
     if [ "$attempt" -lt "${LOCK_ATTEMPTS:-3}" ]; then
