@@ -43,9 +43,13 @@ int bench_opts_parse(struct bench_opts *o, int argc, char **argv, int rank);
 
 /* ---- time and clocks ---- */
 double bench_now(void);                       /* local time, MPI_Wtime */
-/* Wait until local time t (busy loop on real MPI, yielding the core when yield is set;
- * simulated sleep under SMPI). */
+/* Wait until local time t: sleep through most of a long wait, then spin (yielding the core
+ * when yield is set); simulated sleep under SMPI. */
 void bench_wait_until(double t, int yield);
+/* Complete req (MPI_Wait), or with idle set poll it with growing sleeps in between so that a
+ * rank waiting for its turn leaves the core to the ranks that work (oversubscribed nodes). */
+void bench_idle_wait(MPI_Request *req, int idle);
+void bench_idle_barrier(MPI_Comm comm, int idle);
 
 /* global = slope * (local - base) + offset */
 struct bench_clock {
@@ -54,20 +58,32 @@ struct bench_clock {
 double bench_clock_global(const struct bench_clock *c, double local);
 double bench_clock_local(const struct bench_clock *c, double global);
 
+/* How a sync may use the node: idle ranks sleep; at most max_pairs ping-pong pairs at once
+ * (0: no limit; 1 pair per two cores when ranks share cores). */
+struct bench_sync_env {
+  int idle;
+  int max_pairs;
+};
+
 struct bench_sync_method {
   const char *name;
   const char *summary;
-  int (*sync)(MPI_Comm comm, struct bench_clock *clk);
+  int (*sync)(MPI_Comm comm, const struct bench_sync_env *env, struct bench_clock *clk);
 };
 const struct bench_sync_method *bench_sync_find(const char *name);
 const struct bench_sync_method *bench_sync_methods(int *count);
 /* Residual offset of each rank's global clock against rank 0 (filled on rank 0, size p). */
-void bench_clock_residuals(MPI_Comm comm, const struct bench_clock *clk, double *res);
-/* Server lets client begin (client blocks until then). */
-void bench_pair_start(MPI_Comm comm, int peer, int client);
-/* One ping-pong fit point between rank me and peer (internal to the methods, shared). */
-void bench_pingpong_point(MPI_Comm comm, int peer, int client, int rounds,
-                          const struct bench_clock *clk, double *x, double *y);
+void bench_clock_residuals(MPI_Comm comm, const struct bench_clock *clk, int idle, double *res);
+/* Server lets client begin (client blocks until then, asleep when idle). */
+void bench_pair_start(MPI_Comm comm, int peer, int client, int idle);
+/* A fit point: client time x (midpoint of the best round trip), server time y, that rtt. */
+struct bench_point {
+  double x, y, rtt;
+};
+/* One ping-pong fit point between rank me and peer (internal to the methods, shared); yield:
+ * wait for each message yielding the core (ranks share cores). */
+void bench_pingpong_point(MPI_Comm comm, int peer, int client, int rounds, int yield,
+                          const struct bench_clock *clk, struct bench_point *p);
 
 /* ---- operations ---- */
 struct bench_buf {

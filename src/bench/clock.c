@@ -1,6 +1,7 @@
 /* Clocks: local time, waiting for a time point, the per-rank model global = slope * (local -
  * base) + offset, the ping-pong fit point every sync method is built from, and the residual
- * offsets against rank 0 that --check-clock and meta.json report. */
+ * offsets against rank 0 that --check-clock and meta.json report. Ranks that share cores wait
+ * for their turn asleep (bench_idle_*), so that the two ranks of a ping-pong get the cores. */
 #include <sched.h>
 #include <time.h>
 
@@ -9,9 +10,19 @@
 #define TAG_PING 901
 #define TAG_PONG 902
 #define TAG_GO 903
-#define RESIDUAL_ROUNDS 20
+#define RESIDUAL_ROUNDS 60
+#define IDLE_FIRST_S 2e-5      /* idle waits sleep this long first, doubling up to IDLE_MAX_S */
+#define IDLE_MAX_S 2e-4
+#define SPIN_MARGIN_S 3e-4     /* oversubscribed: sleep until this long before a time point */
+#define SPIN_MARGIN_LONG_S 2e-3
 
 double bench_now(void) { return MPI_Wtime(); }
+
+static void sleep_s(double d)
+{
+  struct timespec ts = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9)};
+  nanosleep(&ts, NULL);
+}
 
 void bench_wait_until(double t, int yield)
 {
@@ -19,17 +30,44 @@ void bench_wait_until(double t, int yield)
   (void)yield;
   /* Simulated time only advances in SMPI calls: sleep exactly the remainder. */
   double d = t - bench_now();
-  if (d > 0) {
-    struct timespec ts = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9)};
-    nanosleep(&ts, NULL);
-  }
+  if (d > 0)
+    sleep_s(d);
 #else
-  /* Yield while spinning only when ranks share cores: otherwise a yield hands the core to any
-   * other runnable process for a whole time slice. */
+  /* Sleep through most of a long wait (a sleeping rank leaves its core to the others), then
+   * spin; yield while spinning only when ranks share cores: otherwise a yield hands the core
+   * to any other runnable process for a whole time slice. */
+  double margin = yield ? SPIN_MARGIN_S : SPIN_MARGIN_LONG_S, d = t - bench_now();
+  if (d > margin)
+    sleep_s(d - margin);
   while (bench_now() < t)
     if (yield)
       sched_yield();
 #endif
+}
+
+void bench_idle_wait(MPI_Request *req, int idle)
+{
+  double nap = IDLE_FIRST_S;
+  int done = 0;
+  if (!idle) {
+    MPI_Wait(req, MPI_STATUS_IGNORE);
+    return;
+  }
+  for (MPI_Test(req, &done, MPI_STATUS_IGNORE); !done; MPI_Test(req, &done, MPI_STATUS_IGNORE)) {
+    sleep_s(nap);
+    nap = nap * 2 < IDLE_MAX_S ? nap * 2 : IDLE_MAX_S;
+  }
+}
+
+void bench_idle_barrier(MPI_Comm comm, int idle)
+{
+  MPI_Request req;
+  if (!idle) {
+    MPI_Barrier(comm);
+    return;
+  }
+  MPI_Ibarrier(comm, &req);
+  bench_idle_wait(&req, idle);
 }
 
 double bench_clock_global(const struct bench_clock *c, double local)
@@ -42,26 +80,48 @@ double bench_clock_local(const struct bench_clock *c, double global)
   return (global - c->offset) / c->slope + c->base;
 }
 
+/* Receive one double; with yield set poll and yield the core in between: two ranks of a
+ * ping-pong that share one core then take turns at once instead of after a time slice. Open MPI
+ * yields in its own progress loop when oversubscribed, and does better without ours (measured,
+ * docs/bench.md); MPICH spins. */
+static void pp_recv(double *t, int peer, int tag, MPI_Comm comm, int yield)
+{
+  MPI_Request req;
+  int done = 0;
+#ifdef OPEN_MPI
+  yield = 0;
+#endif
+  if (!yield) {
+    MPI_Recv(t, 1, MPI_DOUBLE, peer, tag, comm, MPI_STATUS_IGNORE);
+    return;
+  }
+  MPI_Irecv(t, 1, MPI_DOUBLE, peer, tag, comm, &req);
+  for (MPI_Test(&req, &done, MPI_STATUS_IGNORE); !done; MPI_Test(&req, &done, MPI_STATUS_IGNORE))
+    sched_yield();
+}
+
 /* Client side sends a ping (its time is taken before and after), the server answers with its
  * clock reading; the round with the smallest round-trip time gives the fit point
- * x = client time at the midpoint, y = server time then (both through their models). */
-void bench_pingpong_point(MPI_Comm comm, int peer, int client, int rounds,
-                          const struct bench_clock *clk, double *x, double *y)
+ * x = client time at the midpoint, y = server time then (both through their models); its
+ * error is at most half that round trip, returned in p->rtt (client only). */
+void bench_pingpong_point(MPI_Comm comm, int peer, int client, int rounds, int yield,
+                          const struct bench_clock *clk, struct bench_point *p)
 {
-  double best_rtt = 1e300, t;
+  double t;
+  p->rtt = 1e300;
   for (int i = 0; i < rounds; i++) {
     if (client) {
       double c1 = bench_clock_global(clk, bench_now());
       MPI_Send(&c1, 1, MPI_DOUBLE, peer, TAG_PING, comm);
-      MPI_Recv(&t, 1, MPI_DOUBLE, peer, TAG_PONG, comm, MPI_STATUS_IGNORE);
+      pp_recv(&t, peer, TAG_PONG, comm, yield);
       double c2 = bench_clock_global(clk, bench_now());
-      if (c2 - c1 < best_rtt) {
-        best_rtt = c2 - c1;
-        *x = (c1 + c2) / 2;
-        *y = t;
+      if (c2 - c1 < p->rtt) {
+        p->rtt = c2 - c1;
+        p->x = (c1 + c2) / 2;
+        p->y = t;
       }
     } else {
-      MPI_Recv(&t, 1, MPI_DOUBLE, peer, TAG_PING, comm, MPI_STATUS_IGNORE);
+      pp_recv(&t, peer, TAG_PING, comm, yield);
       t = bench_clock_global(clk, bench_now());
       MPI_Send(&t, 1, MPI_DOUBLE, peer, TAG_PONG, comm);
     }
@@ -69,34 +129,40 @@ void bench_pingpong_point(MPI_Comm comm, int peer, int client, int rounds,
 }
 
 /* The server tells a client to start: clients never queue early messages at the server (an
- * O(p) unexpected-message queue makes SMPI's matching quadratic). */
-void bench_pair_start(MPI_Comm comm, int peer, int client)
+ * O(p) unexpected-message queue makes SMPI's matching quadratic). Idle clients sleep. */
+void bench_pair_start(MPI_Comm comm, int peer, int client, int idle)
 {
   char go = 0;
-  if (client)
-    MPI_Recv(&go, 1, MPI_CHAR, peer, TAG_GO, comm, MPI_STATUS_IGNORE);
-  else
+  MPI_Request req;
+  if (client) {
+    MPI_Irecv(&go, 1, MPI_CHAR, peer, TAG_GO, comm, &req);
+    bench_idle_wait(&req, idle);
+  } else {
     MPI_Send(&go, 1, MPI_CHAR, peer, TAG_GO, comm);
+  }
 }
 
-void bench_clock_residuals(MPI_Comm comm, const struct bench_clock *clk, double *res)
+/* Rank 0 against each rank in turn, the same min-RTT ping-pong as the sync (its error bound is
+ * half the best round trip); the others wait asleep when idle is set. */
+void bench_clock_residuals(MPI_Comm comm, const struct bench_clock *clk, int idle, double *res)
 {
   int rank, size;
+  struct bench_point p;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   for (int r = 1; r < size; r++) {
-    double x = 0, y = 0;
     if (rank == r) {
-      bench_pair_start(comm, 0, 1);
-      bench_pingpong_point(comm, 0, 1, RESIDUAL_ROUNDS, clk, &x, &y);
-      double off = x - y;   /* this rank's global clock minus rank 0's, same instant */
+      bench_pair_start(comm, 0, 1, idle);
+      bench_pingpong_point(comm, 0, 1, RESIDUAL_ROUNDS, idle, clk, &p);
+      double off = p.x - p.y;   /* this rank's global clock minus rank 0's, same instant */
       MPI_Send(&off, 1, MPI_DOUBLE, 0, TAG_PING, comm);
     } else if (rank == 0) {
-      bench_pair_start(comm, r, 0);
-      bench_pingpong_point(comm, r, 0, RESIDUAL_ROUNDS, clk, &x, &y);
+      bench_pair_start(comm, r, 0, idle);
+      bench_pingpong_point(comm, r, 0, RESIDUAL_ROUNDS, idle, clk, &p);
       MPI_Recv(&res[r], 1, MPI_DOUBLE, r, TAG_PING, comm, MPI_STATUS_IGNORE);
     }
   }
   if (rank == 0)
     res[0] = 0;
+  bench_idle_barrier(comm, idle);
 }

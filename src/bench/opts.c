@@ -15,7 +15,7 @@ static const char usage[] =
   "  --reps N            repetitions (minimum with --rse/--ci) [20]\n"
   "  --max-reps N        maximum repetitions with --rse/--ci [1000]\n"
   "  --rse X             stop when the relative standard error <= X\n"
-  "  --ci X              stop when the 95%% CI half width / mean <= X\n"
+  "  --ci X              stop when the 95% CI half width / mean <= X\n"
   "  --warmup N          warm-up calls per job [5]\n"
   "  --sync skampi|jk|hca  clock synchronisation [skampi]\n"
   "  --start window|barrier  start synchronisation [window]\n"

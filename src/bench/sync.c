@@ -2,7 +2,8 @@
  *   skampi  offset only, rank 0 against each rank in turn, min-RTT ping-pong (SKaMPI);
  *   jk      linear drift model per rank against rank 0 from several fit points (Jones-Koenig);
  *   hca     hierarchical: log2(p) rounds down a binomial tree, each child fits a linear model
- *           against its already-synchronised parent, pairs of a round in parallel (HCA-like).
+ *           against its already-synchronised parent, pairs of a round in parallel (HCA-like;
+ *           when ranks share cores, as many pairs at once as the cores allow).
  * Each client composes the fitted model y = a x + d with its current clock model. */
 #include <math.h>
 #include <string.h>
@@ -12,46 +13,64 @@
 #define SKAMPI_ROUNDS 40
 #define FIT_POINTS 12
 #define FIT_ROUNDS 8
+#define TAG_TURN 904
 
-/* Least squares y = a x + d; with fewer than 3 points, linear == 0, or a slope within three
- * standard errors of 1 (no measurable drift, e.g. one node's shared clock) only the offset:
- * an insignificant slope fitted over a short span would grow the error with time. */
-static void fit_line(const double *x, const double *y, int n, int linear, double *a, double *d)
+/* Fit y = a x + d on the points whose round trip is at most twice the best one (a point's
+ * error is at most half its round trip: a preempted rank makes a point useless, and one such
+ * point can tilt a least-squares line); mean offset only when linear == 0, fewer than 3 points
+ * remain, or the slope is not significant: within three standard errors of 1, or a drift over
+ * the fitted span smaller than the points' error bound (one node's shared clock has none, and
+ * an insignificant slope fitted over a short span would grow the error with time). */
+static void fit_line(const struct bench_point *pt, int n, int linear, double *a, double *d)
 {
-  double mx = 0, my = 0, sxx = 0, sxy = 0, sse = 0;
-  for (int i = 0; i < n; i++) {
-    mx += x[i] / n;
-    my += y[i] / n;
-  }
-  for (int i = 0; i < n; i++) {
-    sxx += (x[i] - mx) * (x[i] - mx);
-    sxy += (x[i] - mx) * (y[i] - my);
-  }
-  *a = linear && n > 2 && sxx > 0 ? sxy / sxx : 1.0;
-  for (int i = 0; i < n; i++) {
-    double r = y[i] - my - *a * (x[i] - mx);
-    sse += r * r;
-  }
-  if (*a != 1.0 && fabs(*a - 1.0) <= 3 * sqrt(sse / (n - 2) / sxx))
+  double best = 1e300, worst = 0, lo = 1e300, hi = -1e300, mx = 0, my = 0, sxx = 0, sxy = 0;
+  double sse = 0;
+  int k = 0;
+  for (int i = 0; i < n; i++)
+    best = pt[i].rtt < best ? pt[i].rtt : best;
+  for (int i = 0; i < n; i++)
+    if (pt[i].rtt <= 2 * best) {
+      mx += pt[i].x;
+      my += pt[i].y;
+      k++;
+    }
+  mx /= k;
+  my /= k;
+  for (int i = 0; i < n; i++)
+    if (pt[i].rtt <= 2 * best) {
+      sxx += (pt[i].x - mx) * (pt[i].x - mx);
+      sxy += (pt[i].x - mx) * (pt[i].y - my);
+      worst = pt[i].rtt > worst ? pt[i].rtt : worst;
+      lo = pt[i].x < lo ? pt[i].x : lo;
+      hi = pt[i].x > hi ? pt[i].x : hi;
+    }
+  *a = linear && k > 2 && sxx > 0 ? sxy / sxx : 1.0;
+  for (int i = 0; i < n; i++)
+    if (pt[i].rtt <= 2 * best) {
+      double r = pt[i].y - my - *a * (pt[i].x - mx);
+      sse += r * r;
+    }
+  if (*a != 1.0 && (fabs(*a - 1.0) <= 3 * sqrt(sse / (k - 2) / sxx) ||
+                    fabs(*a - 1.0) * (hi - lo) <= worst))
     *a = 1.0;
   *d = my - *a * mx;
 }
 
 /* Synchronise client to server: nfit points of `rounds` ping-pongs each, then compose. */
-static void sync_pair(MPI_Comm comm, int me, int server, int client, int nfit, int rounds,
-                      int linear, struct bench_clock *clk)
+static void sync_pair(MPI_Comm comm, const struct bench_sync_env *env, int me, int server,
+                      int client, int nfit, int rounds, int linear, struct bench_clock *clk)
 {
-  double x[FIT_POINTS], y[FIT_POINTS];
+  struct bench_point pt[FIT_POINTS];
   if (me != server && me != client)
     return;
-  bench_pair_start(comm, me == client ? server : client, me == client);
+  bench_pair_start(comm, me == client ? server : client, me == client, env->idle);
   for (int i = 0; i < nfit; i++)
-    bench_pingpong_point(comm, me == client ? server : client, me == client, rounds, clk,
-                         &x[i], &y[i]);
+    bench_pingpong_point(comm, me == client ? server : client, me == client, rounds, env->idle,
+                         clk, &pt[i]);
   if (me != client)
     return;
   double a, d;
-  fit_line(x, y, nfit, linear, &a, &d);
+  fit_line(pt, nfit, linear, &a, &d);
   clk->slope *= a;
   clk->offset = a * clk->offset + d;
 }
@@ -65,25 +84,43 @@ static void start(MPI_Comm comm, struct bench_clock *clk, int *rank, int *size)
   clk->offset = 0.0;
 }
 
-static int sync_skampi(MPI_Comm comm, struct bench_clock *clk)
+static int sync_skampi(MPI_Comm comm, const struct bench_sync_env *env, struct bench_clock *clk)
 {
   int rank, size;
   start(comm, clk, &rank, &size);
   for (int r = 1; r < size; r++)
-    sync_pair(comm, rank, 0, r, 1, SKAMPI_ROUNDS, 0, clk);
+    sync_pair(comm, env, rank, 0, r, 1, SKAMPI_ROUNDS, 0, clk);
   return 0;
 }
 
-static int sync_jk(MPI_Comm comm, struct bench_clock *clk)
+static int sync_jk(MPI_Comm comm, const struct bench_sync_env *env, struct bench_clock *clk)
 {
   int rank, size;
   start(comm, clk, &rank, &size);
   for (int r = 1; r < size; r++)
-    sync_pair(comm, rank, 0, r, FIT_POINTS, FIT_ROUNDS, 1, clk);
+    sync_pair(comm, env, rank, 0, r, FIT_POINTS, FIT_ROUNDS, 1, clk);
   return 0;
 }
 
-static int sync_hca(MPI_Comm comm, struct bench_clock *clk)
+/* Parent j of a round (rank j * 2 * dist) with env->max_pairs = m > 0 starts its pair after
+ * parent j - m finished (a turn message), so that at most m pairs share the cores. */
+static void hca_turn(MPI_Comm comm, const struct bench_sync_env *env, int rank, int size,
+                     int dist, int after)
+{
+  int m = env->max_pairs, j = rank / (2 * dist);
+  char turn = 0;
+  if (m <= 0 || rank % (2 * dist) != 0 || rank + dist >= size)
+    return;
+  if (!after && j >= m) {
+    MPI_Request req;
+    MPI_Irecv(&turn, 1, MPI_CHAR, (j - m) * 2 * dist, TAG_TURN, comm, &req);
+    bench_idle_wait(&req, env->idle);
+  } else if (after && (j + m) * 2 * dist + dist < size) {
+    MPI_Send(&turn, 1, MPI_CHAR, (j + m) * 2 * dist, TAG_TURN, comm);
+  }
+}
+
+static int sync_hca(MPI_Comm comm, const struct bench_sync_env *env, struct bench_clock *clk)
 {
   int rank, size, dist = 1;
   start(comm, clk, &rank, &size);
@@ -93,8 +130,11 @@ static int sync_hca(MPI_Comm comm, struct bench_clock *clk)
     /* Parents (multiples of 2*dist) are synchronised already; children r + dist follow. */
     int parent = rank - rank % (2 * dist);
     int child = parent + dist;
-    if (child < size)
-      sync_pair(comm, rank, parent, child, FIT_POINTS, FIT_ROUNDS, 1, clk);
+    if (child >= size)
+      continue;
+    hca_turn(comm, env, rank, size, dist, 0);
+    sync_pair(comm, env, rank, parent, child, FIT_POINTS, FIT_ROUNDS, 1, clk);
+    hca_turn(comm, env, rank, size, dist, 1);
   }
   return 0;
 }

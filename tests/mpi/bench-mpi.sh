@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # mpivet bench on real MPI (Open MPI and MPICH, small process counts): valid results.csv with
 # the run column, every mock-up equal to its collective at 3 ranks (not a power of two), the
-# operation table equal to mpivet/bench.h, memory rows, --check-clock, barrier start.
+# operation table equal to mpivet/bench.h, memory rows, --check-clock (and that it reports a
+# deliberately wrong clock), barrier start.
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -33,6 +34,14 @@ for mpi in openmpi mpich; do
     grep -q "^0,mpirun,.*,clock_offset," "$tmp/clock" || fail "$mpi: no offset rows"
     cat "$tmp/clock.err"
   done
+  # the residual check must see a bad sync: rank 1's clock deliberately 5 ms off after the sync
+  # (generous bounds: a loaded machine makes a ping-pong slow, never 2.5 ms wrong on average)
+  MPIVET_BENCH_CLOCK_SKEW=1:0.005 $launcher -n 3 "$bench" --check-clock --check-wait 0.01 \
+    --sync hca > "$tmp/skew" 2> "$tmp/skew.err" || fail "$mpi: --check-clock with a skew"
+  off=$(grep ",clock_offset,default,0,time_s,1," "$tmp/skew" | cut -d, -f11)
+  other=$(grep ",clock_offset,default,0,time_s,2," "$tmp/skew" | cut -d, -f11)
+  awk -v o="$off" -v p="$other" 'BEGIN { exit !(o > 0.0025 && o < 0.0075 && p < 0.0025 && -p < 0.0025) }' \
+    || fail "$mpi: injected 5 ms offset of rank 1 reported as \"$off\" s (rank 2: \"$other\" s)"
 done
 [ $ran = 1 ] || { echo "no real MPI flavor built"; exit 77; }
 echo ok
