@@ -80,9 +80,8 @@ void bench_pair_start(MPI_Comm comm, int peer, int client, int idle);
 struct bench_point {
   double x, y, rtt;
 };
-/* One ping-pong fit point between rank me and peer (internal to the methods, shared); yield:
- * wait for each message yielding the core (ranks share cores). */
-void bench_pingpong_point(MPI_Comm comm, int peer, int client, int rounds, int yield,
+/* One ping-pong fit point between rank me and peer (internal to the methods, shared). */
+void bench_pingpong_point(MPI_Comm comm, int peer, int client, int rounds,
                           const struct bench_clock *clk, struct bench_point *p);
 
 /* ---- operations ---- */

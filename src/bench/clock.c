@@ -80,31 +80,29 @@ double bench_clock_local(const struct bench_clock *c, double global)
   return (global - c->offset) / c->slope + c->base;
 }
 
-/* Receive one double; with yield set poll and yield the core in between: two ranks of a
- * ping-pong that share one core then take turns at once instead of after a time slice. Open MPI
- * yields in its own progress loop when oversubscribed, and does better without ours (measured,
- * docs/bench.md); MPICH spins. */
-static void pp_recv(double *t, int peer, int tag, MPI_Comm comm, int yield)
+/* Receive one double. MPICH spins in a blocking receive: the two ranks of a ping-pong that land
+ * on one core (ranks sharing cores, or other load on the node) then alternate only once per
+ * time slice, so poll and yield the core in between (measured: syncs of 0.1-1.7 s became
+ * 0.1-380 ms at np 2 under load 11, docs/bench.md). Open MPI yields in its own progress loop when
+ * oversubscribed and does better without ours; SMPI waits in simulated time. */
+static void pp_recv(double *t, int peer, int tag, MPI_Comm comm)
 {
+#if defined(OPEN_MPI) || defined(MV_SMPI)
+  MPI_Recv(t, 1, MPI_DOUBLE, peer, tag, comm, MPI_STATUS_IGNORE);
+#else
   MPI_Request req;
   int done = 0;
-#ifdef OPEN_MPI
-  yield = 0;
-#endif
-  if (!yield) {
-    MPI_Recv(t, 1, MPI_DOUBLE, peer, tag, comm, MPI_STATUS_IGNORE);
-    return;
-  }
   MPI_Irecv(t, 1, MPI_DOUBLE, peer, tag, comm, &req);
   for (MPI_Test(&req, &done, MPI_STATUS_IGNORE); !done; MPI_Test(&req, &done, MPI_STATUS_IGNORE))
     sched_yield();
+#endif
 }
 
 /* Client side sends a ping (its time is taken before and after), the server answers with its
  * clock reading; the round with the smallest round-trip time gives the fit point
  * x = client time at the midpoint, y = server time then (both through their models); its
  * error is at most half that round trip, returned in p->rtt (client only). */
-void bench_pingpong_point(MPI_Comm comm, int peer, int client, int rounds, int yield,
+void bench_pingpong_point(MPI_Comm comm, int peer, int client, int rounds,
                           const struct bench_clock *clk, struct bench_point *p)
 {
   double t;
@@ -113,7 +111,7 @@ void bench_pingpong_point(MPI_Comm comm, int peer, int client, int rounds, int y
     if (client) {
       double c1 = bench_clock_global(clk, bench_now());
       MPI_Send(&c1, 1, MPI_DOUBLE, peer, TAG_PING, comm);
-      pp_recv(&t, peer, TAG_PONG, comm, yield);
+      pp_recv(&t, peer, TAG_PONG, comm);
       double c2 = bench_clock_global(clk, bench_now());
       if (c2 - c1 < p->rtt) {
         p->rtt = c2 - c1;
@@ -121,7 +119,7 @@ void bench_pingpong_point(MPI_Comm comm, int peer, int client, int rounds, int y
         p->y = t;
       }
     } else {
-      pp_recv(&t, peer, TAG_PING, comm, yield);
+      pp_recv(&t, peer, TAG_PING, comm);
       t = bench_clock_global(clk, bench_now());
       MPI_Send(&t, 1, MPI_DOUBLE, peer, TAG_PONG, comm);
     }
@@ -153,12 +151,12 @@ void bench_clock_residuals(MPI_Comm comm, const struct bench_clock *clk, int idl
   for (int r = 1; r < size; r++) {
     if (rank == r) {
       bench_pair_start(comm, 0, 1, idle);
-      bench_pingpong_point(comm, 0, 1, RESIDUAL_ROUNDS, idle, clk, &p);
+      bench_pingpong_point(comm, 0, 1, RESIDUAL_ROUNDS, clk, &p);
       double off = p.x - p.y;   /* this rank's global clock minus rank 0's, same instant */
       MPI_Send(&off, 1, MPI_DOUBLE, 0, TAG_PING, comm);
     } else if (rank == 0) {
       bench_pair_start(comm, r, 0, idle);
-      bench_pingpong_point(comm, r, 0, RESIDUAL_ROUNDS, idle, clk, &p);
+      bench_pingpong_point(comm, r, 0, RESIDUAL_ROUNDS, clk, &p);
       MPI_Recv(&res[r], 1, MPI_DOUBLE, r, TAG_PING, comm, MPI_STATUS_IGNORE);
     }
   }

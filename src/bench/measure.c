@@ -1,7 +1,8 @@
 /* The measurement loop of one (op, msize) job (Listing 1 of the scalability-validation paper):
  * warm-up, repetitions started in windows on the global clock (or after a barrier), per
  * repetition the maximum over ranks of (end - start) or global end - window start, validity
- * kept, batches until a fixed count or the RSE / 95% CI criterion holds; memory ops too. */
+ * kept, batches until a fixed count or the RSE / 95% CI criterion holds (an adaptive window
+ * widens after a batch with late ranks); memory ops too. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 #define LEAD_S 1e-3          /* first window after the start time is broadcast */
 #define MIN_WINDOW_S 2e-5
 #define WINDOWS_PER_BATCH 10 /* a late rank (descheduled) spoils at most the rest of its batch */
+#define WIDEN_INVALID 2      /* an adaptive window doubles after a batch with this many late */
+#define WIDEN_MAX 64         /* ... up to this factor over the warm-up estimate */
 
 /* 95% two-sided Student t quantiles for 1..30 degrees of freedom, then the normal one. */
 static double t975(int df)
@@ -125,9 +128,10 @@ int bench_measure_time(struct bench_run *r, const struct bench_op *op, struct be
     return -1;
   }
   job->window = warm_up(r, op, b);
+  double widest = job->window * WIDEN_MAX;
   int done = 0, more = 1;
   while (more) {
-    int n = done == 0 ? r->o->reps : (r->o->reps > 10 ? r->o->reps / 2 : 5);
+    int n = done == 0 ? r->o->reps : (r->o->reps > 10 ? r->o->reps / 2 : 5), late = 0;
     if (n > total - done)
       n = total - done;
     if (n > BENCH_BATCH)
@@ -139,13 +143,20 @@ int bench_measure_time(struct bench_run *r, const struct bench_op *op, struct be
       for (int i = 0; i < n; i++) {
         v[done + i] = global ? r->reduced.gend[i] - r->reduced.gstart[i] : r->reduced.loc[i];
         valid[done + i] = r->reduced.valid[i];
-        job->invalid += !valid[done + i];
+        late += !valid[done + i];
         bench_out_row(r, op, b->msize, "time_s", done + i, v[done + i], valid[done + i]);
       }
+      job->invalid += late;
       more = done + n < total && !(adaptive && precise_enough(r->o, v, valid, done + n));
     }
     done += n;
-    MPI_Bcast(&more, 1, MPI_INT, 0, r->comm);
+    /* An adaptive window that keeps starting ranks late (a too short warm-up estimate, ranks
+     * sharing cores) widens for the next batches; the rows keep each repetition's validity. */
+    double next[2] = {more, late >= WIDEN_INVALID && r->o->window == 0 && job->window * 2 <= widest
+                              ? job->window * 2 : job->window};
+    MPI_Bcast(next, 2, MPI_DOUBLE, 0, r->comm);
+    more = next[0] != 0;
+    job->window = next[1];
   }
   job->reps = done;
   free(v);

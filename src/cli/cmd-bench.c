@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "mpivet/bench.h"
+#include "mpivet/campaign.h"
 #include "mpivet/error.h"
 #include "mpivet/json.h"
 #include "mpivet/launch.h"
@@ -102,6 +103,8 @@ struct bench_cli {
   struct mv_cmdline pass;     /* options for mpivet-bench */
   int runs;
   const char *out;
+  const char *msizes;         /* --msizes as given, NULL: mpivet-bench's default */
+  const char *smpi[16];       /* smpirun options of mv_campaign_smpi_args */
 };
 
 static int parse(int argc, char **argv, struct bench_cli *b)
@@ -123,6 +126,8 @@ static int parse(int argc, char **argv, struct bench_cli *b)
     case 't': if (mv_cli_parse_double(optarg, &b->spec.timeout_s) || b->spec.timeout_s < 0) return mv_cli_error("bench", "--timeout: expected seconds, got \"%s\"", optarg); break;
     case '?': return mv_cli_bad_option("bench", argv, optopt);
     default: {
+      if (longopts[idx].val == 257)
+        b->msizes = optarg;
       int rc = pass_option(&longopts[idx], optarg, &b->pass);
       if (rc)
         return rc;
@@ -286,6 +291,22 @@ static int default_ops(struct bench_cli *b)
          ? mv_cli_fail("bench", MV_ENOMEM, "out of memory") : 0;
 }
 
+/* Under SMPI the same fast and exact simulation settings as `mpivet check` (named algorithms
+ * skip SMPI's O(p^2) SMP detection, 34 s at 1024 ranks); they depend on the message sizes. */
+static void smpi_settings(struct bench_cli *b)
+{
+  char buf[4096], *save = NULL;
+  int64_t sizes[256];
+  size_t n = 0;
+  if (strcmp(b->spec.engine, "smpi") != 0)
+    return;
+  snprintf(buf, sizeof buf, "%s", b->msizes ? b->msizes : "8,1024");  /* mpivet-bench's default */
+  for (char *t = strtok_r(buf, ",", &save); t && n < 256; t = strtok_r(NULL, ",", &save))
+    sizes[n++] = strtoll(t, NULL, 10);
+  mv_campaign_smpi_args(sizes, n, b->spec.ppn, b->smpi, sizeof b->smpi / sizeof b->smpi[0]);
+  b->spec.launcher_args = b->smpi;
+}
+
 int cmd_bench(int argc, char **argv)
 {
   struct bench_cli b = {.runs = 0, .out = "bench-results"};
@@ -300,8 +321,10 @@ int cmd_bench(int argc, char **argv)
     b.runs = strcmp(b.spec.engine, "smpi") == 0 ? 1 : 3;  /* SMPI is deterministic */
   if (rc == 0)
     rc = check_spec(&b);
-  if (rc == 0)
+  if (rc == 0) {
+    smpi_settings(&b);
     rc = bench(&b);
+  }
   mv_cmdline_release(&b.pass);
   return mv_cli_finish(rc < 0 ? 0 : rc);
 }
