@@ -6,6 +6,7 @@
 #define MPIVET_EXPECT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "mpivet/model.h"
 
 #define MV_EXPECT_NAME_MAX 128
@@ -50,6 +51,27 @@ int mv_search_space_format(const struct mv_function *expect, const struct mv_ter
 /* Default deviation D(x): E's leading exponent halved within its class. */
 int mv_expect_default_deviation(const struct mv_function *expect, struct mv_function *out);
 
+/* ---- message sizes ---- */
+/* A message size as plans and expectation files name it: a total volume in bytes ("800", the
+ * PGMPI convention of results.csv's msize column) or a size per process ("800p": a total of
+ * 800 x nprocs bytes at each process count, as Table 1 of the scalability-validation paper
+ * means its 800 bytes for Gather, Allgather and Alltoall). */
+#define MV_MSIZE_MAX ((int64_t)1 << 31)
+struct mv_msize_spec {
+  int64_t bytes;        /* 0 .. MV_MSIZE_MAX */
+  int per_process;
+};
+/* Parse exactly text[0..len): digits, then an optional 'p' (bytes > 0 then). Returns 0 or
+ * MV_EPARSE with *errcol the 0-based offset of the problem and msg "expected ..., got ...". */
+int mv_msize_spec_parse(const char *text, size_t len, struct mv_msize_spec *out, size_t *errcol,
+                        char *msg, size_t msgsize);
+/* "800" or "800p". */
+int mv_msize_spec_format(const struct mv_msize_spec *s, char *buf, size_t size);
+/* The total volume at nprocs: bytes, or bytes x nprocs. */
+int64_t mv_msize_spec_total(const struct mv_msize_spec *s, int nprocs);
+/* 1 when both name the same size. */
+int mv_msize_spec_equal(const struct mv_msize_spec *a, const struct mv_msize_spec *b);
+
 /* ---- expectation files ---- */
 struct mv_expectation {
   char callpath[MV_EXPECT_NAME_MAX];
@@ -57,6 +79,8 @@ struct mv_expectation {
   struct mv_function expect;
   struct mv_function deviation;       /* given, or the default */
   int deviation_given;
+  struct mv_msize_spec msize;         /* msize=800 / msize=800p: the rows it applies to */
+  int msize_given;                    /* 0: one function per measured size */
   int line;
 };
 
@@ -65,6 +89,8 @@ struct mv_rule {
   int nrhs;
   char rhs[MV_RULE_MAX_RHS][MV_EXPECT_NAME_MAX];
   char metric[MV_EXPECT_NAME_MAX];    /* "*" = every metric all functions share */
+  struct mv_msize_spec msize;         /* msize=...: only functions of that size */
+  int msize_given;                    /* 0: every size the functions share */
   int line;
 };
 
@@ -81,7 +107,7 @@ void mv_expect_file_release(struct mv_expect_file *f);
 int mv_expect_parse(struct mv_expect_file *f, const char *name, const char *text, size_t len,
                     char *err, size_t errsize);
 int mv_expect_parse_file(struct mv_expect_file *f, const char *path, char *err, size_t errsize);
-/* The expectation for (callpath, metric), or NULL. */
+/* The first expectation for (callpath, metric), whatever its size, or NULL. */
 const struct mv_expectation *mv_expect_find(const struct mv_expect_file *f, const char *callpath,
                                             const char *metric);
 

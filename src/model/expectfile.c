@@ -1,9 +1,11 @@
 /* Expectation files (*.expect): one expectation or rule per line, '#' comments.
- *   <callpath> [<metric>] O(<expr>) [deviation=<expr>]
- *   rule <A> <= <B> + <C> ... [metric=<metric>]
- * Errors read "file:line:column: expected ..., got ...". */
+ *   <callpath> [<metric>] O(<expr>) [deviation=<expr>] [msize=<bytes>|<bytes>p]
+ *   rule <A> <= <B> + <C> ... [metric=<metric>] [msize=<bytes>|<bytes>p]
+ * and the message-size specs ("800" total, "800p" per process). Errors read
+ * "file:line:column: expected ..., got ...". */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +93,77 @@ static int expression(struct line *l, struct mv_function *f)
   return 0;
 }
 
+static int size_fail(size_t *errcol, size_t col, char *msg, size_t msgsize, const char *text,
+                     size_t len)
+{
+  char got[32];
+  snprintf(got, sizeof got, col < len ? "'%c'" : "end of text", col < len ? text[col] : ' ');
+  *errcol = col;
+  snprintf(msg, msgsize, "expected a size in bytes such as 800 (total) or 800p (per process), "
+           "got %s", got);
+  return MV_EPARSE;
+}
+
+int mv_msize_spec_parse(const char *text, size_t len, struct mv_msize_spec *out, size_t *errcol,
+                        char *msg, size_t msgsize)
+{
+  size_t i = 0;
+  int64_t v = 0;
+  memset(out, 0, sizeof *out);
+  for (; i < len && isdigit((unsigned char)text[i]); i++)
+    if ((v = v * 10 + (text[i] - '0')) > MV_MSIZE_MAX) {
+      *errcol = 0;
+      snprintf(msg, msgsize, "expected a size of at most %" PRId64 " bytes", MV_MSIZE_MAX);
+      return MV_EPARSE;
+    }
+  int pp = i > 0 && i < len && text[i] == 'p';
+  if (i == 0 || i + (size_t)pp < len)
+    return size_fail(errcol, i + (size_t)pp, msg, msgsize, text, len);
+  if (pp && v == 0) {
+    *errcol = 0;
+    snprintf(msg, msgsize, "expected a size per process > 0, got \"0p\"");
+    return MV_EPARSE;
+  }
+  out->bytes = v;
+  out->per_process = pp;
+  return 0;
+}
+
+int mv_msize_spec_format(const struct mv_msize_spec *s, char *buf, size_t size)
+{
+  int n = snprintf(buf, size, "%" PRId64 "%s", s->bytes, s->per_process ? "p" : "");
+  return n < 0 || (size_t)n >= size ? MV_ERANGE : 0;
+}
+
+int64_t mv_msize_spec_total(const struct mv_msize_spec *s, int nprocs)
+{
+  return s->per_process ? s->bytes * (int64_t)nprocs : s->bytes;
+}
+
+int mv_msize_spec_equal(const struct mv_msize_spec *a, const struct mv_msize_spec *b)
+{
+  return a->bytes == b->bytes && !a->per_process == !b->per_process;
+}
+
+/* "msize=<spec>" at the current position (already checked to start there). */
+static int msize_option(struct line *l, struct mv_msize_spec *out, int *given)
+{
+  if (*given)
+    return lfail(l, l->pos, "expected one msize= per line, got a second one");
+  l->pos += 6;
+  size_t n;
+  const char *t = token(l, "", &n);
+  size_t col = 0;
+  char msg[200];
+  if (n == 0)
+    return lfail(l, l->pos, "expected a size such as 800 or 800p after msize=, got %s",
+                 l->pos < l->len ? "a space" : "end of line");
+  if (mv_msize_spec_parse(t, n, out, &col, msg, sizeof msg))
+    return lfail(l, (size_t)(t - l->s) + col, "%s", msg);
+  *given = 1;
+  return 0;
+}
+
 static int parse_rule(struct line *l, struct mv_rule *r)
 {
   size_t n;
@@ -112,16 +185,23 @@ static int parse_rule(struct line *l, struct mv_rule *r)
       return MV_EPARSE;
     skip(l);
   } while (l->pos < l->len && l->s[l->pos] == '+' && ++l->pos);
-  if (starts(l, "metric=")) {
-    l->pos += 7;
-    t = token(l, "", &n);
-    if (copy_name(l, r->metric, t, n, "a metric name"))
-      return MV_EPARSE;
+  int metric_given = 0;
+  for (; l->pos < l->len; skip(l)) {
+    if (starts(l, "msize=")) {
+      if (msize_option(l, &r->msize, &r->msize_given))
+        return MV_EPARSE;
+    } else if (starts(l, "metric=") && !metric_given) {
+      l->pos += 7;
+      t = token(l, "", &n);
+      if (copy_name(l, r->metric, t, n, "a metric name"))
+        return MV_EPARSE;
+      metric_given = 1;
+    } else {
+      return lfail(l, l->pos, "expected '+', metric=, msize= or end of line, got '%c'",
+                   l->s[l->pos]);
+    }
   }
-  skip(l);
-  return l->pos < l->len ? lfail(l, l->pos, "expected '+', metric= or end of line, got '%c'",
-                                 l->s[l->pos])
-                         : 0;
+  return 0;
 }
 
 static int parse_expectation(struct line *l, struct mv_expectation *e)
@@ -145,8 +225,14 @@ static int parse_expectation(struct line *l, struct mv_expectation *e)
   if (expression(l, &e->expect))
     return MV_EPARSE;
   for (skip(l); l->pos < l->len; skip(l)) {
-    if (!starts(l, "deviation="))
-      return lfail(l, l->pos, "expected deviation=<expression> or end of line");
+    if (starts(l, "msize=")) {
+      if (msize_option(l, &e->msize, &e->msize_given))
+        return MV_EPARSE;
+      continue;
+    }
+    if (!starts(l, "deviation=") || e->deviation_given)
+      return lfail(l, l->pos, "expected %smsize=<size> or end of line",
+                   e->deviation_given ? "" : "deviation=<expression>, ");
     l->pos += 10;
     if (expression(l, &e->deviation))
       return MV_EPARSE;

@@ -1,5 +1,6 @@
-/* libFuzzer target: expectation files (and through them the big-O parser), then the
- * formatter, search space, deviation and verdict on whatever parsed. */
+/* libFuzzer target: expectation files (and through them the big-O parser and the message-size
+ * specs), then the formatter, search space, deviation, verdict and size totals on whatever
+ * parsed. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mv_search_space_format(&f.items[i].expect, space, n, buf, sizeof buf);
       mv_expect_evaluate(&f.items[i], &f.items[i].deviation, &v);
       mv_bigo_format(&v.divergence, buf, sizeof buf);
+      mv_msize_spec_format(&f.items[i].msize, buf, sizeof buf);
+      if (mv_msize_spec_total(&f.items[i].msize, 1 << 24) < 0)
+        __builtin_trap();   /* sizes are at most 2^31: no overflow at 2^24 processes */
     }
   }
   mv_expect_file_release(&f);

@@ -238,12 +238,85 @@ static void test_file(void)
   mv_expect_file_release(&f);
 }
 
+/* Message-size specs: totals as results.csv records them (800 x 1024 = 819200 by hand). */
+static void test_msize_specs(void)
+{
+  struct mv_msize_spec s, t = {800, 0};
+  size_t col = 99;
+  char msg[200], buf[32];
+  ASSERT_INT_EQ(mv_msize_spec_parse("800p", 4, &s, &col, msg, sizeof msg), 0);
+  ASSERT_INT_EQ(s.bytes, 800);
+  ASSERT_INT_EQ(s.per_process, 1);
+  ASSERT_INT_EQ(mv_msize_spec_total(&s, 1024), 819200);
+  ASSERT_INT_EQ(mv_msize_spec_total(&s, 16), 12800);
+  ASSERT_INT_EQ(mv_msize_spec_total(&t, 1024), 800);
+  ASSERT_TRUE(!mv_msize_spec_equal(&s, &t));
+  ASSERT_INT_EQ(mv_msize_spec_format(&s, buf, sizeof buf), 0);
+  ASSERT_STR_EQ(buf, "800p");
+  ASSERT_INT_EQ(mv_msize_spec_parse("800p,", 4, &s, &col, msg, sizeof msg), 0);  /* only len */
+  ASSERT_INT_EQ(mv_msize_spec_parse("0", 1, &s, &col, msg, sizeof msg), 0);
+  ASSERT_INT_EQ(s.bytes, 0);
+  ASSERT_INT_EQ(mv_msize_spec_parse("2147483648", 10, &s, &col, msg, sizeof msg), 0);
+  ASSERT_INT_EQ(mv_msize_spec_parse("2147483649", 10, &s, &col, msg, sizeof msg), MV_EPARSE);
+  ASSERT_INT_EQ(mv_msize_spec_parse("", 0, &s, &col, msg, sizeof msg), MV_EPARSE);
+  ASSERT_INT_EQ(col, 0);
+  ASSERT_INT_EQ(mv_msize_spec_parse("8k", 2, &s, &col, msg, sizeof msg), MV_EPARSE);
+  ASSERT_INT_EQ(col, 1);
+  ASSERT_INT_EQ(mv_msize_spec_parse("-8", 2, &s, &col, msg, sizeof msg), MV_EPARSE);
+  ASSERT_INT_EQ(col, 0);
+}
+
+static void test_file_msizes(void)
+{
+  static const char text[] =
+    "MPI_Gather time_s O(p) msize=800p deviation=p^(1/2)\n"
+    "MPI_Gather time_s O(log p) deviation=p^(1/2) msize=800\n"
+    "MPI_Bcast O(log p)\n"
+    "rule MPI_Allgather <= MPI_Gather + MPI_Bcast msize=800p metric=time_s\n"
+    "rule MPI_Allreduce <= MPI_Reduce + MPI_Bcast\n";
+  struct mv_expect_file f;
+  char err[256] = "";
+  mv_expect_file_init(&f);
+  ASSERT_INT_EQ(mv_expect_parse(&f, "t.expect", text, sizeof text - 1, err, sizeof err), 0);
+  ASSERT_INT_EQ(f.n, 3);
+  ASSERT_INT_EQ(f.items[0].msize_given, 1);
+  ASSERT_INT_EQ(f.items[0].msize.bytes, 800);
+  ASSERT_INT_EQ(f.items[0].msize.per_process, 1);
+  ASSERT_INT_EQ(f.items[0].deviation_given, 1);
+  ASSERT_STR_EQ(fmt(&f.items[0].expect), "O(p)");
+  ASSERT_INT_EQ(f.items[1].msize_given, 1);
+  ASSERT_INT_EQ(f.items[1].msize.per_process, 0);
+  ASSERT_STR_EQ(fmt(&f.items[1].expect), "O(log p)");
+  ASSERT_INT_EQ(f.items[2].msize_given, 0);
+  ASSERT_INT_EQ(f.rules[0].msize_given, 1);
+  ASSERT_INT_EQ(f.rules[0].msize.per_process, 1);
+  ASSERT_STR_EQ(f.rules[0].metric, "time_s");
+  ASSERT_INT_EQ(f.rules[1].msize_given, 0);
+  mv_expect_file_release(&f);
+}
+
 static void test_file_errors(void)
 {
   static const struct { const char *text, *err; } cases[] = {
     {"MPI_Bcast time_s O(log p\n", "t.expect:1:25: expected ')' closing O(, got end of input"},
     {"\nMPI_Bcast time_s log p\n", "t.expect:2:18: expected an expectation O(...) after the metric"},
-    {"MPI_Bcast O(p) extra\n", "t.expect:1:16: expected deviation=<expression> or end of line"},
+    {"MPI_Bcast O(p) extra\n",
+     "t.expect:1:16: expected deviation=<expression>, msize=<size> or end of line"},
+    {"MPI_Gather O(p) msize=80x\n", "t.expect:1:25: expected a size in bytes such as 800 "
+     "(total) or 800p (per process), got 'x'"},
+    {"MPI_Gather O(p) msize=0p\n", "t.expect:1:23: expected a size per process > 0, got \"0p\""},
+    {"MPI_Gather O(p) msize=\n",
+     "t.expect:1:23: expected a size such as 800 or 800p after msize=, got end of line"},
+    {"MPI_Gather O(p) msize=8 msize=9\n",
+     "t.expect:1:25: expected one msize= per line, got a second one"},
+    {"MPI_Gather O(p) msize=99999999999\n",
+     "t.expect:1:23: expected a size of at most 2147483648 bytes"},
+    {"MPI_Gather O(p) deviation=p deviation=p\n",
+     "t.expect:1:29: expected msize=<size> or end of line"},
+    {"rule A <= B msize=p\n", "t.expect:1:19: expected a size in bytes such as 800 (total) or "
+     "800p (per process), got 'p'"},
+    {"rule A <= B msize=800pp\n", "t.expect:1:23: expected a size in bytes such as 800 (total) "
+     "or 800p (per process), got 'p'"},
     {"rule A < B\n", "t.expect:1:8: expected '<=' after A"},
     {"rule A <= B +\n", "t.expect:1:14: expected a function name, got end of line"},
     {"MPI_Bcast O(p) deviation=p^\n", "t.expect:1:28: expected a number, got end of input"},
@@ -269,6 +342,8 @@ int main(void)
   RUN_TEST(test_verdict_params);
   RUN_TEST(test_rules);
   RUN_TEST(test_file);
+  RUN_TEST(test_msize_specs);
+  RUN_TEST(test_file_msizes);
   RUN_TEST(test_file_errors);
   return TEST_EXIT();
 }
