@@ -66,7 +66,7 @@ def wrapper(f):
     args = ", ".join(p[1] for p in f["params"])
     out = ["MV__EXPORT int %s(%s)" % (f["name"], decl), "{", "  static struct mv__site_cache last;",
            "  struct mv__call c;",
-           "  if (!mv__call_begin(&c, MV__R_%s, MV__CALLER, &last))" % f["name"],
+           "  if (!mv__call_begin(&c, MV__R_%s, MV__G_%s, MV__CALLER, &last))" % (f["name"], f["group"].upper()),
            "    return P%s(%s);" % (f["name"], args)]
     heap = False
     for _, name, ann in f["params"]:

@@ -10,13 +10,19 @@
 
 enum { REQ_ISEND = 1, REQ_IRECV, REQ_RMA };
 
-uint64_t mv__bytes(int count, MPI_Datatype type)
+/* mv__bytes' cold path: asks MPI and caches the size of a predefined (named) datatype. */
+int mv__type_size(MPI_Datatype type)
 {
-  int size = 0;
-  if (count <= 0 || type == MPI_DATATYPE_NULL)
+  int size = 0, ni, na, nt, combiner;
+  if (PMPI_Type_size(type, &size) != MPI_SUCCESS || size < 0)
     return 0;
-  PMPI_Type_size(type, &size);
-  return (uint64_t)count * (uint64_t)size;
+  if (PMPI_Type_get_envelope(type, &ni, &na, &nt, &combiner) == MPI_SUCCESS &&
+      combiner == MPI_COMBINER_NAMED) {
+    struct mv__type_ent *e = &G.types[mv__type_slot(type)];
+    e->type = type;
+    e->size1 = size + 1;
+  }
+  return size;
 }
 
 void mv__pre_send(struct mv__call *c, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
@@ -25,11 +31,21 @@ void mv__pre_send(struct mv__call *c, int count, MPI_Datatype type, int dest, in
     mv__emit(MV__K_SEND, 0, (uint32_t)dest, mv__comm_id(comm), (uint32_t)tag, mv__bytes(count, type), 0);
 }
 
-static uint64_t status_bytes(MPI_Status *status)
+/* Bytes received, from the status fields of the MPIs whose layout is known (what
+ * MPI_Get_count(MPI_BYTE) computes, without a call, and beyond INT_MAX). */
+static uint64_t status_bytes(const MPI_Status *status)
 {
+#if defined(MV_SMPI)
+  return status->count > 0 ? (uint64_t)status->count : 0;
+#elif defined(OPEN_MPI)
+  return status->_ucount;
+#elif defined(MPICH)
+  return (uint64_t)(unsigned)status->count_lo | (uint64_t)((unsigned)status->count_hi_and_cancelled >> 1) << 32;
+#else
   int n = 0;
   PMPI_Get_count(status, MPI_BYTE, &n);
   return n > 0 ? (uint64_t)n : 0;
+#endif
 }
 
 void mv__post_recv(struct mv__call *c, int ret, MPI_Comm comm, MPI_Status *status)

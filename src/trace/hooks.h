@@ -6,7 +6,9 @@
 #include <mpi.h>
 #include <otf2/OTF2_Events.h>
 #include <stdint.h>
+#include <stdlib.h>
 
+#include "state.h"
 #include "trace-regions.h"
 
 #define MV__CALLER ((uintptr_t)__builtin_return_address(0))
@@ -42,15 +44,63 @@ struct mv__site_cache {
   uint64_t hash;
 };
 
-/* 0: pass straight to PMPI (tracer off, re-entered, or after finalize). */
-int mv__call_begin(struct mv__call *c, int region, uintptr_t caller, struct mv__site_cache *last);
-void mv__call_end(struct mv__call *c);
-/* Right after PMPI returns: the stamp of the call's end events and its Leave. */
-void mv__call_after(struct mv__call *c);
+/* The cold paths of the inline functions below (runtime.c, hooks-p2p.c). */
+uint64_t mv__site_hash(uintptr_t caller, struct mv__site_cache *last);
+int mv__type_size(MPI_Datatype type);
 MPI_Status *mv__statuses(int n, MPI_Status *stack, MPI_Status **heap);
 
-/* Byte counts for events. */
-uint64_t mv__bytes(int count, MPI_Datatype type);
+/* The generated wrappers' frame, inline so that a call's fixed cost is two clock reads and a
+ * few stores. mv__call_begin: 0 to pass straight to PMPI (tracer off, re-entered, or after
+ * finalize); else the Enter event, with the call site cached per wrapper by return address. */
+#define MV__INLINE static inline __attribute__((always_inline))
+MV__INLINE int mv__call_begin(struct mv__call *c, int region, int group, uintptr_t caller,
+                              struct mv__site_cache *last)
+{
+  struct mv__state *s = &G;
+  if (s->depth || (!s->active && group != MV__G_ENV))
+    return 0;
+  s->depth++;
+  c->region = region;
+  c->nreq = 0;
+  c->req = c->req_stack;
+  c->caller = caller;
+  c->on = s->active && (s->record >> group & 1u);
+  c->t = s->tnow = mv__now();
+  if (c->on) {
+    uint64_t site = last->caller == caller && s->stack_depth == 1 ? last->hash
+                                                                   : mv__site_hash(caller, last);
+    mv__emit_at(c->t, MV__K_ENTER, 0, (uint32_t)region, 0, 0, site, 0);
+  }
+  return 1;
+}
+
+/* Right after PMPI returns: the stamp of the call's end events and its Leave. */
+MV__INLINE void mv__call_after(struct mv__call *c)
+{
+  if (c->on)
+    G.tnow = mv__now();
+}
+
+MV__INLINE void mv__call_end(struct mv__call *c)
+{
+  struct mv__state *s = &G;
+  if (c->on && s->active)
+    mv__emit(MV__K_LEAVE, 0, (uint32_t)c->region, 0, 0, 0, 0);
+  if (c->req != c->req_stack)
+    free(c->req);
+  s->depth--;
+}
+
+/* Byte counts for events. Sizes of predefined datatypes are cached (they never change);
+ * derived ones are asked every time (a freed handle may come back with another size). */
+static inline uint64_t mv__bytes(int count, MPI_Datatype type)
+{
+  if (count <= 0 || type == MPI_DATATYPE_NULL)
+    return 0;
+  const struct mv__type_ent *e = &G.types[mv__type_slot(type)];
+  int size = e->size1 && e->type == type ? e->size1 - 1 : mv__type_size(type);
+  return (uint64_t)count * (uint64_t)size;
+}
 uint64_t mv__all_bytes(int count, MPI_Datatype type, MPI_Comm comm);
 uint64_t mv__vbytes(const int counts[], MPI_Datatype type, MPI_Comm comm);
 uint64_t mv__own_vbytes(const int counts[], MPI_Datatype type, MPI_Comm comm);

@@ -137,48 +137,15 @@ static uint64_t site_hash(uintptr_t caller)
   return h;
 }
 
-static uint64_t cached_site(uintptr_t caller, struct mv__site_cache *last)
+/* mv__call_begin's cold path: a wrapper called from another site than last time (or deeper
+ * call stacks, which the one-entry cache cannot key). */
+uint64_t mv__site_hash(uintptr_t caller, struct mv__site_cache *last)
 {
   if (G.stack_depth > 1)
     return site_hash(caller);
-  if (last->caller != caller) {
-    last->hash = site_hash(caller);
-    last->caller = caller;
-  }
+  last->hash = site_hash(caller);
+  last->caller = caller;
   return last->hash;
-}
-
-int mv__call_begin(struct mv__call *c, int region, uintptr_t caller, struct mv__site_cache *last)
-{
-  struct mv__state *s = &G;
-  if (s->depth || (!s->active && mv__regions[region].group != MV__G_ENV))
-    return 0;
-  s->depth++;
-  c->region = region;
-  c->nreq = 0;
-  c->req = c->req_stack;
-  c->caller = caller;
-  c->on = s->active && (s->record >> mv__regions[region].group & 1u);
-  c->t = s->tnow = mv__now();
-  if (c->on)
-    mv__emit_at(c->t, MV__K_ENTER, 0, (uint32_t)region, 0, 0, cached_site(caller, last), 0);
-  return 1;
-}
-
-void mv__call_after(struct mv__call *c)
-{
-  if (c->on)
-    G.tnow = mv__now();
-}
-
-void mv__call_end(struct mv__call *c)
-{
-  struct mv__state *s = &G;
-  if (c->on && s->active)
-    mv__emit(MV__K_LEAVE, 0, (uint32_t)c->region, 0, 0, 0, 0);
-  if (c->req != c->req_stack)
-    free(c->req);
-  s->depth--;
 }
 
 MPI_Status *mv__statuses(int n, MPI_Status *stack, MPI_Status **heap)

@@ -8,6 +8,7 @@
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "rawfmt.h"
 
@@ -19,6 +20,8 @@ struct mv__grp_ent { uint64_t hash; uint32_t id; };
 struct mv__req_ent { MPI_Request req; uint8_t kind; uint32_t peer, comm, tag, win; uint64_t id; };
 struct mv__rma_op { uint32_t win; int target; uint8_t get; uint8_t local_done; uint64_t match; };
 struct mv__site { uintptr_t raw; uint64_t hash; };
+struct mv__type_ent { MPI_Datatype type; int size1; };  /* size1 = size + 1; 0: empty slot */
+#define MV__TYPE_SLOTS 32
 
 struct mv__state {
   int active, depth, failed;
@@ -40,6 +43,7 @@ struct mv__state {
   struct mv__rma_op *ops; size_t nops, capops;
   struct mv__site *sites; size_t capsites, nsites;      /* open addressing */
   struct mv__grp_ent *grps; size_t ngrps, capgrps;
+  struct mv__type_ent types[MV__TYPE_SLOTS];             /* predefined datatypes' sizes */
 };
 
 #ifdef MV_SMPI
@@ -78,9 +82,9 @@ static inline void mv__emit_at(uint64_t t, int kind, int sub, uint32_t a, uint32
                                uint64_t x, uint64_t y)
 {
   struct mv__state *s = &G;
-  if (s->failed)
+  if (__builtin_expect(s->failed, 0))
     return;
-  if (s->n + MV__REC_MAX_WORDS > s->cap)
+  if (__builtin_expect(s->n + MV__REC_MAX_WORDS > s->cap, 0))
     mv__raw_flush();
   uint64_t *w = s->buf + s->n;
   unsigned f = mv__rec_fields[kind];
@@ -106,8 +110,22 @@ void mv__say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int mv__read_options(void);
 int mv__prepare_dir(void);
 
-/* handles -> global ids */
-uint32_t mv__comm_id(MPI_Comm comm);
+/* handles -> global ids; communicators: a short list, the most recent first */
+static inline uint32_t mv__comm_id(MPI_Comm comm)
+{
+  const struct mv__state *s = &G;
+  for (size_t i = s->ncomms; i-- > 0;)
+    if (s->comms[i].comm == comm)
+      return s->comms[i].id;
+  return MV__NONE;
+}
+/* The slot of a datatype handle (a pointer or an integer, depending on the MPI) in G.types. */
+static inline unsigned mv__type_slot(MPI_Datatype type)
+{
+  uint64_t k = 0;
+  memcpy(&k, &type, sizeof type < sizeof k ? sizeof type : sizeof k);
+  return (unsigned)((k ^ k >> 7 ^ k >> 17) % MV__TYPE_SLOTS);
+}
 void mv__comm_add(MPI_Comm comm, uint32_t id);
 uint32_t mv__new_id(MPI_Comm comm, uint32_t *counter);
 void mv__define_comm(MPI_Comm comm, uint32_t id, const char *name);

@@ -17,14 +17,6 @@ static void *grow(void *p, size_t *cap, size_t elem)
   return q;
 }
 
-uint32_t mv__comm_id(MPI_Comm comm)
-{
-  for (size_t i = G.ncomms; i-- > 0;)
-    if (G.comms[i].comm == comm)
-      return G.comms[i].id;
-  return MV__NONE;
-}
-
 void mv__comm_add(MPI_Comm comm, uint32_t id)
 {
   if (G.ncomms == G.capcomms) {
