@@ -20,7 +20,7 @@ static const char usage[] =
   "  --sync skampi|jk|hca  clock synchronisation [skampi]\n"
   "  --start window|barrier  start synchronisation [window]\n"
   "  --timing local|global   max(e_i - s_i), or max(e_i) - window start [local]\n"
-  "  --window SEC        window length (0: adaptive from the warm-up) [0]\n"
+  "  --window SEC        window length (0: from the warm-up, widened when ranks are late) [0]\n"
   "  --check-clock       only measure residual clock offsets after --check-wait\n"
   "  --check-wait SEC    wait before measuring residual offsets [1]\n"
   "  --clear-cache BYTES write this many bytes between repetitions [0]\n"

@@ -101,39 +101,57 @@ static int sync_jk(MPI_Comm comm, const struct bench_sync_env *env, struct bench
   return 0;
 }
 
-/* Parent j of a round (rank j * 2 * dist) with env->max_pairs = m > 0 starts its pair after
- * parent j - m finished (a turn message), so that at most m pairs share the cores. */
-static void hca_turn(MPI_Comm comm, const struct bench_sync_env *env, int rank, int size,
-                     int dist, int after)
+/* The parent of the g-th pair over all rounds (largest distance first, parents in order), -1
+ * past the end. */
+static int hca_parent(int size, int top, int g)
 {
-  int m = env->max_pairs, j = rank / (2 * dist);
+  for (int dist = top; dist >= 1; dist /= 2) {
+    int pairs = (size - dist + 2 * dist - 1) / (2 * dist);  /* parents p with p + dist < size */
+    if (g < pairs)
+      return g * 2 * dist;
+    g -= pairs;
+  }
+  return -1;
+}
+
+/* With env->max_pairs = m > 0 the pairs of all rounds form one sequence and pair g starts after
+ * pair g - m finished (a turn message between their parents; none when it is the same rank),
+ * so that at most m pairs share the cores, also across rounds. */
+static void hca_turn(MPI_Comm comm, const struct bench_sync_env *env, int size, int top, int g,
+                     int after)
+{
+  int m = env->max_pairs, me = hca_parent(size, top, g), other;
   char turn = 0;
-  if (m <= 0 || rank % (2 * dist) != 0 || rank + dist >= size)
+  if (m <= 0)
     return;
-  if (!after && j >= m) {
+  if (!after && g >= m && (other = hca_parent(size, top, g - m)) != me) {
     MPI_Request req;
-    MPI_Irecv(&turn, 1, MPI_CHAR, (j - m) * 2 * dist, TAG_TURN, comm, &req);
+    MPI_Irecv(&turn, 1, MPI_CHAR, other, TAG_TURN, comm, &req);
     bench_idle_wait(&req, env->idle);
-  } else if (after && (j + m) * 2 * dist + dist < size) {
-    MPI_Send(&turn, 1, MPI_CHAR, (j + m) * 2 * dist, TAG_TURN, comm);
+  } else if (after && (other = hca_parent(size, top, g + m)) >= 0 && other != me) {
+    MPI_Send(&turn, 1, MPI_CHAR, other, TAG_TURN, comm);
   }
 }
 
 static int sync_hca(MPI_Comm comm, const struct bench_sync_env *env, struct bench_clock *clk)
 {
-  int rank, size, dist = 1;
+  int rank, size, top = 1, g = 0;
   start(comm, clk, &rank, &size);
-  while (dist * 2 < size)
-    dist *= 2;
-  for (; dist >= 1; dist /= 2) {
+  while (top * 2 < size)
+    top *= 2;
+  for (int dist = top; dist >= 1; dist /= 2) {
     /* Parents (multiples of 2*dist) are synchronised already; children r + dist follow. */
     int parent = rank - rank % (2 * dist);
     int child = parent + dist;
+    int mine = g + parent / (2 * dist);  /* my pair's index in the sequence */
+    g += (size - dist + 2 * dist - 1) / (2 * dist);
     if (child >= size)
       continue;
-    hca_turn(comm, env, rank, size, dist, 0);
+    if (rank == parent)
+      hca_turn(comm, env, size, top, mine, 0);
     sync_pair(comm, env, rank, parent, child, FIT_POINTS, FIT_ROUNDS, 1, clk);
-    hca_turn(comm, env, rank, size, dist, 1);
+    if (rank == parent)
+      hca_turn(comm, env, size, top, mine, 1);
   }
   return 0;
 }
