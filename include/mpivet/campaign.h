@@ -7,26 +7,36 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "mpivet/expect.h"
 #include "mpivet/results.h"
 
 #define MV_CAMPAIGN_PATH_MAX 4096
 
-/* One MPI job: every op x msize of the plan at nprocs, for launch index run. */
+/* One MPI job at nprocs for launch index run: every op x msize of the plan, or, when an op is
+ * measured at one size only ("MPI_Gather@800p"), one launch per message size with the ops of
+ * that size. */
 struct mv_launch_item {
-  int index;      /* position in the canonical plan (nprocs-major, then run) */
+  int index;      /* position in the canonical plan (nprocs-major, then run, then size) */
   int nprocs;
   int run;
+  int msize;      /* index into plan.msizes of the one size it measures; -1: every size */
 };
 
 struct mv_plan {
   int *nprocs;              /* ascending process counts */
   size_t n_nprocs;
-  char **ops;               /* "MPI_Bcast" or "MPI_Bcast:impl" */
+  char **ops;               /* "MPI_Bcast", "MPI_Bcast:impl", "MPI_Gather@800p" (one size only) */
   size_t n_ops;
-  int64_t *msizes;
+  int64_t *msizes;          /* bytes: a total volume, or per process when msize_pp[i] */
+  unsigned char *msize_pp;  /* [n_msizes] 1: msizes[i] is per process ("800p") */
   size_t n_msizes;
   int runs;                 /* separate launches per process count */
   int reps;                 /* repetitions inside a launch */
+  /* Launches of per-process sizes (each such size has launches of its own when the plan mixes
+   * sizes): pp_single 1 = one call, no warm-up (exact under SMPI, which is deterministic);
+   * pp_np_max > 0 = only at process counts up to it (their cost grows like p^2 or worse). */
+  int pp_single;
+  int pp_np_max;
   uint64_t seed;            /* order of the launches; recorded for reproduction */
   struct mv_launch_item *items;   /* execution order (shuffled) */
   size_t n_items;
@@ -38,12 +48,39 @@ void mv_plan_release(struct mv_plan *p);
 int mv_plan_parse_nprocs(struct mv_plan *p, const char *spec);
 /* Comma-separated list of names, e.g. "MPI_Bcast,MPI_Reduce". */
 int mv_plan_parse_ops(struct mv_plan *p, const char *list);
-/* Comma-separated list of byte counts. */
+/* Comma-separated list of sizes: byte counts (total volume) or "800p" (bytes per process). */
 int mv_plan_parse_msizes(struct mv_plan *p, const char *list);
-/* Build items for every (nprocs, run) and shuffle them with p->seed (Fisher-Yates, splitmix64). */
+/* Build items for every (nprocs, run[, size]) and shuffle them with p->seed (Fisher-Yates,
+ * splitmix64). Sizes named by "op@size" and missing from msizes are added first. */
 int mv_plan_build(struct mv_plan *p);
+/* The launches of one run at nprocs (item index counted from 0), at most cap of them written;
+ * returns how many there are. */
+size_t mv_plan_launches_at(const struct mv_plan *p, int nprocs, int run,
+                           struct mv_launch_item *out, size_t cap);
+/* The size spec of msizes[i]. */
+struct mv_msize_spec mv_plan_msize(const struct mv_plan *p, size_t i);
+/* "800,800p" */
+int mv_plan_format_msizes(const struct mv_plan *p, char *buf, size_t size);
 
-/* Cost model of one launch in seconds, per engine ("smpi", "mpirun", "srun"). */
+/* What one launch runs: its ops (without "@size") and message sizes resolved to total volumes
+ * at the launch's nprocs, as mpivet-bench takes them, and the name of its folder. */
+#define MV_LAUNCH_MSIZES_MAX 64
+struct mv_launch_jobs {
+  char ops[4096];                          /* comma-separated */
+  char msizes[1024];                       /* comma-separated totals */
+  int64_t totals[MV_LAUNCH_MSIZES_MAX];
+  size_t n_totals;
+  int reps;
+  int warmup;                              /* -1: the engine's default */
+  char name[64];                           /* "np512-run0", or "np512-run0-800p" per size */
+};
+int mv_plan_launch_jobs(const struct mv_plan *p, const struct mv_launch_item *item,
+                        struct mv_launch_jobs *out);
+
+/* Cost model of one launch item in seconds, per engine ("smpi", "mpirun", "srun"). */
+double mv_plan_item_cost(const struct mv_plan *p, const char *engine,
+                         const struct mv_launch_item *item);
+/* Cost of the launches of one run at nprocs (every size), nprocs in the plan or not. */
 double mv_plan_launch_cost(const struct mv_plan *p, const char *engine, int nprocs);
 /* Sum over the items not yet done (done may be NULL = none done). */
 double mv_plan_cost(const struct mv_plan *p, const char *engine, const unsigned char *done);

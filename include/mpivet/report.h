@@ -34,7 +34,9 @@ struct mv_report_fn {
   char callpath[MV_EXPECT_NAME_MAX];   /* MPI_Bcast, or an impl id such as bcast_as_binomial */
   char label[MV_EXPECT_NAME_MAX];      /* column title: "Bcast", "Bcast (BT)" */
   char metric[MV_NAME_MAX];
-  int64_t msize;
+  int64_t msize;                       /* bytes: the total, or per process */
+  int per_process;                     /* rows with msize == bytes x nprocs ("800p") */
+  char size[48];                       /* "800 B", "800 B per process" */
   char expectation[MV_REPORT_TEXT];    /* "O(log p)" */
   char model[MV_REPORT_TEXT];          /* full model "1.2e-06 + 3e-07 * log2(p)^(1)" */
   char lead[MV_REPORT_TEXT];           /* "O(log p)" */
@@ -55,7 +57,9 @@ struct mv_report_fn {
 struct mv_report_rule {
   char text[MV_REPORT_TEXT];           /* "MPI_Allreduce <= MPI_Reduce + MPI_Bcast" */
   char metric[MV_NAME_MAX];
-  int64_t msize;
+  int64_t msize;                       /* the functions' size, as in mv_report_fn */
+  int per_process;
+  char size[48];
   char status[64];                     /* mv_rule_status_name, or "not evaluated" */
   int failed;
   char detail[MV_REPORT_TEXT];
@@ -76,6 +80,10 @@ struct mv_report {
   int gl_nprocs;
   size_t n_mismatch, n_rules_failed, n_gl_violations;
   size_t n_incomplete;                 /* functions not modeled or not measured */
+  /* in: sizes per process the campaign measured (bytes), so that an expectation without
+   * msize= models each such series as one function, as it does for msize=...p lines */
+  int64_t pp_sizes[16];
+  size_t n_pp_sizes;
 };
 
 void mv_report_init(struct mv_report *r);
@@ -89,8 +97,14 @@ void mv_report_fn_release(struct mv_report_fn *fn);
 
 /* Build the functions and rules from a data set and an expectation file: per expectation and
  * message size, a PMNF model over nprocs in the expectation-driven search space, its verdict
- * and curves; then each rule on the fitted models. */
+ * and curves; then each rule on the fitted models of one size. An expectation with msize=S
+ * models the rows of that size (800: msize 800; 800p: msize 800 x nprocs) as one function;
+ * one without models every size measured: each per-process series (r->pp_sizes and the
+ * msize=...p lines of ef) as one function, every other total as one. */
 int mv_report_build(struct mv_report *r, struct mv_dataset *ds, const struct mv_expect_file *ef);
+
+/* "800 B" or "800 B per process". */
+void mv_report_size_label(int64_t bytes, int per_process, char *buf, size_t size);
 
 /* 1 when any verdict failed: a mismatch, a failed rule or a guideline violation. */
 int mv_report_failed(const struct mv_report *r);
@@ -114,6 +128,8 @@ struct mv_check_analysis {
   struct mv_gl_report gl;
   struct mv_report report;
   int skip_memory;               /* in: drop mem_bytes/rss_bytes expectations (engine cannot measure) */
+  int64_t pp_sizes[16];          /* in: sizes per process of the campaign (report.pp_sizes) */
+  size_t n_pp_sizes;
   size_t n_skipped;              /* out: how many were dropped */
   char error[1024];
 };

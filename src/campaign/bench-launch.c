@@ -33,19 +33,6 @@ static int read_rows(const char *csv, struct mv_rowbuf *out, char *err, size_t e
   return rc < 0 ? rc : 0;
 }
 
-static int join(char *buf, size_t size, char *const *items, size_t n)
-{
-  size_t len = 0;
-  buf[0] = '\0';
-  for (size_t i = 0; i < n; i++) {
-    int k = snprintf(buf + len, size - len, "%s%s", i ? "," : "", items[i]);
-    if (k < 0 || (size_t)k >= size - len)
-      return MV_ERANGE;
-    len += (size_t)k;
-  }
-  return 0;
-}
-
 /* The launch's command line next to its log (best effort: it only documents the launch). */
 static void save_command(const char *dir, int run, const char *command)
 {
@@ -103,21 +90,15 @@ int mv_campaign_bench_launch(void *ctx, const struct mv_campaign *c,
 {
   (void)ctx;
   const struct mv_plan *p = &c->plan;
-  char ops[4096], msizes[1024], reps[32], seed[32], dir[MV_CAMPAIGN_PATH_MAX + 64];
-  char *sizes[256];
-  size_t ns = p->n_msizes < 256 ? p->n_msizes : 256;
-  char sizebuf[256][24];
-  for (size_t i = 0; i < ns; i++) {
-    snprintf(sizebuf[i], sizeof sizebuf[i], "%lld", (long long)p->msizes[i]);
-    sizes[i] = sizebuf[i];
-  }
-  if (join(ops, sizeof ops, p->ops, p->n_ops) || join(msizes, sizeof msizes, sizes, ns))
+  char reps[32], seed[32], dir[MV_CAMPAIGN_PATH_MAX + 64];
+  struct mv_launch_jobs jobs;   /* ops and sizes of this launch, totals at its nprocs */
+  if (mv_plan_launch_jobs(p, item, &jobs))
     return MV_ERANGE;
-  snprintf(reps, sizeof reps, "%d", p->reps);
+  snprintf(reps, sizeof reps, "%d", jobs.reps);
   /* the bench's job order: reproducible per launch, different between launches */
   uint64_t state = p->seed + (uint64_t)item->index;
   snprintf(seed, sizeof seed, "%llu", (unsigned long long)(mv_rand_next(&state) % 1000000007u + 1));
-  snprintf(dir, sizeof dir, "%s/launches/np%d-run%d", c->dir, item->nprocs, item->run);
+  snprintf(dir, sizeof dir, "%.*s/launches/%s", MV_CAMPAIGN_PATH_MAX - 16, c->dir, jobs.name);
   char parent[MV_CAMPAIGN_PATH_MAX + 16];
   snprintf(parent, sizeof parent, "%s/launches", c->dir);
   if ((mkdir(parent, 0777) && errno != EEXIST) || (mkdir(dir, 0777) && errno != EEXIST)) {
@@ -127,11 +108,14 @@ int mv_campaign_bench_launch(void *ctx, const struct mv_campaign *c,
   const char *ppn = mv_campaign_get(c, "ppn"), *timeout = mv_campaign_get(c, "timeout");
   const char *engine = mv_campaign_get(c, "engine"), *smpi[8] = {NULL};
   int sim = engine && strcmp(engine, "smpi") == 0;
-  /* SMPI is deterministic: one warm-up call only sizes the start window */
-  const char *args[] = {"--ops", ops, "--msizes", msizes, "--reps", reps, "--seed", seed,
-                        sim ? "--warmup" : NULL, "1", NULL};
+  /* SMPI is deterministic: one warm-up call only sizes the start window (none when the plan
+   * makes one call per job: jobs.warmup 0) */
+  char warmup[16];
+  snprintf(warmup, sizeof warmup, "%d", jobs.warmup >= 0 ? jobs.warmup : 1);
+  const char *args[] = {"--ops", jobs.ops, "--msizes", jobs.msizes, "--reps", reps, "--seed", seed,
+                        sim || jobs.warmup >= 0 ? "--warmup" : NULL, warmup, NULL};
   if (sim)
-    mv_campaign_smpi_args(p->msizes, p->n_msizes, ppn ? atoi(ppn) : 0, smpi,
+    mv_campaign_smpi_args(jobs.totals, jobs.n_totals, ppn ? atoi(ppn) : 0, smpi,
                           sizeof smpi / sizeof smpi[0]);
   struct mv_launch_spec spec = {
     .engine = engine, .mpi = mv_campaign_get(c, "mpi"),

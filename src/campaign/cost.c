@@ -1,9 +1,11 @@
 /* Cost model of a campaign, printed before it starts and used to honour --budget. SMPI: host
  * time per simulated message (which grows with the number of simulated ranks) times the
  * messages of each job: the op's calls (warm-up + repetitions) plus the bench's own collectives
- * per job (result check, warm-up barrier, start broadcast, reductions of the timings). Real MPI:
- * a time per call, and the stalls of oversubscribed local ranks. Calibrated on this project's
- * 2-core machine (docs/check.md, "Cost"). */
+ * per job (result check, warm-up barrier, start broadcast, reductions of the timings), plus a
+ * data term for large per-rank volumes (800 B per process up to 1024 ranks). Real MPI: a time
+ * per call, and the stalls of oversubscribed local ranks. Calibrated on this project's 2-core
+ * machine (docs/check.md, "Cost"). Each launch item is costed with the ops and message sizes it
+ * runs (mv_plan_launch_jobs: totals at its nprocs, one call for per-process sizes if so planned). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,6 +51,12 @@ static const struct {
 /* SMPI's host time per message grows with the simulated ranks: 7.7 us at 128 ranks, 10.7 us at
  * 512, 15.5 us at 1024 (measured on the default suite); unit_s * (1 + p / 512) follows it. */
 #define SMPI_RANK_SCALE 512.0
+/* SMPI's host time of a call with total volume T bytes at p ranks also grows like T p^2: one
+ * call of Gather, Allgather, Alltoall at 800 B per process (T = 800 p) took 6.1, 7.5, 10.3 s of
+ * CPU at 512 ranks and 46, 69, 83 s at 1024 (1.1, 1.1, 1.9 s at 256), i.e. 5.6e-11, 7.5e-11,
+ * 9.7e-11 s per byte and rank^2; one coefficient for all (within 30%). Negligible at 800 B in
+ * total (0.08 s per call at 1024 ranks). */
+#define SMPI_DATA_S 7.5e-11
 
 static long cores(void)
 {
@@ -58,7 +66,7 @@ static long cores(void)
 
 static void growth_of(const char *op, enum growth *g, double *calls)
 {
-  size_t len = strcspn(op, ":");
+  size_t len = strcspn(op, ":,@");
   *g = G_P;
   *calls = 1;
   for (size_t i = 0; i < sizeof op_growth / sizeof op_growth[0]; i++)
@@ -92,26 +100,46 @@ static size_t engine_index(const char *engine)
   return e;
 }
 
-double mv_plan_launch_cost(const struct mv_plan *p, const char *engine, int nprocs)
+double mv_plan_item_cost(const struct mv_plan *p, const char *engine,
+                         const struct mv_launch_item *item)
 {
   size_t e = engine_index(engine);
-  double calls = (double)p->reps + engines[e].warmup;
+  struct mv_launch_jobs jobs;
+  if (mv_plan_launch_jobs(p, item, &jobs))
+    return 0;
+  int np = item->nprocs;
+  double calls = (double)jobs.reps + (jobs.warmup >= 0 ? jobs.warmup : engines[e].warmup);
   /* the bench's own collectives per job: 3 of p log p messages, 6 of p */
-  double job = engines[e].real ? 4.0 : 3 * messages(G_PLOGP, nprocs) + 6 * messages(G_P, nprocs);
-  double work = 0;
-  for (size_t i = 0; i < p->n_ops; i++) {
+  double job = engines[e].real ? 4.0 : 3 * messages(G_PLOGP, np) + 6 * messages(G_P, np);
+  double work = 0, data = 0, nops = 0;
+  for (const char *op = jobs.ops; *op; op += strcspn(op, ",") + (op[strcspn(op, ",")] == ',')) {
     enum growth g;
     double n;
-    growth_of(p->ops[i], &g, &n);
-    double unit = engines[e].real ? n : n * messages(g, nprocs);
-    work += (job + unit * calls) * (double)(p->n_msizes ? p->n_msizes : 1);
+    growth_of(op, &g, &n);
+    double unit = engines[e].real ? n : n * messages(g, np);
+    nops++;
+    for (size_t k = 0; k < jobs.n_totals; k++) {
+      work += job + unit * calls;
+      data += engines[e].real ? 0 : n * calls * (double)jobs.totals[k] * np * np;
+    }
   }
-  double unit_s = engines[e].unit_s * (engines[e].real ? 1.0 : 1.0 + nprocs / SMPI_RANK_SCALE);
-  double jobs = (double)p->n_ops * (double)(p->n_msizes ? p->n_msizes : 1);
-  double over = (double)nprocs / (double)cores();
+  double unit_s = engines[e].unit_s * (engines[e].real ? 1.0 : 1.0 + np / SMPI_RANK_SCALE);
+  double njobs = nops * (double)(jobs.n_totals ? jobs.n_totals : 1);
+  double over = (double)np / (double)cores();
   double stall = over > 1 && engines[e].oversub_s > 0
-                     ? jobs * engines[e].oversub_s * pow(over / 2, engines[e].oversub_exp) : 0;
-  return engines[e].launch_s + engines[e].rank_s * nprocs + unit_s * work + stall;
+                     ? njobs * engines[e].oversub_s * pow(over / 2, engines[e].oversub_exp) : 0;
+  return engines[e].launch_s + engines[e].rank_s * np + unit_s * work + SMPI_DATA_S * data +
+         stall;
+}
+
+double mv_plan_launch_cost(const struct mv_plan *p, const char *engine, int nprocs)
+{
+  struct mv_launch_item items[MV_LAUNCH_MSIZES_MAX];
+  size_t n = mv_plan_launches_at(p, nprocs, 0, items, MV_LAUNCH_MSIZES_MAX);
+  double total = 0;
+  for (size_t i = 0; i < n && i < MV_LAUNCH_MSIZES_MAX; i++)
+    total += mv_plan_item_cost(p, engine, &items[i]);
+  return total;
 }
 
 double mv_plan_cost(const struct mv_plan *p, const char *engine, const unsigned char *done)
@@ -119,7 +147,7 @@ double mv_plan_cost(const struct mv_plan *p, const char *engine, const unsigned 
   double total = 0;
   for (size_t i = 0; i < p->n_items; i++)
     if (!done || !done[p->items[i].index])
-      total += mv_plan_launch_cost(p, engine, p->items[i].nprocs);
+      total += mv_plan_item_cost(p, engine, &p->items[i]);
   return total;
 }
 

@@ -1,6 +1,8 @@
 /* Experiment plans: process counts x launches, each launch measuring ops x msizes, put in a
- * random order from a recorded seed (so machine drift does not masquerade as scaling), with a
- * cost model per engine and trimming to a time budget. */
+ * random order from a recorded seed (so machine drift does not masquerade as scaling). Sizes
+ * are totals or per process ("800p", resolved to a total at each launch's nprocs); an op
+ * measured at one size only ("MPI_Gather@800p") makes one launch per size. The cost model per
+ * engine and the trimming to a time budget are in cost.c. */
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -30,6 +32,7 @@ void mv_plan_release(struct mv_plan *p)
   free(p->nprocs);
   free_ops(p);
   free(p->msizes);
+  free(p->msize_pp);
   free(p->items);
   mv_plan_init(p);
 }
@@ -139,9 +142,25 @@ int mv_plan_parse_nprocs(struct mv_plan *p, const char *spec)
   return rc ? rc : (p->n_nprocs ? 0 : MV_EPARSE);
 }
 
+/* The size an "op@size" entry is restricted to: 1 and *spec, 0 for a plain op, MV_EPARSE. */
+static int op_size(const char *op, struct mv_msize_spec *spec)
+{
+  const char *at = strchr(op, '@');
+  size_t col;
+  char msg[160];
+  if (!at)
+    return 0;
+  if (at == op || mv_msize_spec_parse(at + 1, strlen(at + 1), spec, &col, msg, sizeof msg))
+    return MV_EPARSE;
+  return 1;
+}
+
 static int op_token(void *ctx, const char *t)
 {
   struct mv_plan *p = ctx;
+  struct mv_msize_spec spec;
+  if (op_size(t, &spec) < 0)
+    return MV_EPARSE;
   char **ops = realloc(p->ops, (p->n_ops + 1) * sizeof *ops);
   if (!ops)
     return MV_ENOMEM;
@@ -158,45 +177,198 @@ int mv_plan_parse_ops(struct mv_plan *p, const char *list)
   return each_token(list, op_token, p);
 }
 
-static int msize_token(void *ctx, const char *t)
+struct mv_msize_spec mv_plan_msize(const struct mv_plan *p, size_t i)
 {
-  struct mv_plan *p = ctx;
-  long long v;
-  char *end;
-  v = strtoll(t, &end, 10);
-  if (end == t || *end || v < 0)
-    return MV_EPARSE;
+  struct mv_msize_spec s = {p->msizes[i], p->msize_pp && p->msize_pp[i]};
+  return s;
+}
+
+static int find_msize(const struct mv_plan *p, const struct mv_msize_spec *s)
+{
+  for (size_t i = 0; i < p->n_msizes; i++) {
+    struct mv_msize_spec m = mv_plan_msize(p, i);
+    if (mv_msize_spec_equal(&m, s))
+      return (int)i;
+  }
+  return -1;
+}
+
+static int add_msize(struct mv_plan *p, const struct mv_msize_spec *s)
+{
   int64_t *m = realloc(p->msizes, (p->n_msizes + 1) * sizeof *m);
   if (!m)
     return MV_ENOMEM;
   p->msizes = m;
-  m[p->n_msizes++] = v;
+  unsigned char *pp = realloc(p->msize_pp, p->n_msizes + 1);
+  if (!pp)
+    return MV_ENOMEM;
+  p->msize_pp = pp;
+  m[p->n_msizes] = s->bytes;
+  pp[p->n_msizes++] = (unsigned char)s->per_process;
   return 0;
+}
+
+static int msize_token(void *ctx, const char *t)
+{
+  struct mv_msize_spec s;
+  size_t col;
+  char msg[160];
+  if (mv_msize_spec_parse(t, strlen(t), &s, &col, msg, sizeof msg))
+    return MV_EPARSE;
+  return add_msize(ctx, &s);
 }
 
 int mv_plan_parse_msizes(struct mv_plan *p, const char *list)
 {
   free(p->msizes);
+  free(p->msize_pp);
   p->msizes = NULL;
+  p->msize_pp = NULL;
   p->n_msizes = 0;
   return each_token(list, msize_token, p);
 }
 
+int mv_plan_format_msizes(const struct mv_plan *p, char *buf, size_t size)
+{
+  size_t len = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < p->n_msizes; i++) {
+    struct mv_msize_spec s = mv_plan_msize(p, i);
+    char one[32];
+    mv_msize_spec_format(&s, one, sizeof one);
+    int k = snprintf(buf + len, size - len, "%s%s", i ? "," : "", one);
+    if (k < 0 || (size_t)k >= size - len)
+      return MV_ERANGE;
+    len += (size_t)k;
+  }
+  return 0;
+}
+
+/* Op i is measured at size j: a plain op at every size, "op@size" at its own. */
+static int op_at(const struct mv_plan *p, size_t i, size_t j)
+{
+  struct mv_msize_spec s, m = mv_plan_msize(p, j);
+  return op_size(p->ops[i], &s) == 0 || mv_msize_spec_equal(&s, &m);
+}
+
+/* Launches are per size when an op is restricted or per-process sizes mix with others. */
+static int is_split(const struct mv_plan *p)
+{
+  int split = 0, pp = 0;
+  struct mv_msize_spec s;
+  for (size_t i = 0; i < p->n_ops; i++)
+    split |= op_size(p->ops[i], &s) == 1;
+  for (size_t j = 0; j < p->n_msizes; j++)
+    pp |= p->msize_pp && p->msize_pp[j];
+  return split || (pp && p->n_msizes > 1);
+}
+
+/* Sizes named by "op@size" join msizes. */
+static int restricted_sizes(struct mv_plan *p)
+{
+  for (size_t i = 0; i < p->n_ops; i++) {
+    struct mv_msize_spec s;
+    int r = op_size(p->ops[i], &s);
+    if (r < 0)
+      return r;
+    if (r && find_msize(p, &s) < 0 && (r = add_msize(p, &s)) != 0)
+      return r;
+  }
+  return 0;
+}
+
+/* Size j has a launch at nprocs: some op is measured at it, within pp_np_max. */
+static int size_launched(const struct mv_plan *p, size_t j, int nprocs)
+{
+  if (p->msize_pp && p->msize_pp[j] && p->pp_np_max > 0 && nprocs > p->pp_np_max)
+    return 0;
+  for (size_t i = 0; i < p->n_ops; i++)
+    if (op_at(p, i, j))
+      return 1;
+  return 0;
+}
+
+int mv_plan_launch_jobs(const struct mv_plan *p, const struct mv_launch_item *item,
+                        struct mv_launch_jobs *out)
+{
+  size_t olen = 0, slen = 0;
+  memset(out, 0, sizeof *out);
+  for (size_t i = 0; i < p->n_ops; i++) {
+    if (item->msize >= 0 && !op_at(p, i, (size_t)item->msize))
+      continue;
+    size_t n = strcspn(p->ops[i], "@");
+    int k = snprintf(out->ops + olen, sizeof out->ops - olen, "%s%.*s", olen ? "," : "",
+                     (int)n, p->ops[i]);
+    if (k < 0 || (size_t)k >= sizeof out->ops - olen)
+      return MV_ERANGE;
+    olen += (size_t)k;
+  }
+  int per_process = 1;   /* every size of the launch is per process */
+  for (size_t j = 0; j < p->n_msizes; j++) {
+    if (item->msize >= 0 && (size_t)item->msize != j)
+      continue;
+    struct mv_msize_spec s = mv_plan_msize(p, j);
+    per_process &= s.per_process;
+    int64_t total = mv_msize_spec_total(&s, item->nprocs);
+    int k = snprintf(out->msizes + slen, sizeof out->msizes - slen, "%s%lld", slen ? "," : "",
+                     (long long)total);
+    if (out->n_totals == MV_LAUNCH_MSIZES_MAX || k < 0 || (size_t)k >= sizeof out->msizes - slen)
+      return MV_ERANGE;
+    slen += (size_t)k;
+    out->totals[out->n_totals++] = total;
+  }
+  int single = per_process && p->pp_single;
+  out->reps = single ? 1 : p->reps;
+  out->warmup = single ? 0 : -1;
+  int len = snprintf(out->name, sizeof out->name, "np%d-run%d", item->nprocs, item->run);
+  if (item->msize >= 0) {
+    struct mv_msize_spec s = mv_plan_msize(p, (size_t)item->msize);
+    out->name[len++] = '-';
+    mv_msize_spec_format(&s, out->name + len, sizeof out->name - (size_t)len);
+  }
+  return 0;
+}
+
+/* The launches of one run at nprocs (index 0..), at most cap; returns how many there are. */
+size_t mv_plan_launches_at(const struct mv_plan *p, int nprocs, int run,
+                           struct mv_launch_item *out, size_t cap)
+{
+  int split = is_split(p);
+  size_t n = 0;
+  for (size_t j = 0; j < (split ? p->n_msizes : 1); j++) {
+    if (split && !size_launched(p, j, nprocs))
+      continue;
+    if (n < cap)
+      out[n] = (struct mv_launch_item){(int)n, nprocs, run, split ? (int)j : -1};
+    n++;
+  }
+  return n;
+}
+
 int mv_plan_build(struct mv_plan *p)
 {
-  if (!p->n_nprocs || p->runs < 1 || p->reps < 1)
+  if (!p->n_nprocs || p->runs < 1 || p->reps < 1 || p->pp_np_max < 0)
     return MV_EINVAL;
-  size_t n = p->n_nprocs * (size_t)p->runs;
+  int rc = restricted_sizes(p);
+  if (rc)
+    return rc;
+  size_t n = 0;   /* canonical order: nprocs, then run, then size */
+  for (size_t k = 0; k < p->n_nprocs; k++)
+    n += (size_t)p->runs * mv_plan_launches_at(p, p->nprocs[k], 0, NULL, 0);
+  if (n == 0)
+    return MV_EINVAL;
   struct mv_launch_item *it = realloc(p->items, n * sizeof *it);
   if (!it)
     return MV_ENOMEM;
   p->items = it;
   p->n_items = n;
-  for (size_t i = 0; i < n; i++) {
-    it[i].index = (int)i;
-    it[i].nprocs = p->nprocs[i / (size_t)p->runs];
-    it[i].run = (int)(i % (size_t)p->runs);
-  }
+  for (size_t k = 0, i = 0; k < p->n_nprocs; k++)
+    for (int run = 0; run < p->runs; run++) {
+      size_t m = mv_plan_launches_at(p, p->nprocs[k], run, it + i, n - i);
+      for (size_t j = 0; j < m; j++)
+        it[i + j].index = (int)(i + j);
+      i += m;
+    }
   uint64_t state = p->seed;
   for (size_t i = n; i > 1; i--) {   /* Fisher-Yates */
     size_t j = (size_t)mv_rand_below(&state, i);

@@ -1,6 +1,6 @@
 /* campaign.plan: the plan of a campaign as "key value" lines (seed, runs, reps, nprocs, ops,
- * msizes, the shuffled order of launch indices, and "opt KEY VALUE" for the command's options),
- * so that --resume continues exactly the campaign that was started. */
+ * msizes as specs such as 800 or 800p, the shuffled order of launch indices, and "opt KEY VALUE"
+ * for the command's options), so that --resume continues exactly the campaign that was started. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -25,19 +25,21 @@ int mv__plan_write(const struct mv_campaign *c, const char *path)
   const struct mv_plan *p = &c->plan;
   char tmp[MV_CAMPAIGN_PATH_MAX + 64];
   snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+  char msizes[4096];
+  if (mv_plan_format_msizes(p, msizes, sizeof msizes))
+    return MV_ERANGE;
   FILE *fp = fopen(tmp, "w");
   if (!fp)
     return MV_EIO;
   fprintf(fp, "# mpivet campaign plan: written once when the campaign starts; do not edit\n"
               "version 1\nseed %" PRIu64 "\nruns %d\nreps %d\n", p->seed, p->runs, p->reps);
+  if (p->pp_single || p->pp_np_max)
+    fprintf(fp, "pp_single %d\npp_np_max %d\n", p->pp_single, p->pp_np_max);
   write_list_int(fp, "nprocs", p->nprocs, p->n_nprocs);
   fputs("ops ", fp);
   for (size_t i = 0; i < p->n_ops; i++)
     fprintf(fp, "%s%s", i ? "," : "", p->ops[i]);
-  fputs("\nmsizes ", fp);
-  for (size_t i = 0; i < p->n_msizes; i++)
-    fprintf(fp, "%s%" PRId64, i ? "," : "", p->msizes[i]);
-  fputs("\norder ", fp);
+  fprintf(fp, "\nmsizes %s\norder ", msizes);
   for (size_t i = 0; i < p->n_items; i++)
     fprintf(fp, "%s%d", i ? "," : "", p->items[i].index);
   fputc('\n', fp);
@@ -115,6 +117,10 @@ static int plan_line(struct mv_campaign *c, char *key, char *val)
     return parse_int_key(val, &p->runs);
   if (strcmp(key, "reps") == 0)
     return parse_int_key(val, &p->reps);
+  if (strcmp(key, "pp_single") == 0)
+    return strcmp(val, "0") && strcmp(val, "1") ? MV_EPARSE : (p->pp_single = val[0] == '1', 0);
+  if (strcmp(key, "pp_np_max") == 0)
+    return strcmp(val, "0") == 0 ? (p->pp_np_max = 0, 0) : parse_int_key(val, &p->pp_np_max);
   if (strcmp(key, "nprocs") == 0)
     return mv_plan_parse_nprocs(p, val);
   if (strcmp(key, "ops") == 0)

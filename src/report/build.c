@@ -1,6 +1,8 @@
 /* Building a report from a data set and an expectation file, as the paper's workflow does:
- * per expectation and message size, a PMNF model over p in the expectation-driven search space,
- * its verdict (match, divergence), points and curves to plot; then the cross-function rules. */
+ * per expectation and message size (a fixed total, or a size per process whose rows have
+ * msize = bytes x nprocs), a PMNF model over p in the expectation-driven search space, its
+ * verdict (match, divergence), points and curves to plot; then the cross-function rules,
+ * each on functions of one size. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,14 +135,19 @@ static int model_fn(struct mv_report_fn *fn, const struct mv_expectation *e,
   return make_curves(fn, e, &v);
 }
 
-/* Groups of ds for (callpath, metric, msize), by increasing nprocs. */
+static int group_has_size(const struct mv_group *g, const struct mv_msize_spec *s)
+{
+  return g->msize == mv_msize_spec_total(s, g->nprocs);
+}
+
+/* Groups of ds for (callpath, metric, size), by increasing nprocs. */
 static size_t collect(struct mv_dataset *ds, const char *callpath, const char *metric,
-                      int64_t msize, const struct mv_group **out)
+                      const struct mv_msize_spec *size, const struct mv_group **out)
 {
   size_t n = 0;
   for (size_t i = 0; i < ds->ngroups && n < MAX_POINTS; i++) {
     const struct mv_group *g = &ds->groups[i];
-    if (g->msize != msize || g->n == 0 || !group_is(g, callpath, metric))
+    if (!group_has_size(g, size) || g->n == 0 || !group_is(g, callpath, metric))
       continue;
     size_t k = n++;
     while (k > 0 && out[k - 1]->nprocs > g->nprocs) {
@@ -153,16 +160,18 @@ static size_t collect(struct mv_dataset *ds, const char *callpath, const char *m
 }
 
 static int add_function(struct mv_report *r, struct mv_dataset *ds, const struct mv_expectation *e,
-                        const char *metric, int64_t msize)
+                        const char *metric, const struct mv_msize_spec *size)
 {
   const struct mv_group *gs[MAX_POINTS];
-  size_t n = collect(ds, e->callpath, metric, msize, gs);
+  size_t n = collect(ds, e->callpath, metric, size, gs);
   struct mv_report_fn fn;
   memset(&fn, 0, sizeof fn);
   snprintf(fn.callpath, sizeof fn.callpath, "%s", e->callpath);
   label_of(e->callpath, fn.label, sizeof fn.label);
   snprintf(fn.metric, sizeof fn.metric, "%s", metric);
-  fn.msize = msize;
+  fn.msize = size->bytes;
+  fn.per_process = size->per_process;
+  mv_report_size_label(fn.msize, fn.per_process, fn.size, sizeof fn.size);
   fn.ar2 = NAN;
   mv_bigo_format(&e->expect, fn.expectation, sizeof fn.expectation);
   fn.points = calloc(n ? n : 1, sizeof *fn.points);
@@ -188,39 +197,69 @@ static int add_function(struct mv_report *r, struct mv_dataset *ds, const struct
   return rc;
 }
 
-/* Every (metric, msize) measured for an expectation; one NOT_MEASURED entry when none is. */
-static int add_expectation(struct mv_report *r, struct mv_dataset *ds, const struct mv_expectation *e)
+/* The per-process series a row belongs to when no msize= says: one the campaign measured or
+ * an msize=...p line names, at this row's nprocs; otherwise the row's own total. */
+static struct mv_msize_spec size_of_group(const struct mv_report *r,
+                                          const struct mv_expect_file *ef,
+                                          const struct mv_group *g)
+{
+  struct mv_msize_spec s = {0, 1};
+  for (size_t i = 0; i < r->n_pp_sizes; i++)
+    if ((s.bytes = r->pp_sizes[i]) > 0 && group_has_size(g, &s))
+      return s;
+  for (size_t i = 0; i < ef->n; i++)
+    if (ef->items[i].msize_given && ef->items[i].msize.per_process &&
+        group_has_size(g, &ef->items[i].msize))
+      return ef->items[i].msize;
+  s.bytes = g->msize;
+  s.per_process = 0;
+  return s;
+}
+
+static int has_fn(const struct mv_report *r, const char *callpath, const char *metric,
+                  const struct mv_msize_spec *size)
+{
+  for (size_t k = 0; k < r->nfns; k++)
+    if (r->fns[k].msize == size->bytes && !r->fns[k].per_process == !size->per_process &&
+        strcmp(r->fns[k].metric, metric) == 0 && strcmp(r->fns[k].callpath, callpath) == 0)
+      return 1;
+  return 0;
+}
+
+/* Every (metric, size) measured for an expectation (only its own size with msize=); one
+ * NOT_MEASURED entry when none is. */
+static int add_expectation(struct mv_report *r, struct mv_dataset *ds,
+                           const struct mv_expect_file *ef, const struct mv_expectation *e)
 {
   int found = 0, rc = 0;
   for (size_t i = 0; i < ds->ngroups && rc == 0; i++) {
     const struct mv_group *g = &ds->groups[i];
-    if (!group_is(g, e->callpath, e->metric))
+    if (!group_is(g, e->callpath, e->metric) || (e->msize_given && !group_has_size(g, &e->msize)))
       continue;
-    int dup = 0;
-    for (size_t k = 0; k < r->nfns && !dup; k++)
-      dup = r->fns[k].msize == g->msize && strcmp(r->fns[k].metric, g->metric) == 0 &&
-            strcmp(r->fns[k].callpath, e->callpath) == 0;
-    if (!dup) {
-      found = 1;
-      rc = add_function(r, ds, e, g->metric, g->msize);
-    }
+    struct mv_msize_spec size = e->msize_given ? e->msize : size_of_group(r, ef, g);
+    found = 1;
+    if (!has_fn(r, e->callpath, g->metric, &size))
+      rc = add_function(r, ds, e, g->metric, &size);
   }
+  struct mv_msize_spec none = {0, 0};
   if (rc == 0 && !found)
-    rc = add_function(r, ds, e, strcmp(e->metric, "*") ? e->metric : "time_s", 0);
+    rc = add_function(r, ds, e, strcmp(e->metric, "*") ? e->metric : "time_s",
+                      e->msize_given ? &e->msize : &none);
   return rc;
 }
 
 static struct mv_report_fn *find_fn(struct mv_report *r, const char *callpath, const char *metric,
-                                    int64_t msize)
+                                    int64_t msize, int per_process)
 {
   for (size_t i = 0; i < r->nfns; i++)
-    if (r->fns[i].msize == msize && strcmp(r->fns[i].callpath, callpath) == 0 &&
+    if (r->fns[i].msize == msize && !r->fns[i].per_process == !per_process &&
+        strcmp(r->fns[i].callpath, callpath) == 0 &&
         strcmp(r->fns[i].metric, metric) == 0 && MV_REPORT_MODELED(&r->fns[i]))
       return &r->fns[i];
   return NULL;
 }
 
-/* A rule for one modeled lhs function: the rhs must be modeled at the same metric and msize. */
+/* A rule for one modeled lhs function: the rhs must be modeled at the same metric and size. */
 static int eval_rule(struct mv_report *r, const struct mv_rule *rule, struct mv_report_fn *lhs)
 {
   struct mv_report_rule rr;
@@ -229,7 +268,8 @@ static int eval_rule(struct mv_report *r, const struct mv_rule *rule, struct mv_
   const struct mv_function *rhs[MV_RULE_MAX_RHS];
   const char *missing = NULL;
   for (int i = 0; i < rule->nrhs; i++) {
-    const struct mv_report_fn *f = find_fn(r, rule->rhs[i], lhs->metric, lhs->msize);
+    const struct mv_report_fn *f = find_fn(r, rule->rhs[i], lhs->metric, lhs->msize,
+                                           lhs->per_process);
     rhs[i] = f ? &f->fitted : NULL;
     if (!f && !missing)
       missing = rule->rhs[i];
@@ -239,6 +279,8 @@ static int eval_rule(struct mv_report *r, const struct mv_rule *rule, struct mv_
   }
   snprintf(rr.metric, sizeof rr.metric, "%s", lhs->metric);
   rr.msize = lhs->msize;
+  rr.per_process = lhs->per_process;
+  snprintf(rr.size, sizeof rr.size, "%s", lhs->size);
   if (missing) {
     snprintf(rr.status, sizeof rr.status, "not evaluated");
     snprintf(rr.detail, sizeof rr.detail, "no model for %s", missing);
@@ -273,15 +315,19 @@ int mv_report_build(struct mv_report *r, struct mv_dataset *ds, const struct mv_
     snprintf(r->engine, sizeof r->engine, "%s", ds->groups[0].engine);
   }
   int rc = 0;
-  for (size_t i = 0; i < ef->n && rc == 0; i++)
-    rc = add_expectation(r, ds, &ef->items[i]);
+  for (int pass = 1; pass >= 0; pass--)   /* lines with msize= first: they claim their rows */
+    for (size_t i = 0; i < ef->n && rc == 0; i++)
+      if (!ef->items[i].msize_given == !pass)
+        rc = add_expectation(r, ds, ef, &ef->items[i]);
   for (size_t k = 0; k < ef->nrules && rc == 0; k++) {
     const struct mv_rule *rule = &ef->rules[k];
     size_t nfns = r->nfns;   /* rules never add functions */
     for (size_t i = 0; i < nfns && rc == 0; i++) {
       struct mv_report_fn *f = &r->fns[i];
       if (MV_REPORT_MODELED(f) && strcmp(f->callpath, rule->lhs) == 0 &&
-          (strcmp(rule->metric, "*") == 0 || strcmp(rule->metric, f->metric) == 0))
+          (strcmp(rule->metric, "*") == 0 || strcmp(rule->metric, f->metric) == 0) &&
+          (!rule->msize_given || (rule->msize.bytes == f->msize &&
+                                  !rule->msize.per_process == !f->per_process)))
         rc = eval_rule(r, rule, f);
     }
   }

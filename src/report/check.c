@@ -100,6 +100,8 @@ int mv_check_analyze(struct mv_check_analysis *a, const char *results, const cha
     return rc;
   if (a->skip_memory)
     a->n_skipped = drop_memory(&a->expect);
+  memcpy(a->report.pp_sizes, a->pp_sizes, sizeof a->pp_sizes);
+  a->report.n_pp_sizes = a->n_pp_sizes;
   if ((rc = mv_report_build(&a->report, &a->ds, &a->expect))) {
     snprintf(a->error, sizeof a->error, "building the report: %s", mv_strerror(rc));
     return rc;

@@ -39,7 +39,7 @@ void mv__html_escape(FILE *fp, const char *s)
 
 static void summary_table(FILE *fp, const struct mv_report *r)
 {
-  fputs("<table id=\"models\"><tr><th>function</th><th>metric</th><th>msize [B]</th>"
+  fputs("<table id=\"models\"><tr><th>function</th><th>metric</th><th>message size</th>"
         "<th>expectation</th><th>model</th><th>adj. R²</th><th>δ(p)</th><th>match</th></tr>\n",
         fp);
   for (size_t i = 0; i < r->nfns; i++) {
@@ -49,7 +49,7 @@ static void summary_table(FILE *fp, const struct mv_report *r)
     mv__html_escape(fp, f->label);
     fputs("</td><td>", fp);
     mv__html_escape(fp, f->metric);
-    fprintf(fp, "</td><td>%lld</td><td>", (long long)f->msize);
+    fprintf(fp, "</td><td>%s</td><td>", f->size);
     mv__html_escape(fp, f->expectation);
     fputs("</td><td>", fp);
     mv__html_escape(fp, modeled ? f->model : f->note);
@@ -70,14 +70,14 @@ static void rules_table(FILE *fp, const struct mv_report *r)
   if (!r->nrules)
     return;
   fputs("<h2>Cross-function rules</h2>\n<table id=\"rules\"><tr><th>rule</th><th>metric</th>"
-        "<th>msize [B]</th><th>status</th><th>detail</th></tr>\n", fp);
+        "<th>message size</th><th>status</th><th>detail</th></tr>\n", fp);
   for (size_t i = 0; i < r->nrules; i++) {
     const struct mv_report_rule *x = &r->rules[i];
     fputs("<tr><td>", fp);
     mv__html_escape(fp, x->text);
     fputs("</td><td>", fp);
     mv__html_escape(fp, x->metric);
-    fprintf(fp, "</td><td>%lld</td><td class=\"%s\">%s", (long long)x->msize,
+    fprintf(fp, "</td><td>%s</td><td class=\"%s\">%s", x->size,
             x->failed ? "bad" : strcmp(x->status, "not evaluated") ? "ok" : "none",
             x->failed ? "⚠ " : "");
     mv__html_escape(fp, x->status);

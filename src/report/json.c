@@ -35,6 +35,9 @@ static void write_fn(struct mv_json *j, const struct mv_report_fn *f)
   mv_json_kv_string(j, "label", f->label);
   mv_json_kv_string(j, "metric", f->metric);
   mv_json_kv_int(j, "msize", f->msize);
+  mv_json_key(j, "per_process");
+  mv_json_bool(j, f->per_process);
+  mv_json_kv_string(j, "size", f->size);
   mv_json_kv_string(j, "expectation", f->expectation);
   int modeled = MV_REPORT_MODELED(f);
   mv_json_kv_string(j, "model", modeled ? f->model : NULL);
@@ -59,6 +62,9 @@ static void write_rules(struct mv_json *j, const struct mv_report *r)
     mv_json_kv_string(j, "rule", x->text);
     mv_json_kv_string(j, "metric", x->metric);
     mv_json_kv_int(j, "msize", x->msize);
+    mv_json_key(j, "per_process");
+    mv_json_bool(j, x->per_process);
+    mv_json_kv_string(j, "size", x->size);
     mv_json_kv_string(j, "status", x->status);
     mv_json_key(j, "failed");
     mv_json_bool(j, x->failed);

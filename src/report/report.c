@@ -54,6 +54,11 @@ int mv_report_add_rule(struct mv_report *r, const struct mv_report_rule *rule)
   return 0;
 }
 
+void mv_report_size_label(int64_t bytes, int per_process, char *buf, size_t size)
+{
+  snprintf(buf, size, "%lld B%s", (long long)bytes, per_process ? " per process" : "");
+}
+
 int mv_report_failed(const struct mv_report *r)
 {
   return r->n_mismatch > 0 || r->n_rules_failed > 0 || r->n_gl_violations > 0;

@@ -115,7 +115,7 @@ void mv__svg_plot(FILE *fp, const struct mv_report_fn *f, int id)
           "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\"><text x=\"%d\" y=\"16\" "
           "font-size=\"13\" font-weight=\"bold\">", W, H, W, H, L);
   mv__html_escape(fp, f->label);
-  fprintf(fp, " (%lld B)</text>\n", (long long)f->msize);
+  fprintf(fp, " (%s)</text>\n", f->size);
   if (f->npoints == 0) {
     fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"12\">no measurements</text>", L, H / 2);
   } else {

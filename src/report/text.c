@@ -62,16 +62,16 @@ static void runtime_block(FILE *fp, const struct mv_report_fn *const *fs, size_t
   fputc('\n', fp);
 }
 
-/* Table 4: time_s functions of one message size, COLS per block. */
-static void runtime_table(FILE *fp, const struct mv_report *r, int64_t msize)
+/* Table 4: time_s functions of one message size (that of first), COLS per block. */
+static void runtime_table(FILE *fp, const struct mv_report *r, const struct mv_report_fn *first)
 {
   const struct mv_report_fn *block[COLS];
   size_t n = 0;
-  fprintf(fp, "Runtime models (time_s, message size %lld B) alongside their expectations\n\n",
-          (long long)msize);
+  fprintf(fp, "Runtime models (time_s, message size %s) alongside their expectations\n\n",
+          first->size);
   for (size_t i = 0; i < r->nfns; i++) {
     const struct mv_report_fn *f = &r->fns[i];
-    if (strcmp(f->metric, "time_s") != 0 || f->msize != msize)
+    if (strcmp(f->metric, "time_s") != 0 || strcmp(f->size, first->size) != 0)
       continue;
     block[n++] = f;
     if (n == COLS) {
@@ -95,8 +95,7 @@ static void memory_table(FILE *fp, const struct mv_report *r)
       fputs("Memory models alongside their expectations\n\n", fp);
     char ar2[32];
     cell(f, 2, ar2, sizeof ar2);
-    fprintf(fp, "%s [%s, %lld B]  Expectation: %s\n", f->label, f->metric, (long long)f->msize,
-            f->expectation);
+    fprintf(fp, "%s [%s, %s]  Expectation: %s\n", f->label, f->metric, f->size, f->expectation);
     fprintf(fp, "  Model      %s\n  adj. R^2   %s\n  δ(p)       %s\n  Match      %s %s%s\n\n",
             !MV_REPORT_MODELED(f) ? "-" : f->model, ar2,
             !MV_REPORT_MODELED(f) ? "-" : f->divergence, status_mark[f->status],
@@ -109,8 +108,8 @@ static void details(FILE *fp, const struct mv_report *r)
   fputs("Models in full\n\n", fp);
   for (size_t i = 0; i < r->nfns; i++) {
     const struct mv_report_fn *f = &r->fns[i];
-    fprintf(fp, "  %-28s %-9s %7lld B  %-12s %s%s%s\n", f->callpath, f->metric,
-            (long long)f->msize, status_word[f->status],
+    fprintf(fp, "  %-28s %-9s %-19s %-12s %s%s%s\n", f->callpath, f->metric, f->size,
+            status_word[f->status],
             !MV_REPORT_MODELED(f) ? "" : f->model, f->note[0] ? "  " : "", f->note);
   }
   fputc('\n', fp);
@@ -123,8 +122,8 @@ static void rules(FILE *fp, const struct mv_report *r)
   fputs("Cross-function rules (leading-order terms)\n\n", fp);
   for (size_t i = 0; i < r->nrules; i++) {
     const struct mv_report_rule *x = &r->rules[i];
-    fprintf(fp, "  %s %s  [%s, %lld B]: %s; %s\n", x->failed ? "⚠" : " ", x->text, x->metric,
-            (long long)x->msize, x->status, x->detail);
+    fprintf(fp, "  %s %s  [%s, %s]: %s; %s\n", x->failed ? "⚠" : " ", x->text, x->metric,
+            x->size, x->status, x->detail);
   }
   fputc('\n', fp);
 }
@@ -157,9 +156,10 @@ int mv_report_write_text(const struct mv_report *r, FILE *fp)
   for (size_t i = 0; i < r->nfns; i++) {   /* one runtime table per message size, first seen */
     int first = strcmp(r->fns[i].metric, "time_s") == 0;
     for (size_t k = 0; k < i && first; k++)
-      first = !(strcmp(r->fns[k].metric, "time_s") == 0 && r->fns[k].msize == r->fns[i].msize);
+      first = !(strcmp(r->fns[k].metric, "time_s") == 0 &&
+                strcmp(r->fns[k].size, r->fns[i].size) == 0);
     if (first)
-      runtime_table(fp, r, r->fns[i].msize);
+      runtime_table(fp, r, &r->fns[i]);
   }
   memory_table(fp, r);
   rules(fp, r);

@@ -1,6 +1,8 @@
 /* The report verdict: a mismatch, a failed rule or a guideline violation is FAIL; an expectation
  * without rows (not measured) or without a model keeps the verdict from PASS (INCOMPLETE), in
- * report.txt, report.json and the HTML alike; only fully judged passing reports PASS. */
+ * report.txt, report.json and the HTML alike; only fully judged passing reports PASS. And the
+ * functions of per-process message sizes (msize = bytes x p), one per series, rules by size. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,8 +73,118 @@ static void test_verdicts(void)
   mv_report_release(&r);
 }
 
+/* Rows of op at size msize(p) for p = 16..256, value f(p) exactly (SMPI-like, no noise). */
+static void rows(struct mv_dataset *ds, const char *op, int64_t bytes, int per_process,
+                 double (*f)(double))
+{
+  for (int p = 16; p <= 256; p *= 2) {
+    struct mv_row row;
+    mv_row_init(&row);
+    snprintf(row.engine, sizeof row.engine, "smpi");
+    snprintf(row.library, sizeof row.library, "SMPI 3.32");
+    snprintf(row.op, sizeof row.op, "%s", op);
+    row.nprocs = p;
+    row.msize = per_process ? bytes * p : bytes;
+    for (int rep = 0; rep < 3; rep++) {
+      row.rep = rep;
+      row.value = f(p);
+      ASSERT_INT_EQ(mv_dataset_add(ds, &row), 0);
+    }
+  }
+}
+
+static double linear(double p) { return 2e-6 + 1e-7 * p; }
+static double logp(double p) { return 3e-6 + 2e-6 * log2(p); }
+
+static const struct mv_report_fn *fn_of(const struct mv_report *r, const char *callpath,
+                                        const char *size)
+{
+  for (size_t i = 0; i < r->nfns; i++)
+    if (strcmp(r->fns[i].callpath, callpath) == 0 && strcmp(r->fns[i].size, size) == 0)
+      return &r->fns[i];
+  return NULL;
+}
+
+static void build(struct mv_report *r, struct mv_dataset *ds, const char *text)
+{
+  struct mv_expect_file ef;
+  char err[256];
+  mv_expect_file_init(&ef);
+  ASSERT_INT_EQ(mv_expect_parse(&ef, "t.expect", text, strlen(text), err, sizeof err), 0);
+  ASSERT_INT_EQ(mv_report_build(r, ds, &ef), 0);
+  mv_expect_file_release(&ef);
+}
+
+/* A per-process series (msize = 800 x p at each p: 12800 at 16 .. 204800 at 256) is one
+ * function over p, next to the fixed 800-byte total; rules pair functions of one size. */
+static void test_per_process_sizes(void)
+{
+  struct mv_dataset ds;
+  mv_dataset_init(&ds);
+  rows(&ds, "MPI_Gather", 800, 1, linear);
+  rows(&ds, "MPI_Gather", 800, 0, logp);
+  rows(&ds, "MPI_Bcast", 800, 0, logp);
+  struct mv_report r;
+  mv_report_init(&r);
+  build(&r, &ds, "MPI_Gather time_s O(p) msize=800p deviation=p^(1/2)\n"
+                 "MPI_Gather time_s O(log p) msize=800 deviation=p^(1/2)\n"
+                 "MPI_Bcast time_s O(log p) deviation=p^(1/2)\n"
+                 "rule MPI_Gather <= MPI_Bcast + MPI_Bcast\n");
+  ASSERT_INT_EQ(r.nfns, 3);
+  const struct mv_report_fn *pp = fn_of(&r, "MPI_Gather", "800 B per process");
+  const struct mv_report_fn *tot = fn_of(&r, "MPI_Gather", "800 B");
+  ASSERT_TRUE(pp != NULL && tot != NULL);
+  ASSERT_INT_EQ(pp->npoints, 5);
+  ASSERT_INT_EQ(pp->per_process, 1);
+  ASSERT_INT_EQ(pp->msize, 800);
+  ASSERT_STR_EQ(pp->lead, "O(p)");
+  ASSERT_INT_EQ(pp->status, MV_REPORT_MATCH);
+  ASSERT_STR_EQ(tot->lead, "O(log p)");
+  ASSERT_INT_EQ(tot->status, MV_REPORT_MATCH);
+  /* the rule is judged at 800 B only: Bcast has no per-process function to pair with */
+  ASSERT_INT_EQ(r.nrules, 2);
+  int judged = 0, missing = 0;
+  for (size_t i = 0; i < r.nrules; i++) {
+    if (r.rules[i].per_process) {
+      ASSERT_STR_EQ(r.rules[i].status, "not evaluated");
+      missing++;
+    } else {
+      ASSERT_STR_EQ(r.rules[i].size, "800 B");
+      judged += strcmp(r.rules[i].status, "not evaluated") != 0;
+    }
+  }
+  ASSERT_INT_EQ(judged, 1);
+  ASSERT_INT_EQ(missing, 1);
+  char *txt = render(&r, mv_report_write_text), *json = render(&r, mv_report_write_json);
+  ASSERT_TRUE(strstr(txt, "message size 800 B per process") != NULL);
+  ASSERT_TRUE(strstr(json, "\"size\": \"800 B per process\"") != NULL);
+  free(txt);
+  free(json);
+  mv_report_release(&r);
+
+  /* without msize=: one function per size, the series told by the campaign (pp_sizes) */
+  mv_report_init(&r);
+  r.pp_sizes[0] = 800;
+  r.n_pp_sizes = 1;
+  build(&r, &ds, "MPI_Gather time_s O(p)\nrule MPI_Gather <= MPI_Bcast msize=800p\n");
+  ASSERT_INT_EQ(r.nfns, 2);
+  ASSERT_INT_EQ(fn_of(&r, "MPI_Gather", "800 B per process")->npoints, 5);
+  ASSERT_INT_EQ(fn_of(&r, "MPI_Gather", "800 B")->status, MV_REPORT_MISMATCH);
+  ASSERT_INT_EQ(r.nrules, 1);   /* msize=800p: only the per-process lhs */
+  mv_report_release(&r);
+
+  /* nothing says 800 B per process: five one-point totals, none modeled (the old way) */
+  mv_report_init(&r);
+  build(&r, &ds, "MPI_Gather time_s O(p)\n");
+  ASSERT_INT_EQ(r.nfns, 6);
+  ASSERT_INT_EQ(r.n_incomplete, 5);
+  mv_report_release(&r);
+  mv_dataset_release(&ds);
+}
+
 int main(void)
 {
   RUN_TEST(test_verdicts);
+  RUN_TEST(test_per_process_sizes);
   return TEST_EXIT();
 }
