@@ -35,8 +35,10 @@ for mpi in openmpi mpich; do
     cat "$tmp/clock.err"
   done
   # the residual check must see a bad sync: rank 1's clock deliberately 5 ms off after the sync
-  # (generous bounds: a loaded machine makes a ping-pong slow, never 2.5 ms wrong on average)
-  MPIVET_BENCH_CLOCK_SKEW=1:0.005 $launcher -n 3 "$bench" --check-clock --check-wait 0.01 \
+  # (generous bounds: the error is at most half the best of 60 round trips, far below 2.5 ms
+  # even on a loaded machine); 4 ranks on 2 cores also pass hca's turns between parents
+  # (pair 2,3 waits for pair 0,1)
+  MPIVET_BENCH_CLOCK_SKEW=1:0.005 $launcher -n 4 "$bench" --check-clock --check-wait 0.01 \
     --sync hca > "$tmp/skew" 2> "$tmp/skew.err" || fail "$mpi: --check-clock with a skew"
   off=$(grep ",clock_offset,default,0,time_s,1," "$tmp/skew" | cut -d, -f11)
   other=$(grep ",clock_offset,default,0,time_s,2," "$tmp/skew" | cut -d, -f11)
