@@ -70,6 +70,11 @@ struct mv_launch_jobs {
   char msizes[1024];                       /* comma-separated totals */
   int64_t totals[MV_LAUNCH_MSIZES_MAX];
   size_t n_totals;
+  /* the totals at which the launch's ops may call Bcast, Reduce or Allreduce (none when every op
+   * is one that never does: Barrier, Gather, Scatter, Allgather, Alltoall and their v-forms);
+   * what mv_campaign_smpi_args needs to decide whether those algorithms can be named */
+  int64_t coll_totals[MV_LAUNCH_MSIZES_MAX];
+  size_t n_coll_totals;
   int reps;
   int warmup;                              /* -1: the engine's default */
   char name[64];                           /* "np512-run0", or "np512-run0-800p" per size */

@@ -115,7 +115,7 @@ int mv_campaign_bench_launch(void *ctx, const struct mv_campaign *c,
   const char *args[] = {"--ops", jobs.ops, "--msizes", jobs.msizes, "--reps", reps, "--seed", seed,
                         sim || jobs.warmup >= 0 ? "--warmup" : NULL, warmup, NULL};
   if (sim)
-    mv_campaign_smpi_args(jobs.totals, jobs.n_totals, ppn ? atoi(ppn) : 0, smpi,
+    mv_campaign_smpi_args(jobs.coll_totals, jobs.n_coll_totals, ppn ? atoi(ppn) : 0, smpi,
                           sizeof smpi / sizeof smpi[0]);
   struct mv_launch_spec spec = {
     .engine = engine, .mpi = mv_campaign_get(c, "mpi"),

@@ -288,15 +288,29 @@ static int size_launched(const struct mv_plan *p, size_t j, int nprocs)
   return 0;
 }
 
+/* Ops whose MPI calls (and SMPI's algorithms for them) never call Bcast, Reduce or Allreduce. */
+static int no_tree_collectives(const char *op, size_t n)
+{
+  static const char *const ops[] = {"MPI_Barrier", "MPI_Gather", "MPI_Gatherv", "MPI_Scatter",
+                                    "MPI_Scatterv", "MPI_Allgather", "MPI_Allgatherv",
+                                    "MPI_Alltoall", "MPI_Alltoallv"};
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (strlen(ops[i]) == n && strncmp(ops[i], op, n) == 0)
+      return 1;
+  return 0;
+}
+
 int mv_plan_launch_jobs(const struct mv_plan *p, const struct mv_launch_item *item,
                         struct mv_launch_jobs *out)
 {
   size_t olen = 0, slen = 0;
+  int trees = 0;
   memset(out, 0, sizeof *out);
   for (size_t i = 0; i < p->n_ops; i++) {
     if (item->msize >= 0 && !op_at(p, i, (size_t)item->msize))
       continue;
     size_t n = strcspn(p->ops[i], "@");
+    trees |= !no_tree_collectives(p->ops[i], n);
     int k = snprintf(out->ops + olen, sizeof out->ops - olen, "%s%.*s", olen ? "," : "",
                      (int)n, p->ops[i]);
     if (k < 0 || (size_t)k >= sizeof out->ops - olen)
@@ -316,6 +330,8 @@ int mv_plan_launch_jobs(const struct mv_plan *p, const struct mv_launch_item *it
       return MV_ERANGE;
     slen += (size_t)k;
     out->totals[out->n_totals++] = total;
+    if (trees)
+      out->coll_totals[out->n_coll_totals++] = total;
   }
   int single = per_process && p->pp_single;
   out->reps = single ? 1 : p->reps;

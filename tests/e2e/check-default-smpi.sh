@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# The default `mpivet check` suite (every op of share/mpivet/default.expect) on the simulated
-# cluster at reduced scale (np 16..128): the three reports are written and announced, the
-# litmus binomial Bcast takes exactly a + b log2(p) (equal steps per doubling, to 1e-9) and its
-# verdict is an exact O(log p) match, every runtime expectation is judged: Barrier, Bcast,
-# Reduce, Allreduce match; Gather, Allgather and Alltoall at a fixed 800-byte total volume are
-# O(log p), mismatches against Table 1's O(p), O(p log p) (stated for 800 B per process; see
-# docs/check.md), so the verdict is FAIL, exit 1; the memory expectations SMPI cannot measure
-# are left out and the report says so; the guideline checks at p = 128 are in report.txt. A
-# wrong expectation (Bcast O(p^2)) alone is a mismatch too: verdict FAIL, exit 1.
+# The default `mpivet check` suite (share/mpivet/default.expect) on the simulated cluster at
+# reduced scale (np 16..128): the three reports are written and announced, the litmus binomial
+# Bcast takes exactly a + b log2(p) (equal steps per doubling, to 1e-9) and its verdict is an
+# exact O(log p) match; Table 1 as the paper means it: Barrier, Bcast, Reduce, Allreduce at 800 B
+# match O(log p); Gather, Allgather, Alltoall at 800 B per process (rows of msize 800 x p, one
+# function each, no one-point functions) are judged against O(p), O(p log p): at np 16..128
+# SMPI's MPICH algorithms give p^(1/2), p^(1/2) and p, approximate matches within sqrt(p) (the
+# state this test pins); Gather and Allgather at 800 B in total match O(log p) and both rules
+# hold at 800 B; verdict PASS, exit 0. The memory expectations SMPI cannot measure are left out
+# and the report says so; the guideline checks at p = 128 are in report.txt. A wrong
+# expectation (Bcast O(p^2)) alone is a mismatch: verdict FAIL, exit 1.
 set -euo pipefail
 case " ${MV_FLAVORS:-} " in *" smpi "*) ;; *) echo "smpi flavor not built"; exit 77 ;; esac
 command -v python3 > /dev/null || { echo "python3 not installed"; exit 77; }
@@ -16,23 +18,25 @@ trap 'rm -rf "$work"' EXIT
 
 rc=0
 "$MPIVET" check --np 16:128 --seed 7 -o "$work/c" > "$work/out" 2> "$work/err" || rc=$?
-if [ "$rc" -ne 1 ]; then
-  echo "FAIL: exit $rc, want 1 (Table 1 mismatches)"; cat "$work/err"; grep -A2 '^Summary' "$work/c/report.txt"; exit 1
+if [ "$rc" -ne 0 ]; then
+  echo "FAIL: exit $rc, want 0"; cat "$work/err"; grep -A2 '^Summary' "$work/c/report.txt"; exit 1
 fi
 grep -q "reports in $work/c/report.{txt,json,html}" "$work/err" || { cat "$work/err"; exit 1; }
 for f in report.txt report.json report.html meta.json; do
   [ -s "$work/c/$f" ] || { echo "FAIL: $f missing"; exit 1; }
 done
 grep -q '^Guidelines (PGMPI) at p = 128' "$work/c/report.txt" || { echo "FAIL: no guidelines"; exit 1; }
-grep -q '^Verdict: FAIL' "$work/c/report.txt" || { echo "FAIL: no FAIL verdict"; exit 1; }
+grep -q '^Verdict: PASS' "$work/c/report.txt" || { echo "FAIL: no PASS verdict"; exit 1; }
+grep -q '^Runtime models (time_s, message size 800 B per process)' "$work/c/report.txt" \
+  || { echo "FAIL: no table for 800 B per process"; exit 1; }
 grep -q '^memory: 5 expectations not judged under SMPI' "$work/c/report.txt" \
   || { echo "FAIL: the report does not say that memory is not judged"; exit 1; }
 
-python3 - "$work/c/report.json" <<'EOF'
-import json, math, sys
+python3 - "$work/c/report.json" "$work/c/results.csv" <<'EOF'
+import csv, json, math, sys
 r = json.load(open(sys.argv[1]))
-fns = {(f["function"], f["metric"]): f for f in r["functions"]}
-bt = fns[("bcast_as_binomial", "time_s")]
+fns = {(f["function"], f["size"]): f for f in r["functions"] if f["metric"] == "time_s"}
+bt = fns[("bcast_as_binomial", "800 B")]
 assert bt["match"] == "exact" and bt["leading_order"] == "O(log p)", bt["match"]
 pts = sorted((p["nprocs"], p["median"]) for p in bt["points"])
 assert [p for p, _ in pts] == [16, 32, 64, 128], pts
@@ -44,13 +48,28 @@ assert b > 0 and abs(a) < 0.05 * b, (a, b)
 for p in bt["points"]:
     assert p["max"] - p["min"] <= 1e-9 * p["median"], p   # deterministic: repetitions agree
 assert not [f for f in r["functions"] if f["metric"] in ("mem_bytes", "rss_bytes")]
-runtime = {f["function"]: f["match"] for f in r["functions"] if f["metric"] == "time_s"}
-bad = {"MPI_Gather", "MPI_Allgather", "MPI_Alltoall"}
-assert len(runtime) == 8, runtime
-assert all((m == "mismatch") == (fn in bad) for fn, m in runtime.items()), runtime
-assert r["verdict"] == "fail" and r["not_judged"] == 0, (r["verdict"], r["not_judged"])
-print("ok: litmus %.4f + %.4f * log2(p) us, exact match; 5 runtime expectations met, "
-      "Gather/Allgather/Alltoall mismatch at a fixed total volume" % (a * 1e6, b * 1e6))
+want = {("MPI_Barrier", "0 B"): ("exact", "O(log p)")}
+for fn in ("MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Gather", "MPI_Allgather",
+           "bcast_as_binomial"):
+    want[(fn, "800 B")] = ("exact", "O(log p)")
+want[("MPI_Gather", "800 B per process")] = ("approximate", "O(p^(1/2))")
+want[("MPI_Allgather", "800 B per process")] = ("approximate", "O(p^(1/2))")
+want[("MPI_Alltoall", "800 B per process")] = ("approximate", "O(p)")
+got = {k: (f["match"], f["leading_order"]) for k, f in fns.items()}
+assert got == want, got
+for k, f in fns.items():   # one function per series: every process count, no one-point forest
+    assert [p["nprocs"] for p in f["points"]] == [16, 32, 64, 128], (k, f["points"])
+    assert f["per_process"] == k[1].endswith("per process"), k
+pp = {(row["op"], int(row["nprocs"]), int(row["msize"])) for row in csv.DictReader(open(sys.argv[2]))
+      if row["op"] == "MPI_Alltoall"}
+assert pp == {("MPI_Alltoall", p, 800 * p) for p in (16, 32, 64, 128)}, pp   # totals recorded
+rules = [(x["rule"], x["size"], x["status"]) for x in r["rules"]]
+assert rules == [("MPI_Allreduce <= MPI_Reduce + MPI_Bcast", "800 B", "holds"),
+                 ("MPI_Allgather <= MPI_Gather + MPI_Bcast", "800 B", "holds")], rules
+assert r["verdict"] == "pass" and r["not_judged"] == 0, (r["verdict"], r["not_judged"])
+print("ok: litmus %.4f + %.4f * log2(p) us, exact match; 7 runtime expectations met at 800 B, "
+      "Gather/Allgather/Alltoall at 800 B per process approximate (p^(1/2), p^(1/2), p); "
+      "rules hold" % (a * 1e6, b * 1e6))
 EOF
 
 # A wrong expectation must fail the verdict.

@@ -75,12 +75,15 @@ static void test_split_launches(void)
   ASSERT_INT_EQ(j.reps, 1);
   ASSERT_INT_EQ(j.warmup, 0);
   ASSERT_STR_EQ(j.name, "np32-run0-800p");
+  ASSERT_INT_EQ(j.n_coll_totals, 0);     /* Gather, Alltoall never call Bcast/Reduce/Allreduce */
   ASSERT_INT_EQ(mv_plan_launch_jobs(&p, tot, &j), 0);
   ASSERT_STR_EQ(j.ops, "MPI_Bcast,MPI_Gather");
   ASSERT_STR_EQ(j.msizes, "800");
   ASSERT_INT_EQ(j.reps, 3);
   ASSERT_INT_EQ(j.warmup, -1);
   ASSERT_STR_EQ(j.name, "np32-run0-800");
+  ASSERT_INT_EQ(j.n_coll_totals, 1);     /* Bcast does */
+  ASSERT_INT_EQ(j.coll_totals[0], 800);
   /* canonical order: nprocs, then run, then size */
   for (size_t i = 0; i < p.n_items; i++)
     ASSERT_INT_EQ(p.items[i].nprocs, p.items[i].index < 2 ? 16 : 32);
