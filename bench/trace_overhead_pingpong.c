@@ -3,10 +3,13 @@
  * 1000, the median of the block means, so that blocks hit by the OS scheduler on a loaded
  * machine (or by the tracer's buffer flushes) do not decide the figure, then the mean of all.
  * With 1 rank, the same for ITERS calls of MPI_Iprobe (the tracer's cost per call without
- * network or peer), or with a second argument "self", ITERS pairs of 0-byte MPI_Send +
- * MPI_Recv to itself (the wrapper paths a ping-pong takes), per call or per pair. A last
- * argument "tsc" (x86 only) brackets every MPI call with two TSC reads, as the tracer does,
- * and nothing else: the floor of any tracer that stamps Enter and Leave. */
+ * network or peer), or with the argument "self", ITERS pairs of 0-byte MPI_Send + MPI_Recv to
+ * itself (the wrapper paths a ping-pong takes), per call or per pair. Further arguments:
+ * "tsc" (x86) brackets every MPI call with two TSC reads, as the tracer does, and nothing else
+ * (the floor of any tracer that stamps Enter and Leave); "paired" alternates blocks calling
+ * PMPI_* (never traced) and MPI_* (traced when the tracer is preloaded) in the same run and
+ * prints the medians of both and the median of the per-pair ratios MPI/PMPI - 1 in percent:
+ * launches, placement and load drifts hit both alike. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,25 +29,39 @@ static volatile unsigned long long sink;
 /* an MPI call, bracketed by two clock reads when stamps is set */
 #define CALL(x) (STAMP(), (void)(x), STAMP())
 
+struct api {
+  int (*send)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
+  int (*recv)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *);
+  int (*iprobe)(int, int, MPI_Comm, int *, MPI_Status *);
+};
+static const struct api traced = {MPI_Send, MPI_Recv, MPI_Iprobe};
+static const struct api direct = {PMPI_Send, PMPI_Recv, PMPI_Iprobe};
+
 static int cmp(const void *a, const void *b)
 {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
 }
 
-static void steps(enum mode mode, int rank, long n)
+static double median(double *v, long n)
+{
+  qsort(v, (size_t)n, sizeof *v, cmp);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void steps(const struct api *api, enum mode mode, int rank, long n)
 {
   char b = 0;
   int flag;
   for (long i = 0; i < n; i++) {
     if (mode == IPROBE) {
-      CALL(MPI_Iprobe(MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
+      CALL(api->iprobe(MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
     } else if (mode == SELF || rank == 0) {
-      CALL(MPI_Send(&b, 0, MPI_BYTE, mode == SELF ? 0 : 1, 0, MPI_COMM_WORLD));
-      CALL(MPI_Recv(&b, 0, MPI_BYTE, mode == SELF ? 0 : 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+      CALL(api->send(&b, 0, MPI_BYTE, mode == SELF ? 0 : 1, 0, MPI_COMM_WORLD));
+      CALL(api->recv(&b, 0, MPI_BYTE, mode == SELF ? 0 : 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     } else if (rank == 1) {
-      CALL(MPI_Recv(&b, 0, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-      CALL(MPI_Send(&b, 0, MPI_BYTE, 0, 0, MPI_COMM_WORLD));
+      CALL(api->recv(&b, 0, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+      CALL(api->send(&b, 0, MPI_BYTE, 0, 0, MPI_COMM_WORLD));
     }
   }
 }
@@ -52,31 +69,41 @@ static void steps(enum mode mode, int rank, long n)
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
-  int rank, size;
+  int rank, size, self = 0, paired = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long iters = argc > 1 ? strtol(argv[1], NULL, 10) : 100000;
-  int self = 0;
   for (int i = 2; i < argc; i++) {
     self |= strcmp(argv[i], "self") == 0;
     stamps |= strcmp(argv[i], "tsc") == 0;
+    paired |= strcmp(argv[i], "paired") == 0;
   }
   enum mode mode = size > 1 ? PINGPONG : self ? SELF : IPROBE;
   double per = mode == PINGPONG ? 2 * BLOCK : BLOCK;  /* one-way trips, calls or pairs per block */
-  long nblocks = iters / BLOCK > 0 ? iters / BLOCK : 1;
-  double *mean = malloc((size_t)nblocks * sizeof *mean), all = 0;
-  steps(mode, rank, 1000);
+  long nblocks = iters / BLOCK > 1 ? iters / BLOCK / 2 * 2 : 2;
+  double *t = malloc((size_t)nblocks * 2 * sizeof *t), *ratio = t + nblocks, all = 0;
+  steps(&traced, mode, rank, 1000);
+  if (paired)
+    steps(&direct, mode, rank, 1000);
   MPI_Barrier(MPI_COMM_WORLD);
   for (long k = 0; k < nblocks; k++) {
     double t0 = MPI_Wtime();
-    steps(mode, rank, BLOCK);
-    mean[k] = (MPI_Wtime() - t0) / per * 1e6;
-    all += mean[k];
+    steps(paired && k % 2 == 0 ? &direct : &traced, mode, rank, BLOCK);
+    t[k] = (MPI_Wtime() - t0) / per * 1e6;
+    all += t[k];
   }
-  qsort(mean, (size_t)nblocks, sizeof *mean, cmp);
-  if (rank == 0)
-    printf("%.4f %.4f\n", mean[nblocks / 2], all / (double)nblocks);
-  free(mean);
+  if (rank == 0 && paired) {
+    long half = nblocks / 2;
+    for (long k = 0; k < half; k++)  /* (direct, traced) pairs, then each kind's values */
+      ratio[k] = (t[2 * k + 1] / t[2 * k] - 1) * 100;
+    for (long k = 0; k < half; k++)
+      ratio[half + k] = t[2 * k + 1], t[k] = t[2 * k];
+    double d = median(t, half), m = median(ratio + half, half);
+    printf("%.4f %.4f %.2f\n", d, m, median(ratio, half));
+  } else if (rank == 0) {
+    printf("%.4f %.4f\n", median(t, nblocks), all / (double)nblocks);
+  }
+  free(t);
   MPI_Finalize();
   return 0;
 }
