@@ -4,6 +4,7 @@
  * kept, batches until a fixed count or the RSE / 95% CI criterion holds (an adaptive window
  * widens after a batch with late ranks); memory ops too. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,6 +160,10 @@ int bench_measure_time(struct bench_run *r, const struct bench_op *op, struct be
     job->window = next[1];
   }
   job->reps = done;
+  if (r->rank == 0 && 2 * job->invalid > done)
+    fprintf(stderr, "mpivet-bench: %s (%s) %lld B: %d of %d repetitions started late (valid=0)%s\n",
+            op->op, op->impl, (long long)b->msize, job->invalid, done,
+            r->oversubscribed ? "; ranks share cores: --start barrier may suit better" : "");
   free(v);
   free(valid);
   return 0;
