@@ -4,6 +4,7 @@
 # communicator, the n-th call of a kind on each rank belongs to the n-th instance). Values in
 # seconds (%.9f). Sourced, not run.
 
+# shellcheck disable=SC2154  # dir: the archive folder, set by the sourcing test
 otf2_text() { otf2-print "$dir/traces.otf2" 2>/dev/null; }
 
 # Wait at Barrier of rank $1: per barrier instance, the latest enter minus this rank's enter,
