@@ -80,8 +80,9 @@ void bench_pair_start(MPI_Comm comm, int peer, int client, int idle);
 struct bench_point {
   double x, y, rtt;
 };
-/* One ping-pong fit point between rank me and peer (internal to the methods, shared). */
-void bench_pingpong_point(MPI_Comm comm, int peer, int client, int rounds,
+/* One ping-pong fit point between rank me and peer (internal to the methods, shared); yield:
+ * ranks share cores (MPICH then yields while it waits). */
+void bench_pingpong_point(MPI_Comm comm, int peer, int client, int rounds, int yield,
                           const struct bench_clock *clk, struct bench_point *p);
 
 /* ---- operations ---- */

@@ -80,18 +80,23 @@ double bench_clock_local(const struct bench_clock *c, double global)
   return (global - c->offset) / c->slope + c->base;
 }
 
-/* Receive one double. MPICH spins in a blocking receive: the two ranks of a ping-pong that land
- * on one core (ranks sharing cores, or other load on the node) then alternate only once per
- * time slice, so poll and yield the core in between (measured: syncs of 0.1-1.7 s became
- * 0.1-380 ms at np 2 under load 11, docs/bench.md). Open MPI yields in its own progress loop when
- * oversubscribed and does better without ours; SMPI waits in simulated time. */
-static void pp_recv(double *t, int peer, int tag, MPI_Comm comm)
+/* Receive one double. MPICH spins in a blocking receive: when ranks share cores, the two ranks
+ * of a ping-pong that land on one core would alternate only once per time slice, so with yield
+ * set poll and yield the core in between (docs/bench.md has the measurements). Open MPI yields
+ * in its own progress loop when oversubscribed and does better without ours; SMPI waits in
+ * simulated time. */
+static void pp_recv(double *t, int peer, int tag, MPI_Comm comm, int yield)
 {
 #if defined(OPEN_MPI) || defined(MV_SMPI)
+  (void)yield;
   MPI_Recv(t, 1, MPI_DOUBLE, peer, tag, comm, MPI_STATUS_IGNORE);
 #else
   MPI_Request req;
   int done = 0;
+  if (!yield) {
+    MPI_Recv(t, 1, MPI_DOUBLE, peer, tag, comm, MPI_STATUS_IGNORE);
+    return;
+  }
   MPI_Irecv(t, 1, MPI_DOUBLE, peer, tag, comm, &req);
   for (MPI_Test(&req, &done, MPI_STATUS_IGNORE); !done; MPI_Test(&req, &done, MPI_STATUS_IGNORE))
     sched_yield();
@@ -102,7 +107,7 @@ static void pp_recv(double *t, int peer, int tag, MPI_Comm comm)
  * clock reading; the round with the smallest round-trip time gives the fit point
  * x = client time at the midpoint, y = server time then (both through their models); its
  * error is at most half that round trip, returned in p->rtt (client only). */
-void bench_pingpong_point(MPI_Comm comm, int peer, int client, int rounds,
+void bench_pingpong_point(MPI_Comm comm, int peer, int client, int rounds, int yield,
                           const struct bench_clock *clk, struct bench_point *p)
 {
   double t;
@@ -111,7 +116,7 @@ void bench_pingpong_point(MPI_Comm comm, int peer, int client, int rounds,
     if (client) {
       double c1 = bench_clock_global(clk, bench_now());
       MPI_Send(&c1, 1, MPI_DOUBLE, peer, TAG_PING, comm);
-      pp_recv(&t, peer, TAG_PONG, comm);
+      pp_recv(&t, peer, TAG_PONG, comm, yield);
       double c2 = bench_clock_global(clk, bench_now());
       if (c2 - c1 < p->rtt) {
         p->rtt = c2 - c1;
@@ -119,7 +124,7 @@ void bench_pingpong_point(MPI_Comm comm, int peer, int client, int rounds,
         p->y = t;
       }
     } else {
-      pp_recv(&t, peer, TAG_PING, comm);
+      pp_recv(&t, peer, TAG_PING, comm, yield);
       t = bench_clock_global(clk, bench_now());
       MPI_Send(&t, 1, MPI_DOUBLE, peer, TAG_PONG, comm);
     }
@@ -151,12 +156,12 @@ void bench_clock_residuals(MPI_Comm comm, const struct bench_clock *clk, int idl
   for (int r = 1; r < size; r++) {
     if (rank == r) {
       bench_pair_start(comm, 0, 1, idle);
-      bench_pingpong_point(comm, 0, 1, RESIDUAL_ROUNDS, clk, &p);
+      bench_pingpong_point(comm, 0, 1, RESIDUAL_ROUNDS, idle, clk, &p);
       double off = p.x - p.y;   /* this rank's global clock minus rank 0's, same instant */
       MPI_Send(&off, 1, MPI_DOUBLE, 0, TAG_PING, comm);
     } else if (rank == 0) {
       bench_pair_start(comm, r, 0, idle);
-      bench_pingpong_point(comm, r, 0, RESIDUAL_ROUNDS, clk, &p);
+      bench_pingpong_point(comm, r, 0, RESIDUAL_ROUNDS, idle, clk, &p);
       MPI_Recv(&res[r], 1, MPI_DOUBLE, r, TAG_PING, comm, MPI_STATUS_IGNORE);
     }
   }

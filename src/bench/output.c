@@ -168,6 +168,8 @@ int bench_meta_write(const struct bench_run *r)
   mv_json_kv_string(&j, "engine", r->o->engine);
   mv_json_kv_int(&j, "nprocs", r->size);
   mv_json_kv_int(&j, "ppn", r->ppn);
+  mv_json_kv_int(&j, "oversubscribed", r->oversubscribed);   /* more ranks on a node than cores */
+  mv_json_kv_int(&j, "pinned_by_bench", r->pinned);          /* rank 0 bound itself to a core */
   mv_json_kv_string(&j, "timer", "MPI_Wtime");
   mv_json_kv_number(&j, "timer_resolution_s", MPI_Wtick());
   meta_clock(&j, r);

@@ -29,6 +29,7 @@ struct bench_run {
   MPI_Comm comm;
   int rank, size, ppn;
   int oversubscribed;                       /* more ranks on this node than cores */
+  int pinned;                               /* this rank bound itself to one core */
   struct bench_clock clk;
   char library[MV_NAME_MAX];
   char library_full[512];

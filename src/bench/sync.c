@@ -65,7 +65,8 @@ static void sync_pair(MPI_Comm comm, const struct bench_sync_env *env, int me, i
     return;
   bench_pair_start(comm, me == client ? server : client, me == client, env->idle);
   for (int i = 0; i < nfit; i++)
-    bench_pingpong_point(comm, me == client ? server : client, me == client, rounds, clk, &pt[i]);
+    bench_pingpong_point(comm, me == client ? server : client, me == client, rounds, env->idle,
+                         clk, &pt[i]);
   if (me != client)
     return;
   double a, d;
