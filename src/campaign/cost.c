@@ -51,12 +51,12 @@ static const struct {
 /* SMPI's host time per message grows with the simulated ranks: 7.7 us at 128 ranks, 10.7 us at
  * 512, 15.5 us at 1024 (measured on the default suite); unit_s * (1 + p / 512) follows it. */
 #define SMPI_RANK_SCALE 512.0
-/* SMPI's host time of a call with total volume T bytes at p ranks also grows like T p^2: one
- * call of Gather, Allgather, Alltoall at 800 B per process (T = 800 p) took 6.1, 7.5, 10.3 s of
- * CPU at 512 ranks and 46, 69, 83 s at 1024 (1.1, 1.1, 1.9 s at 256), i.e. 5.6e-11, 7.5e-11,
- * 9.7e-11 s per byte and rank^2; one coefficient for all (within 30%). Negligible at 800 B in
- * total (0.08 s per call at 1024 ranks). */
-#define SMPI_DATA_S 7.5e-11
+/* SMPI's host time of a call with total volume T bytes at p ranks also grows like T p^2: the
+ * default suite's launch of Gather, Allgather and Alltoall at 800 B per process (T = 800 p, one
+ * call each, tree algorithms named) took 1.03, 5.9 and 59.7 s of CPU at 256, 512 and 1024
+ * ranks: 1.8e-11, 1.6e-11 and 2.3e-11 s per byte and rank^2 beyond the message term. Negligible
+ * at 800 B in total (0.02 s per call at 1024 ranks). */
+#define SMPI_DATA_S 2e-11
 
 static long cores(void)
 {

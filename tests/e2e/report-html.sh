@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # report.html renders offline in headless Chromium, has one SVG plot per function of
-# report.json, loads no external resource, and shows the verdict and the model table.
+# report.json (Gather twice: at 800 B in total and at 800 B per process, one plot each), loads
+# no external resource, and shows the verdict and the model table.
 set -euo pipefail
 case " ${MV_FLAVORS:-} " in *" smpi "*) ;; *) echo "smpi flavor not built"; exit 77 ;; esac
 browser=$(command -v chromium || command -v chromium-browser || true)
@@ -8,9 +9,9 @@ browser=$(command -v chromium || command -v chromium-browser || true)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 grep -E '^(MPI_Bcast|bcast_as_binomial|MPI_Reduce|MPI_Allreduce|MPI_Gather) |^rule MPI_Allreduce' \
-  "$MV_SRC/share/mpivet/default.expect" > "$work/five.expect"
-"$MPIVET" check --np 4:32 --ops MPI_Bcast,bcast_as_binomial,MPI_Reduce,MPI_Allreduce,MPI_Gather \
-  --expect "$work/five.expect" --runs 1 --reps 3 --seed 3 -o "$work/c" > "$work/out" 2> "$work/err" || [ $? -eq 1 ]
+  "$MV_SRC/share/mpivet/default.expect" > "$work/six.expect"
+"$MPIVET" check --np 4:32 --ops MPI_Bcast@800,bcast_as_binomial@800,MPI_Reduce@800,MPI_Allreduce@800,MPI_Gather@800,MPI_Gather@800p \
+  --expect "$work/six.expect" --runs 1 --reps 3 --seed 3 -o "$work/c" > "$work/out" 2> "$work/err" || [ $? -eq 1 ]
 html="$work/c/report.html"
 [ -s "$html" ] || { cat "$work/err"; exit 1; }
 if grep -Eo '(src|href)="[^"#]*"' "$html" | grep -q .; then
@@ -26,7 +27,9 @@ functions=$(grep -c '"function":' "$work/c/report.json")
 svgs=$(grep -o '<svg' "$work/dom.html" | wc -l)
 points=$(grep -o 'class="pt"' "$work/dom.html" | wc -l)
 echo "functions in report.json: $functions, SVG plots rendered: $svgs, measured points drawn: $points"
-[ "$functions" -eq 5 ] && [ "$svgs" -eq "$functions" ] || { echo "FAIL: plot count"; exit 1; }
+[ "$functions" -eq 6 ] && [ "$svgs" -eq "$functions" ] || { echo "FAIL: plot count"; exit 1; }
+grep -q 'Gather (800 B per process)</text>' "$work/dom.html" \
+  || { echo "FAIL: no plot titled 800 B per process"; exit 1; }
 [ "$points" -ge $((functions * 4)) ] || { echo "FAIL: too few points drawn"; exit 1; }
 grep -q 'id="verdict"' "$work/dom.html" && grep -q 'id="models"' "$work/dom.html"
 grep -q '<polyline' "$work/dom.html"
