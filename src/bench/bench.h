@@ -59,10 +59,14 @@ double bench_clock_global(const struct bench_clock *c, double local);
 double bench_clock_local(const struct bench_clock *c, double global);
 
 /* How a sync may use the node: idle ranks sleep; at most max_pairs ping-pong pairs at once
- * (0: no limit; 1 pair per two cores when ranks share cores). */
+ * (0: no limit; 1 pair per two cores when ranks share cores). place (NULL: none) moves the
+ * calling rank to the node's first core (first = 1) or to the other cores, so that the two
+ * ranks of a pair run on different cores and need not yield to each other. */
 struct bench_sync_env {
   int idle;
   int max_pairs;
+  void (*place)(void *ctx, int first);
+  void *ctx;
 };
 
 struct bench_sync_method {
@@ -72,8 +76,10 @@ struct bench_sync_method {
 };
 const struct bench_sync_method *bench_sync_find(const char *name);
 const struct bench_sync_method *bench_sync_methods(int *count);
-/* Residual offset of each rank's global clock against rank 0 (filled on rank 0, size p). */
-void bench_clock_residuals(MPI_Comm comm, const struct bench_clock *clk, int idle, double *res);
+/* Residual offset of each rank's global clock against rank 0 (filled on rank 0, size p); idle:
+ * waiting ranks sleep, yield: the ping-pongs yield the core while they wait. */
+void bench_clock_residuals(MPI_Comm comm, const struct bench_clock *clk, int idle, int yield,
+                           double *res);
 /* Server lets client begin (client blocks until then, asleep when idle). */
 void bench_pair_start(MPI_Comm comm, int peer, int client, int idle);
 /* A fit point: client time x (midpoint of the best round trip), server time y, that rtt. */

@@ -147,7 +147,8 @@ void bench_pair_start(MPI_Comm comm, int peer, int client, int idle)
 
 /* Rank 0 against each rank in turn, the same min-RTT ping-pong as the sync (its error bound is
  * half the best round trip); the others wait asleep when idle is set. */
-void bench_clock_residuals(MPI_Comm comm, const struct bench_clock *clk, int idle, double *res)
+void bench_clock_residuals(MPI_Comm comm, const struct bench_clock *clk, int idle, int yield,
+                           double *res)
 {
   int rank, size;
   struct bench_point p;
@@ -156,12 +157,12 @@ void bench_clock_residuals(MPI_Comm comm, const struct bench_clock *clk, int idl
   for (int r = 1; r < size; r++) {
     if (rank == r) {
       bench_pair_start(comm, 0, 1, idle);
-      bench_pingpong_point(comm, 0, 1, RESIDUAL_ROUNDS, idle, clk, &p);
+      bench_pingpong_point(comm, 0, 1, RESIDUAL_ROUNDS, yield, clk, &p);
       double off = p.x - p.y;   /* this rank's global clock minus rank 0's, same instant */
       MPI_Send(&off, 1, MPI_DOUBLE, 0, TAG_PING, comm);
     } else if (rank == 0) {
       bench_pair_start(comm, r, 0, idle);
-      bench_pingpong_point(comm, r, 0, RESIDUAL_ROUNDS, idle, clk, &p);
+      bench_pingpong_point(comm, r, 0, RESIDUAL_ROUNDS, yield, clk, &p);
       MPI_Recv(&res[r], 1, MPI_DOUBLE, r, TAG_PING, comm, MPI_STATUS_IGNORE);
     }
   }

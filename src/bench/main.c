@@ -70,26 +70,74 @@ static void inject_skew(struct bench_run *r)
     r->clk.offset += skew;
 }
 
+/* Ranks that share cores, during a sync or residual measurement: the ranks of a ping-pong pair
+ * on different cores (rank 0 alone on the first one, the others on the rest; hca places its
+ * pairs per round), so that neither waits for the other's time slice. The mask is restored
+ * after. */
+struct placement {
+  cpu_set_t saved;
+  int first_cpu;
+};
+
+static void place_rank(void *ctx, int first)
+{
+  const struct placement *p = ctx;
+  cpu_set_t set = p->saved;
+  if (first) {
+    CPU_ZERO(&set);
+    CPU_SET(p->first_cpu, &set);
+  } else {
+    CPU_CLR(p->first_cpu, &set);
+  }
+  sched_setaffinity(0, sizeof set, &set);
+}
+
+/* Returns 1 when placed (then p->saved is the mask to restore). */
+static int sync_place(const struct bench_run *r, struct placement *p)
+{
+  if (!r->oversubscribed || sched_getaffinity(0, sizeof p->saved, &p->saved) != 0 ||
+      CPU_COUNT(&p->saved) < 2)
+    return 0;
+  for (p->first_cpu = 0; !CPU_ISSET(p->first_cpu, &p->saved); p->first_cpu++)
+    ;
+  place_rank(p, r->local_rank == 0);
+  return 1;
+}
+
+static void sync_unplace(int placed, const struct placement *p)
+{
+  if (placed)
+    sched_setaffinity(0, sizeof p->saved, &p->saved);
+}
+
 /* Synchronise clocks; returns the time it took (max over ranks). */
 static double sync_clocks(struct bench_run *r)
 {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  struct bench_sync_env env = {r->oversubscribed, 0};
+  struct placement pl;
+  struct bench_sync_env env = {r->oversubscribed, 0, NULL, &pl};
   if (r->oversubscribed)
     env.max_pairs = cores > 3 ? (int)(cores / 2) : 1;
   double t0 = bench_now(), d, dmax;
+  int placed = sync_place(r, &pl);
+  env.place = placed ? place_rank : NULL;
   bench_idle_barrier(r->comm, r->oversubscribed);
   bench_sync_find(r->o->sync)->sync(r->comm, &env, &r->clk);
   inject_skew(r);
   d = bench_now() - t0;
   bench_idle_barrier(r->comm, r->oversubscribed);
+  sync_unplace(placed, &pl);
   MPI_Allreduce(&d, &dmax, 1, MPI_DOUBLE, MPI_MAX, r->comm);
   return dmax;
 }
 
 static void measure_residuals(struct bench_run *r)
 {
-  bench_clock_residuals(r->comm, &r->clk, r->oversubscribed, r->residuals);
+  struct placement pl;
+  int placed = sync_place(r, &pl);
+  bench_clock_residuals(r->comm, &r->clk, r->oversubscribed, r->oversubscribed && !placed,
+                        r->residuals);
+  sync_unplace(placed, &pl);
   r->residual_max = 0;
   for (int i = 0; r->rank == 0 && i < r->size; i++)
     if (r->residuals[i] > r->residual_max || -r->residuals[i] > r->residual_max)
@@ -154,6 +202,7 @@ static void pin_rank(struct bench_run *r, int on_node)
   MPI_Comm_split_type(r->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   MPI_Comm_rank(node, &local);
   MPI_Comm_free(&node);
+  r->local_rank = local;
   if (on_node > cores || sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) < cores)
     return;
   for (int cpu = 0, k = 0; cpu < CPU_SETSIZE; cpu++)

@@ -30,6 +30,7 @@ struct bench_run {
   int rank, size, ppn;
   int oversubscribed;                       /* more ranks on this node than cores */
   int pinned;                               /* this rank bound itself to one core */
+  int local_rank;                           /* rank among the ranks of this node */
   struct bench_clock clk;
   char library[MV_NAME_MAX];
   char library_full[512];

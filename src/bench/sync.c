@@ -63,10 +63,11 @@ static void sync_pair(MPI_Comm comm, const struct bench_sync_env *env, int me, i
   struct bench_point pt[FIT_POINTS];
   if (me != server && me != client)
     return;
+  int yield = env->idle && !env->place;
   bench_pair_start(comm, me == client ? server : client, me == client, env->idle);
   for (int i = 0; i < nfit; i++)
-    bench_pingpong_point(comm, me == client ? server : client, me == client, rounds, env->idle,
-                         clk, &pt[i]);
+    bench_pingpong_point(comm, me == client ? server : client, me == client, rounds, yield, clk,
+                         &pt[i]);
   if (me != client)
     return;
   double a, d;
@@ -148,6 +149,8 @@ static int sync_hca(MPI_Comm comm, const struct bench_sync_env *env, struct benc
     g += (size - dist + 2 * dist - 1) / (2 * dist);
     if (child >= size)
       continue;
+    if (env->place)  /* a parent (rank / dist even) and its child on different cores */
+      env->place(env->ctx, (rank / dist) % 2 == 0);
     if (rank == parent)
       hca_turn(comm, env, size, top, mine, 0);
     sync_pair(comm, env, rank, parent, child, FIT_POINTS, FIT_ROUNDS, 1, clk);
