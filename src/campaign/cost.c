@@ -151,28 +151,47 @@ double mv_plan_cost(const struct mv_plan *p, const char *engine, const unsigned 
   return total;
 }
 
+/* The largest process count with a per-process launch below the current one, keeping at least
+ * three (a model needs them); 0 when there is none to drop. */
+static int pp_trim(const struct mv_plan *p)
+{
+  int pp = 0;
+  for (size_t j = 0; j < p->n_msizes; j++)
+    pp |= p->msize_pp && p->msize_pp[j];
+  size_t top = p->n_nprocs;   /* process counts [0, top) have per-process launches */
+  while (top > 0 && p->pp_np_max > 0 && p->nprocs[top - 1] > p->pp_np_max)
+    top--;
+  return pp && top > 3 ? p->nprocs[top - 2] : 0;
+}
+
 int mv_plan_fit_budget(struct mv_plan *p, const char *engine, double budget_s,
                        char *note, size_t notesize)
 {
-  int runs0 = p->runs, reps0 = p->reps;
+  int runs0 = p->runs, reps0 = p->reps, pp0 = p->pp_np_max;
   size_t np0 = p->n_nprocs;
   int rc = 0;
   if (note && notesize)
     note[0] = '\0';
   while (rc == 0 && mv_plan_cost(p, engine, NULL) > budget_s) {
+    int pp = pp_trim(p);
     if (p->runs > 3)
       p->runs--;
     else if (p->reps > 5)
       p->reps = p->reps * 2 / 3 > 5 ? p->reps * 2 / 3 : 5;
+    else if (pp)   /* per-process sizes cost like p^3 under SMPI: their largest p goes first */
+      p->pp_np_max = pp;
     else if (p->n_nprocs > 3)
       p->n_nprocs--;
     else
       return MV_ERANGE;
     rc = mv_plan_build(p);
   }
-  if (rc == 0 && note && (p->runs != runs0 || p->reps != reps0 || p->n_nprocs != np0))
+  char pps[64] = "";
+  if (p->pp_np_max != pp0)
+    snprintf(pps, sizeof pps, ", per-process sizes up to np %d", p->pp_np_max);
+  if (rc == 0 && note && (p->runs != runs0 || p->reps != reps0 || p->n_nprocs != np0 || pps[0]))
     snprintf(note, notesize, "trimmed to fit the budget: runs %d -> %d, reps %d -> %d, "
-             "largest process count %d -> %d", runs0, p->runs, reps0, p->reps,
-             p->nprocs[np0 - 1], p->nprocs[p->n_nprocs - 1]);
+             "largest process count %d -> %d%s", runs0, p->runs, reps0, p->reps,
+             p->nprocs[np0 - 1], p->nprocs[p->n_nprocs - 1], pps);
   return rc;
 }

@@ -177,6 +177,31 @@ static void test_cost_per_process(void)
   mv_plan_release(&p);
 }
 
+/* --budget drops the per-process launches at the largest process count before any process
+ * count: a budget just short of the full plan leaves np 1024 at 800 B in total only. */
+static void test_budget_per_process(void)
+{
+  struct mv_plan p;
+  char note[256];
+  mv_plan_init(&p);
+  ASSERT_INT_EQ(mv_plan_parse_nprocs(&p, "64:1024"), 0);
+  ASSERT_INT_EQ(mv_plan_parse_ops(&p, "MPI_Bcast@800,MPI_Gather@800p"), 0);
+  ASSERT_INT_EQ(mv_plan_parse_msizes(&p, "800"), 0);
+  p.pp_single = 1;
+  ASSERT_INT_EQ(mv_plan_build(&p), 0);
+  double full = mv_plan_cost(&p, "smpi", NULL);
+  const struct mv_launch_item *top = find(&p, 1024, "800p");
+  ASSERT_TRUE(top != NULL);
+  double budget = full - mv_plan_item_cost(&p, "smpi", top) + 1e-6;
+  ASSERT_INT_EQ(mv_plan_fit_budget(&p, "smpi", budget, note, sizeof note), 0);
+  ASSERT_INT_EQ(p.pp_np_max, 512);
+  ASSERT_INT_EQ(p.n_nprocs, 5);
+  ASSERT_INT_EQ(p.n_items, 9);
+  ASSERT_TRUE(find(&p, 1024, "800") != NULL && find(&p, 1024, "800p") == NULL);
+  ASSERT_TRUE(strstr(note, "per-process sizes up to np 512") != NULL);
+  mv_plan_release(&p);
+}
+
 int main(void)
 {
   RUN_TEST(test_parse_sizes);
@@ -184,5 +209,6 @@ int main(void)
   RUN_TEST(test_cross_product);
   RUN_TEST(test_plan_file);
   RUN_TEST(test_cost_per_process);
+  RUN_TEST(test_budget_per_process);
   return TEST_EXIT();
 }
