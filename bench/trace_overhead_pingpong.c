@@ -4,7 +4,8 @@
  * machine (or by the tracer's buffer flushes) do not decide the figure, then the mean of all.
  * With 1 rank, the same for ITERS calls of MPI_Iprobe (the tracer's cost per call without
  * network or peer), or with the argument "self", ITERS pairs of 0-byte MPI_Send + MPI_Recv to
- * itself (the wrapper paths a ping-pong takes), per call or per pair. Further arguments:
+ * itself (the wrapper paths a ping-pong takes; each with an untraced PMPI_Irecv/PMPI_Isend
+ * and PMPI_Wait as the other side), per call or per pair. Further arguments:
  * "tsc" (x86) brackets every MPI call with two TSC reads, as the tracer does, and nothing else
  * (the floor of any tracer that stamps Enter and Leave); "paired" alternates blocks calling
  * PMPI_* (never traced) and MPI_* (traced when the tracer is preloaded) in the same run and
@@ -56,9 +57,19 @@ static void steps(const struct api *api, enum mode mode, int rank, long n)
   for (long i = 0; i < n; i++) {
     if (mode == IPROBE) {
       CALL(api->iprobe(MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
-    } else if (mode == SELF || rank == 0) {
-      CALL(api->send(&b, 0, MPI_BYTE, mode == SELF ? 0 : 1, 0, MPI_COMM_WORLD));
-      CALL(api->recv(&b, 0, MPI_BYTE, mode == SELF ? 0 : 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    } else if (mode == SELF) {
+      /* the other side of each message untraced (MPICH does not buffer a blocking send to
+       * itself: the receive must be posted first) */
+      MPI_Request r;
+      PMPI_Irecv(&b, 0, MPI_BYTE, 0, 1, MPI_COMM_WORLD, &r);
+      CALL(api->send(&b, 0, MPI_BYTE, 0, 1, MPI_COMM_WORLD));
+      PMPI_Wait(&r, MPI_STATUS_IGNORE);
+      PMPI_Isend(&b, 0, MPI_BYTE, 0, 2, MPI_COMM_WORLD, &r);
+      CALL(api->recv(&b, 0, MPI_BYTE, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+      PMPI_Wait(&r, MPI_STATUS_IGNORE);
+    } else if (rank == 0) {
+      CALL(api->send(&b, 0, MPI_BYTE, 1, 0, MPI_COMM_WORLD));
+      CALL(api->recv(&b, 0, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     } else if (rank == 1) {
       CALL(api->recv(&b, 0, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
       CALL(api->send(&b, 0, MPI_BYTE, 0, 0, MPI_COMM_WORLD));
