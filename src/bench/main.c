@@ -2,8 +2,6 @@
  * recorded seed, synchronises clocks before each job, checks mock-ups against their collective,
  * measures, and writes results rows and meta JSON from rank 0 (or, with --check-clock, only
  * the residual clock offsets). Exit 0, 2 on bad options, 1 on a failed check or output error. */
-#define _GNU_SOURCE  /* sched_setaffinity, CPU_SET */
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,74 +68,32 @@ static void inject_skew(struct bench_run *r)
     r->clk.offset += skew;
 }
 
-/* Ranks that share cores, during a sync or residual measurement: the ranks of a ping-pong pair
- * on different cores (rank 0 alone on the first one, the others on the rest; hca places its
- * pairs per round), so that neither waits for the other's time slice. The mask is restored
- * after. */
-struct placement {
-  cpu_set_t saved;
-  int first_cpu;
-};
-
-static void place_rank(void *ctx, int first)
-{
-  const struct placement *p = ctx;
-  cpu_set_t set = p->saved;
-  if (first) {
-    CPU_ZERO(&set);
-    CPU_SET(p->first_cpu, &set);
-  } else {
-    CPU_CLR(p->first_cpu, &set);
-  }
-  sched_setaffinity(0, sizeof set, &set);
-}
-
-/* Returns 1 when placed (then p->saved is the mask to restore). */
-static int sync_place(const struct bench_run *r, struct placement *p)
-{
-  if (!r->oversubscribed || sched_getaffinity(0, sizeof p->saved, &p->saved) != 0 ||
-      CPU_COUNT(&p->saved) < 2)
-    return 0;
-  for (p->first_cpu = 0; !CPU_ISSET(p->first_cpu, &p->saved); p->first_cpu++)
-    ;
-  place_rank(p, r->local_rank == 0);
-  return 1;
-}
-
-static void sync_unplace(int placed, const struct placement *p)
-{
-  if (placed)
-    sched_setaffinity(0, sizeof p->saved, &p->saved);
-}
-
 /* Synchronise clocks; returns the time it took (max over ranks). */
 static double sync_clocks(struct bench_run *r)
 {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  struct placement pl;
-  struct bench_sync_env env = {r->oversubscribed, 0, NULL, &pl};
+  struct bench_sync_env env = {r->oversubscribed, 0, NULL, NULL};
   if (r->oversubscribed)
     env.max_pairs = cores > 3 ? (int)(cores / 2) : 1;
   double t0 = bench_now(), d, dmax;
-  int placed = sync_place(r, &pl);
-  env.place = placed ? place_rank : NULL;
+  env.ctx = bench_place_begin(r);
+  env.place = env.ctx ? bench_place_rank : NULL;
   bench_idle_barrier(r->comm, r->oversubscribed);
   bench_sync_find(r->o->sync)->sync(r->comm, &env, &r->clk);
   inject_skew(r);
   d = bench_now() - t0;
   bench_idle_barrier(r->comm, r->oversubscribed);
-  sync_unplace(placed, &pl);
+  bench_place_end(env.ctx);
   MPI_Allreduce(&d, &dmax, 1, MPI_DOUBLE, MPI_MAX, r->comm);
   return dmax;
 }
 
 static void measure_residuals(struct bench_run *r)
 {
-  struct placement pl;
-  int placed = sync_place(r, &pl);
+  void *placed = bench_place_begin(r);
   bench_clock_residuals(r->comm, &r->clk, r->oversubscribed, r->oversubscribed && !placed,
                         r->residuals);
-  sync_unplace(placed, &pl);
+  bench_place_end(placed);
   r->residual_max = 0;
   for (int i = 0; r->rank == 0 && i < r->size; i++)
     if (r->residuals[i] > r->residual_max || -r->residuals[i] > r->residual_max)
@@ -190,34 +146,6 @@ static void check_clock(struct bench_run *r)
   bench_out_row(r, &duration, 0, "time_s", 0, r->sync_seconds, 1);
 }
 
-/* One rank per core and a launcher that did not bind (MPICH's hydra by default): pin each rank
- * to its own core, as Open MPI does itself. Unbound ranks that spin get moved onto one core by
- * other load and then alternate once per time slice (MPICH syncs of 0.4-1.7 s, docs/bench.md). */
-static void pin_rank(struct bench_run *r, int on_node)
-{
-#ifndef MV_SMPI
-  MPI_Comm node;
-  cpu_set_t set;
-  int local, cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
-  MPI_Comm_split_type(r->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  MPI_Comm_rank(node, &local);
-  MPI_Comm_free(&node);
-  r->local_rank = local;
-  if (on_node > cores || sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) < cores)
-    return;
-  for (int cpu = 0, k = 0; cpu < CPU_SETSIZE; cpu++)
-    if (CPU_ISSET(cpu, &set) && k++ == local) {
-      CPU_ZERO(&set);
-      CPU_SET(cpu, &set);
-      r->pinned = sched_setaffinity(0, sizeof set, &set) == 0;
-      return;
-    }
-#else
-  (void)r;
-  (void)on_node;
-#endif
-}
-
 static int setup(struct bench_run *r, const struct bench_opts *o)
 {
   r->o = o;
@@ -231,7 +159,7 @@ static int setup(struct bench_run *r, const struct bench_opts *o)
   /* simulated ranks do not share cores: no idle waits, no yields under SMPI */
   r->oversubscribed = on_node > sysconf(_SC_NPROCESSORS_ONLN);
 #endif
-  pin_rank(r, on_node);
+  bench_pin_rank(r, on_node);
   r->seed = o->seed ? o->seed : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
   MPI_Bcast(&r->seed, 1, MPI_UINT64_T, 0, r->comm);
   r->residuals = calloc((size_t)r->size, sizeof(double));

@@ -47,6 +47,16 @@ struct bench_run {
   int njobs;
 };
 
+/* Placement (place.c): pin one rank per core when the launcher did not bind (sets pinned and
+ * local_rank; collective). When ranks share cores, bench_place_begin puts rank 0 alone on the
+ * node's first core and the others on the rest, returning the context for bench_place_rank
+ * (first = 1: the first core, 0: the rest) and bench_place_end (restores the launcher's mask);
+ * NULL when not placed. */
+void bench_pin_rank(struct bench_run *r, int on_node);
+void *bench_place_begin(const struct bench_run *r);
+void bench_place_rank(void *ctx, int first);
+void bench_place_end(void *ctx);
+
 int bench_measure_time(struct bench_run *r, const struct bench_op *op, struct bench_buf *b,
                        struct bench_job *job);
 int bench_measure_memory(struct bench_run *r, const struct bench_op *op, struct bench_buf *b,
