@@ -2,7 +2,7 @@
  * warm-up, repetitions started in windows on the global clock (or after a barrier), per
  * repetition the maximum over ranks of (end - start) or global end - window start, validity
  * kept, batches until a fixed count or the RSE / 95% CI criterion holds (an adaptive window
- * widens after a batch whose repetitions overran it); memory ops too. */
+ * widens after a batch with late ranks); memory ops too. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,13 +14,7 @@
 #define LEAD_S 1e-3          /* first window after the start time is broadcast */
 #define MIN_WINDOW_S 2e-5
 #define WINDOWS_PER_BATCH 10 /* a late rank (descheduled) spoils at most the rest of its batch */
-#define WIDEN_INVALID 2      /* an adaptive window doubles after a batch with this many overruns */
-#define WAKE_TOLERANCE 0.1   /* a rank that leaves its wait later than this * window is late */
-
-/* A rank's start of one repetition, reduced with MPI_MIN over ranks: the previous repetition
- * (and cache clearing) still ran at the window start (a too short window), or the rank left its
- * wait late (descheduled: a longer window would not help), or on time (the only valid one). */
-enum { OVERRAN = -1, WOKE_LATE = 0, ON_TIME = 1 };
+#define WIDEN_INVALID 2      /* an adaptive window doubles after a batch with this many late */
 #define WIDEN_MAX 64         /* ... up to this factor over the warm-up estimate */
 
 /* 95% two-sided Student t quantiles for 1..30 degrees of freedom, then the normal one. */
@@ -99,25 +93,21 @@ static void batch(struct bench_run *r, const struct bench_op *op, struct bench_b
   }
   for (int i = 0; i < n; i++) {
     clear_cache(r);
-    int state = ON_TIME;
-    double s;
+    int late = 0;
     if (barrier) {
       MPI_Barrier(r->comm);
-      s = bench_now();
     } else {
       double target = bench_clock_local(&r->clk, t0 + i * window);
-      state = bench_now() > target ? OVERRAN : ON_TIME;
+      late = bench_now() > target;
       bench_wait_until(target, r->oversubscribed);
-      s = bench_now();
-      if (state == ON_TIME && s > target + WAKE_TOLERANCE * window)
-        state = WOKE_LATE;
     }
+    double s = bench_now();
     op->run(b);
     double e = bench_now();
     r->loc[i] = e - s;
     r->gend[i] = bench_clock_global(&r->clk, e);
     r->gstart[i] = barrier ? bench_clock_global(&r->clk, s) : t0 + i * window;
-    r->valid[i] = state;
+    r->valid[i] = !late;
   }
   MPI_Reduce(r->loc, out->loc, n, MPI_DOUBLE, MPI_MAX, 0, r->comm);
   MPI_Reduce(r->gend, out->gend, n, MPI_DOUBLE, MPI_MAX, 0, r->comm);
@@ -142,7 +132,7 @@ int bench_measure_time(struct bench_run *r, const struct bench_op *op, struct be
   double widest = job->window * WIDEN_MAX;
   int done = 0, more = 1;
   while (more) {
-    int n = done == 0 ? r->o->reps : (r->o->reps > 10 ? r->o->reps / 2 : 5), overran = 0;
+    int n = done == 0 ? r->o->reps : (r->o->reps > 10 ? r->o->reps / 2 : 5), late = 0;
     if (n > total - done)
       n = total - done;
     if (n > BENCH_BATCH)
@@ -153,17 +143,17 @@ int bench_measure_time(struct bench_run *r, const struct bench_op *op, struct be
     if (r->rank == 0) {
       for (int i = 0; i < n; i++) {
         v[done + i] = global ? r->reduced.gend[i] - r->reduced.gstart[i] : r->reduced.loc[i];
-        valid[done + i] = r->reduced.valid[i] == ON_TIME;
-        job->invalid += !valid[done + i];
-        overran += r->reduced.valid[i] == OVERRAN;
+        valid[done + i] = r->reduced.valid[i];
+        late += !valid[done + i];
         bench_out_row(r, op, b->msize, "time_s", done + i, v[done + i], valid[done + i]);
       }
+      job->invalid += late;
       more = done + n < total && !(adaptive && precise_enough(r->o, v, valid, done + n));
     }
     done += n;
-    /* An adaptive window that repetitions keep overrunning (a too short warm-up estimate, ranks
+    /* An adaptive window that keeps starting ranks late (a too short warm-up estimate, ranks
      * sharing cores) widens for the next batches; the rows keep each repetition's validity. */
-    double next[2] = {more, overran >= WIDEN_INVALID && r->o->window == 0 && job->window * 2 <= widest
+    double next[2] = {more, late >= WIDEN_INVALID && r->o->window == 0 && job->window * 2 <= widest
                               ? job->window * 2 : job->window};
     MPI_Bcast(next, 2, MPI_DOUBLE, 0, r->comm);
     more = next[0] != 0;
