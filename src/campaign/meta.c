@@ -90,6 +90,14 @@ static void write_plan(struct mv_json *j, const struct mv_campaign *c)
   for (size_t i = 0; i < p->n_msizes; i++)
     mv_json_int(j, p->msizes[i]);
   mv_json_array_end(j);
+  mv_json_key(j, "msize_specs");   /* "800" a total volume, "800p" bytes per process */
+  mv_json_array_begin(j);
+  for (size_t i = 0; i < p->n_msizes; i++) {
+    char spec[32];
+    snprintf(spec, sizeof spec, "%lld%s", (long long)p->msizes[i], p->msize_pp[i] ? "p" : "");
+    mv_json_string(j, spec);
+  }
+  mv_json_array_end(j);
   mv_json_key(j, "options");
   mv_json_object_begin(j);
   for (size_t i = 0; i < c->nkeys; i++)
