@@ -10,7 +10,9 @@
  * (the floor of any tracer that stamps Enter and Leave); "paired" alternates blocks calling
  * PMPI_* (never traced) and MPI_* (traced when the tracer is preloaded) in the same run and
  * prints the medians of both and the median of the per-pair ratios MPI/PMPI - 1 in percent:
- * launches, placement and load drifts hit both alike. */
+ * launches, placement and load drifts hit both alike. "stencil" runs ITERS iterations of a
+ * 1024^2-per-rank Jacobi stencil instead (see iteration()) in blocks of 10, times per
+ * iteration in microseconds. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +26,7 @@
 
 #define BLOCK 1000
 
-enum mode { PINGPONG, IPROBE, SELF };
+enum mode { PINGPONG, IPROBE, SELF, STENCIL };
 static int stamps;
 static volatile unsigned long long sink;
 /* an MPI call, bracketed by two clock reads when stamps is set */
@@ -34,9 +36,43 @@ struct api {
   int (*send)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
   int (*recv)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *);
   int (*iprobe)(int, int, MPI_Comm, int *, MPI_Status *);
+  int (*isend)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+  int (*irecv)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+  int (*waitall)(int, MPI_Request *, MPI_Status *);
+  int (*allreduce)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
 };
-static const struct api traced = {MPI_Send, MPI_Recv, MPI_Iprobe};
-static const struct api direct = {PMPI_Send, PMPI_Recv, PMPI_Iprobe};
+static const struct api traced = {MPI_Send, MPI_Recv, MPI_Iprobe, MPI_Isend, MPI_Irecv,
+                                  MPI_Waitall, MPI_Allreduce};
+static const struct api direct = {PMPI_Send, PMPI_Recv, PMPI_Iprobe, PMPI_Isend, PMPI_Irecv,
+                                  PMPI_Waitall, PMPI_Allreduce};
+
+/* The stencil: an N x N block of a Jacobi sweep per rank, ranks stacked vertically, halo rows
+ * exchanged with MPI_Irecv/MPI_Isend/MPI_Waitall every iteration, MPI_Allreduce of the
+ * residual every 10th: the pattern of examples/stencil-2d.c (1-D decomposition). */
+#define N 1024
+#define AT(a, i, j) (a)[(size_t)(i) * (N + 2) + (size_t)(j)]
+struct grid { double *u, *v; int up, down; };
+
+static void iteration(const struct api *api, struct grid *g, long it)
+{
+  MPI_Request req[4];
+  api->irecv(&AT(g->u, 0, 1), N, MPI_DOUBLE, g->up, 0, MPI_COMM_WORLD, &req[0]);
+  api->irecv(&AT(g->u, N + 1, 1), N, MPI_DOUBLE, g->down, 1, MPI_COMM_WORLD, &req[1]);
+  api->isend(&AT(g->u, 1, 1), N, MPI_DOUBLE, g->up, 1, MPI_COMM_WORLD, &req[2]);
+  api->isend(&AT(g->u, N, 1), N, MPI_DOUBLE, g->down, 0, MPI_COMM_WORLD, &req[3]);
+  api->waitall(4, req, MPI_STATUSES_IGNORE);
+  double diff = 0, global;
+  for (int i = 1; i <= N; i++)
+    for (int j = 1; j <= N; j++) {
+      double x = 0.25 * (AT(g->u, i - 1, j) + AT(g->u, i + 1, j) + AT(g->u, i, j - 1) + AT(g->u, i, j + 1));
+      diff += (x - AT(g->u, i, j)) * (x - AT(g->u, i, j));
+      AT(g->v, i, j) = x;
+    }
+  double *t = g->u;
+  g->u = g->v, g->v = t;
+  if (it % 10 == 9)
+    api->allreduce(&diff, &global, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+}
 
 static int cmp(const void *a, const void *b)
 {
@@ -50,12 +86,14 @@ static double median(double *v, long n)
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static void steps(const struct api *api, enum mode mode, int rank, long n)
+static void steps(const struct api *api, enum mode mode, int rank, long n, struct grid *g)
 {
   char b = 0;
   int flag;
   for (long i = 0; i < n; i++) {
-    if (mode == IPROBE) {
+    if (mode == STENCIL) {
+      iteration(api, g, i);
+    } else if (mode == IPROBE) {
       CALL(api->iprobe(MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
     } else if (mode == SELF) {
       /* the other side of each message untraced (MPICH does not buffer a blocking send to
@@ -80,7 +118,7 @@ static void steps(const struct api *api, enum mode mode, int rank, long n)
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
-  int rank, size, self = 0, paired = 0;
+  int rank, size, self = 0, paired = 0, stencil = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long iters = argc > 1 ? strtol(argv[1], NULL, 10) : 100000;
@@ -88,18 +126,28 @@ int main(int argc, char **argv)
     self |= strcmp(argv[i], "self") == 0;
     stamps |= strcmp(argv[i], "tsc") == 0;
     paired |= strcmp(argv[i], "paired") == 0;
+    stencil |= strcmp(argv[i], "stencil") == 0;
   }
-  enum mode mode = size > 1 ? PINGPONG : self ? SELF : IPROBE;
-  double per = mode == PINGPONG ? 2 * BLOCK : BLOCK;  /* one-way trips, calls or pairs per block */
-  long nblocks = iters / BLOCK > 1 ? iters / BLOCK / 2 * 2 : 2;
+  enum mode mode = stencil ? STENCIL : size > 1 ? PINGPONG : self ? SELF : IPROBE;
+  long block = mode == STENCIL ? 10 : BLOCK;
+  double per = mode == PINGPONG ? 2.0 * block : block;  /* one-way trips, calls, pairs or iterations */
+  long nblocks = iters / block > 1 ? iters / block / 2 * 2 : 2;
   double *t = malloc((size_t)nblocks * 2 * sizeof *t), *ratio = t + nblocks, all = 0;
-  steps(&traced, mode, rank, 1000);
+  struct grid g = {NULL, NULL, rank > 0 ? rank - 1 : MPI_PROC_NULL,
+                   rank < size - 1 ? rank + 1 : MPI_PROC_NULL};
+  if (mode == STENCIL) {
+    g.u = calloc((size_t)(N + 2) * (N + 2), sizeof *g.u);
+    g.v = calloc((size_t)(N + 2) * (N + 2), sizeof *g.v);
+    for (int j = 0; j < N + 2; j++)
+      AT(g.u, 0, j) = AT(g.v, 0, j) = 1.0;
+  }
+  steps(&traced, mode, rank, block, &g);
   if (paired)
-    steps(&direct, mode, rank, 1000);
+    steps(&direct, mode, rank, block, &g);
   MPI_Barrier(MPI_COMM_WORLD);
   for (long k = 0; k < nblocks; k++) {
     double t0 = MPI_Wtime();
-    steps(paired && k % 2 == 0 ? &direct : &traced, mode, rank, BLOCK);
+    steps(paired && k % 2 == 0 ? &direct : &traced, mode, rank, block, &g);
     t[k] = (MPI_Wtime() - t0) / per * 1e6;
     all += t[k];
   }
@@ -115,6 +163,8 @@ int main(int argc, char **argv)
     printf("%.4f %.4f\n", median(t, nblocks), all / (double)nblocks);
   }
   free(t);
+  free(g.u);
+  free(g.v);
   MPI_Finalize();
   return 0;
 }

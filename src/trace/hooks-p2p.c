@@ -1,6 +1,7 @@
 /* Point-to-point hooks: MpiSend at the start of a send, MpiRecv at the end of a receive,
- * MpiIsend / MpiIrecvRequest when a non-blocking call starts, and MpiIsendComplete / MpiIrecv
- * when Wait or Test (any variant) completes the request (OTF2's model). Peers are ranks in the communicator;
+ * MpiIsend / MpiIrecvRequest when a non-blocking call or MPI_Start(all) of a persistent request
+ * starts, and MpiIsendComplete / MpiIrecv when Wait or Test (any variant) completes the request
+ * (OTF2's model). Peers are ranks in the communicator;
  * MPI_PROC_NULL exchanges record no communication event. */
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +9,7 @@
 #include "hooks.h"
 #include "state.h"
 
-enum { REQ_ISEND = 1, REQ_IRECV, REQ_RMA };
+enum { REQ_ISEND = 1, REQ_IRECV, REQ_RMA, REQ_PSEND, REQ_PRECV };
 
 /* mv__bytes' cold path: asks MPI and caches the size of a predefined (named) datatype. */
 int mv__type_size(MPI_Datatype type)
@@ -82,6 +83,60 @@ void mv__post_irecv(struct mv__call *c, int ret, int source, MPI_Comm comm, MPI_
   mv__emit(MV__K_IRECV_REQUEST, 0, 0, 0, 0, 0, e->id);
 }
 
+/* Persistent requests: the parameters now, the events at each MPI_Start (as Isend / Irecv). */
+void mv__post_psend(struct mv__call *c, int ret, int count, MPI_Datatype type, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+  if (!c->on || ret != MPI_SUCCESS || dest == MPI_PROC_NULL)
+    return;
+  struct mv__req_ent *e = mv__req_add(*request);
+  if (!e)
+    return;
+  e->kind = REQ_PSEND;
+  e->peer = (uint32_t)dest;
+  e->comm = mv__comm_id(comm);
+  e->tag = (uint32_t)tag;
+  e->bytes = mv__bytes(count, type);
+}
+
+void mv__post_precv(struct mv__call *c, int ret, int source, MPI_Comm comm, MPI_Request *request)
+{
+  if (!c->on || ret != MPI_SUCCESS || source == MPI_PROC_NULL)
+    return;
+  struct mv__req_ent *e = mv__req_add(*request);
+  if (e) {
+    e->kind = REQ_PRECV;
+    e->comm = mv__comm_id(comm);
+  }
+}
+
+void mv__post_start(struct mv__call *c, int ret, int n, MPI_Request *requests)
+{
+  if (!c->on || ret != MPI_SUCCESS)
+    return;
+  for (int i = 0; i < n; i++) {
+    struct mv__req_ent *e = mv__req_find(requests[i]);
+    if (!e || (e->kind != REQ_PSEND && e->kind != REQ_PRECV))
+      continue;
+    e->active = 1;
+    e->id = ++G.next_req;
+    if (e->kind == REQ_PSEND)
+      mv__emit_at(c->t, MV__K_ISEND, 0, e->peer, e->comm, e->tag, e->bytes, e->id);
+    else
+      mv__emit(MV__K_IRECV_REQUEST, 0, 0, 0, 0, 0, e->id);
+  }
+}
+
+/* A freed request is forgotten (a non-blocking one freed while pending never shows completion). */
+void mv__post_request_free(struct mv__call *c, int ret)
+{
+  if (!c->on || ret != MPI_SUCCESS || c->nreq < 1)
+    return;
+  struct mv__req_ent *e = mv__req_find(c->req[0]);
+  if (e)
+    mv__req_del(e);
+}
+
 /* Binds a request-based RMA operation (Rput, ...) to its request for local completion. */
 void mv__post_rma_req(struct mv__call *c, int ret, MPI_Request *request)
 {
@@ -115,21 +170,27 @@ static void complete(struct mv__call *c, int i, MPI_Status *status)
   if (i < 0 || i >= c->nreq)
     return;
   struct mv__req_ent *e = mv__req_find(c->req[i]);
-  if (!e)
-    return;
+  int persistent = e && (e->kind == REQ_PSEND || e->kind == REQ_PRECV);
+  if (!e || (persistent && !e->active))
+    return;  /* unknown, or an inactive persistent request (completes at once, no event) */
+  int send = e->kind == REQ_ISEND || e->kind == REQ_PSEND;
+  int recv = e->kind == REQ_IRECV || e->kind == REQ_PRECV;
   int cancelled = 0;
-  if (status != MPI_STATUS_IGNORE && e->kind == REQ_IRECV)
+  if (status != MPI_STATUS_IGNORE && recv)
     PMPI_Test_cancelled(status, &cancelled);
   if (cancelled)
     mv__emit(MV__K_REQUEST_CANCELLED, 0, 0, 0, 0, 0, e->id);
-  else if (e->kind == REQ_ISEND)
+  else if (send)
     mv__emit(MV__K_ISEND_COMPLETE, 0, 0, 0, 0, 0, e->id);
-  else if (e->kind == REQ_IRECV && status != MPI_STATUS_IGNORE)
+  else if (recv && status != MPI_STATUS_IGNORE)
     mv__emit(MV__K_IRECV, 0, (uint32_t)status->MPI_SOURCE, e->comm, (uint32_t)status->MPI_TAG,
              status_bytes(status), e->id);
   else if (e->kind == REQ_RMA)
     mv__rma_local_done(e->win, e->id);
-  mv__req_del(e);
+  if (persistent)
+    e->active = 0;
+  else
+    mv__req_del(e);
 }
 
 void mv__post_completed_one(struct mv__call *c, int ret, int index, MPI_Status *status)

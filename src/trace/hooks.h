@@ -118,6 +118,11 @@ void mv__post_recv(struct mv__call *c, int ret, MPI_Comm comm, MPI_Status *statu
 void mv__post_isend(struct mv__call *c, int ret, int count, MPI_Datatype type, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request);
 void mv__post_irecv(struct mv__call *c, int ret, int source, MPI_Comm comm, MPI_Request *request);
+void mv__post_psend(struct mv__call *c, int ret, int count, MPI_Datatype type, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request);
+void mv__post_precv(struct mv__call *c, int ret, int source, MPI_Comm comm, MPI_Request *request);
+void mv__post_start(struct mv__call *c, int ret, int n, MPI_Request *requests);
+void mv__post_request_free(struct mv__call *c, int ret);
 void mv__pre_requests(struct mv__call *c, int n, const MPI_Request *requests);
 void mv__post_completed_one(struct mv__call *c, int ret, int index, MPI_Status *status);
 void mv__post_completed_all(struct mv__call *c, int ret, int n, MPI_Status *statuses);

@@ -17,7 +17,14 @@
 struct mv__comm_ent { MPI_Comm comm; uint32_t id; };
 struct mv__win_ent { MPI_Win win; uint32_t id; int alloc; uint32_t post_group, start_group; };
 struct mv__grp_ent { uint64_t hash; uint32_t id; };
-struct mv__req_ent { MPI_Request req; uint8_t kind; uint32_t peer, comm, tag, win; uint64_t id; };
+/* A pending request; persistent ones (kinds set in hooks-p2p.c) stay from *_init to
+ * MPI_Request_free with their parameters, active between MPI_Start and the completion. */
+struct mv__req_ent {
+  MPI_Request req;
+  uint8_t kind, active;
+  uint32_t peer, comm, tag, win;
+  uint64_t id, bytes;
+};
 struct mv__rma_op { uint32_t win; int target; uint8_t get; uint8_t local_done; uint64_t match; };
 struct mv__site { uintptr_t raw; uint64_t hash; };
 struct mv__type_ent { MPI_Datatype type; int size1; };  /* size1 = size + 1; 0: empty slot */
