@@ -9,8 +9,9 @@
  * "tsc" (x86) brackets every MPI call with two TSC reads, as the tracer does, and nothing else
  * (the floor of any tracer that stamps Enter and Leave); "paired" alternates blocks calling
  * PMPI_* (never traced) and MPI_* (traced when the tracer is preloaded) in the same run and
- * prints the medians of both and the median of the per-pair ratios MPI/PMPI - 1 in percent:
- * launches, placement and load drifts hit both alike. "stencil" runs ITERS iterations of a
+ * prints the medians of both and the median of the per-pair ratios MPI/PMPI - 1 in percent
+ * (after a line "# r1 r2 ..." of every pair's ratio): launches, placement and load drifts hit
+ * both alike. "stencil" runs ITERS iterations of a
  * 1024^2-per-rank Jacobi stencil instead (see iteration()) in blocks of 10, times per
  * iteration in microseconds. */
 #include <mpi.h>
@@ -157,6 +158,10 @@ int main(int argc, char **argv)
       ratio[k] = (t[2 * k + 1] / t[2 * k] - 1) * 100;
     for (long k = 0; k < half; k++)
       ratio[half + k] = t[2 * k + 1], t[k] = t[2 * k];
+    printf("#");  /* each pair's ratio on a comment line, for pooling across runs */
+    for (long k = 0; k < half; k++)
+      printf(" %.3f", ratio[k]);
+    printf("\n");
     double d = median(t, half), m = median(ratio + half, half);
     printf("%.4f %.4f %.2f\n", d, m, median(ratio, half));
   } else if (rank == 0) {
