@@ -9,6 +9,8 @@
 #   oracle, the trace itself departs from the design (a rank was descheduled), and the example
 #   is run again, at most ATTEMPTS (3) times in all; the retry is printed. A miss in the last
 #   attempt fails. The stencil's checks have no oracle and never retry.
+# Every trace is also checked for causality (no barrier left before its last member entered, no
+# receive returned before its send entered): on one node the tracer aligns ranks exactly.
 # MV_ANALYZE_FLAVORS="openmpi mpich" runs the Open MPI examples under MPICH too. The MPICH lock
 # chain with the target out of MPI after its unlock (thesis 5.6's Wait for Progress) runs by
 # default whenever MPICH is built.
@@ -20,6 +22,7 @@ work=$(mktemp -d /tmp/mv-analyze-ex-XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 fails=0
 tested=0
+causal=0      # traces checked for causality (run)
 departed=""   # why the current attempt departs from the design (empty: it did not)
 last=1        # 1 in the last attempt: design misses fail
 
@@ -97,6 +100,13 @@ run() {   # run FLAVOR NAME NP ARGS...
   [ "$flavor" = mpich ] && launch=(mpirun.mpich -np "$np")
   timeout 120 "$MPIVET" trace -o "$dir" --mpi "$flavor" -- "${launch[@]}" "$prog" "$@" >"$dir.log" 2>&1 \
     || { echo "FAIL $flavor $name: trace failed"; cat "$dir.log"; fails=$((fails + 1)); return 1; }
+  local nv worst
+  read -r nv worst < <(causality_violations)
+  if [ "$nv" -ne 0 ]; then
+    echo "FAIL $flavor $name: $nv causality violations, largest $worst ns (ranks' clocks not aligned)"
+    fails=$((fails + 1))
+  fi
+  causal=$((causal + 1))
 }
 
 # late sender: 3 x 100 ms on each odd rank, in MPI_Recv
@@ -263,4 +273,5 @@ if [ -e "$MV_BUILD/lib/mpivet/mpich/libmpivet-trace.so" ]; then
   try "mpich lock-chain (AFTER 100)" ex_mpich_lock_chain
 fi
 [ $tested -gt 0 ] || { echo "no flavor with the tracer built: skip"; exit 77; }
+echo "causality: $causal traces checked, every barrier and receive after its last enter and send"
 [ $fails -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }

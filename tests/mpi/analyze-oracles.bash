@@ -147,3 +147,22 @@ oracle_lock_chain() {
     }
 '
 }
+
+# Causality on one node, where every rank's stamps come from one CLOCK_MONOTONIC (the tracer
+# aligns ranks of a node exactly, docs/trace.md): no barrier may be left by any rank before its
+# last member entered it, and no blocking receive may return before its message's send entered.
+# Prints the number of violations and the largest, in ns.
+causality_violations() {
+  otf2_text | awk '
+    $1 == "ENTER" { enter[$2] = $3 }
+    $1 == "ENTER" && /"MPI_Barrier"/ { k = nb[$2]++; if ($3 > bmax[k]) bmax[k] = $3 }
+    $1 == "LEAVE" && /"MPI_Barrier"/ { k = lb[$2]++; bl[$2, k] = $3 }
+    $1 == "LEAVE" { if (pend[$2] != "") { rl[pend[$2]] = $3; pend[$2] = "" } }
+    $1 == "MPI_SEND" { match($0, /Receiver: [0-9]+/); d = substr($0, RSTART + 10, RLENGTH - 10);
+                       se[$2, d, ns[$2, d]++] = enter[$2] }
+    $1 == "MPI_RECV" { match($0, /Sender: [0-9]+/); s = substr($0, RSTART + 8, RLENGTH - 8);
+                       k = nr[s, $2]++; pend[$2] = s SUBSEP $2 SUBSEP k }
+    END { for (key in bl) { split(key, a, SUBSEP); d = bmax[a[2]] - bl[key]; if (d > 0) { v++; if (d > w) w = d } }
+          for (key in rl) if (key in se) { d = se[key] - rl[key]; if (d > 0) { v++; if (d > w) w = d } }
+          printf "%d %d\n", v, w }'
+}
