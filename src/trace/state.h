@@ -14,7 +14,7 @@
 
 #define MV__NONE UINT32_MAX
 
-struct mv__comm_ent { MPI_Comm comm; uint32_t id; };
+struct mv__comm_ent { MPI_Comm comm; uint32_t id; int size, rank; };  /* intra-communicators */
 struct mv__win_ent { MPI_Win win; uint32_t id; int alloc; uint32_t post_group, start_group; };
 struct mv__grp_ent { uint64_t hash; uint32_t id; };
 /* A pending request; persistent ones (kinds set in hooks-p2p.c) stay from *_init to
@@ -117,14 +117,20 @@ void mv__say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int mv__read_options(void);
 int mv__prepare_dir(void);
 
-/* handles -> global ids; communicators: a short list, the most recent first */
-static inline uint32_t mv__comm_id(MPI_Comm comm)
+/* handles -> global ids; communicators: a short list, the most recent first, with their size
+ * and this rank's rank (asked once, when added) */
+static inline const struct mv__comm_ent *mv__comm_find(MPI_Comm comm)
 {
   const struct mv__state *s = &G;
   for (size_t i = s->ncomms; i-- > 0;)
     if (s->comms[i].comm == comm)
-      return s->comms[i].id;
-  return MV__NONE;
+      return &s->comms[i];
+  return NULL;
+}
+static inline uint32_t mv__comm_id(MPI_Comm comm)
+{
+  const struct mv__comm_ent *e = mv__comm_find(comm);
+  return e ? e->id : MV__NONE;
 }
 /* The slot of a datatype handle (a pointer or an integer, depending on the MPI) in G.types. */
 static inline unsigned mv__type_slot(MPI_Datatype type)

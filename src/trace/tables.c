@@ -25,8 +25,11 @@ void mv__comm_add(MPI_Comm comm, uint32_t id)
       return;
     G.comms = p;
   }
-  G.comms[G.ncomms].comm = comm;
-  G.comms[G.ncomms++].id = id;
+  struct mv__comm_ent *e = &G.comms[G.ncomms++];
+  e->comm = comm;
+  e->id = id;
+  PMPI_Comm_size(comm, &e->size);
+  PMPI_Comm_rank(comm, &e->rank);
 }
 
 uint32_t mv__new_id(MPI_Comm comm, uint32_t *counter)

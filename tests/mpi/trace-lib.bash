@@ -34,6 +34,19 @@ launcher() {
                "--cfg=smpi/simulate-computation:no" ;;
   esac
 }
+# build_program FLAVOR SOURCE OUT: compiles a test program for FLAVOR (SMPI: linked with the
+# tracer, which cannot be preloaded there); 0 on success, a failure noted otherwise.
+build_program() {
+  local cc lib="$MV_BUILD/lib/mpivet/smpi"
+  case $1 in
+    openmpi) cc=(mpicc.openmpi) ;;
+    mpich) cc=(mpicc.mpich) ;;
+    smpi) cc=(smpicc -L"$lib" -Wl,--no-as-needed -lmpivet-trace -Wl,--as-needed
+              -Wl,--disable-new-dtags,-rpath,"$lib") ;;
+  esac
+  "${cc[0]}" -O1 -o "$3" "$2" "${cc[@]:1}" >"$3.log" 2>&1 ||
+    { fail "$1: cannot build $2: $(tail -3 "$3.log")"; return 1; }
+}
 # trace_run FLAVOR DIR [mpivet trace options] -- PROGRAM ARGS: 0 when the archive exists.
 trace_run() {
   local flavor=$1 dir=$2; shift 2

@@ -41,16 +41,8 @@ C
 
 # check FLAVOR: 4 ranks, N=3 Startall rounds and M=2 Start rounds.
 check() {
-  local flavor=$1 dir="$WORK/$1-persistent" prog="$WORK/persistent-$1" cc
-  case $flavor in
-    openmpi) cc=(mpicc.openmpi) ;;
-    mpich) cc=(mpicc.mpich) ;;
-    smpi) local lib="$MV_BUILD/lib/mpivet/smpi"
-          cc=(smpicc -L"$lib" -Wl,--no-as-needed -lmpivet-trace -Wl,--as-needed
-              -Wl,--disable-new-dtags,-rpath,"$lib") ;;
-  esac
-  "${cc[0]}" -O1 -o "$prog" "$WORK/persistent.c" "${cc[@]:1}" >"$prog.log" 2>&1 ||
-    { fail "$flavor: cannot build the test program: $(tail -3 "$prog.log")"; return; }
+  local flavor=$1 dir="$WORK/$1-persistent" prog="$WORK/persistent-$1"
+  build_program "$flavor" "$WORK/persistent.c" "$prog" || return
   trace_run "$flavor" "$dir" -- "$prog" 3 2 || return
   counts "$dir" >"$dir.counts" || { fail "$flavor persistent: otf2-print cannot read the archive"; return; }
   expect "$flavor persistent" "$dir.counts" "Enter:MPI_Send_init=4 Enter:MPI_Recv_init=4
