@@ -13,5 +13,8 @@ int mv_path_share(const char *name, char *buf, size_t size);
 /* Full path of an MPI program or library built for a flavor ("openmpi", "mpich", "smpi"),
  * e.g. mv_path_mpi("smpi", "mpivet-bench"); MV_ENOENT when that flavor was not built. */
 int mv_path_mpi(const char *flavor, const char *name, char *buf, size_t size);
+/* 1 when path exists and is not a regular file (/dev/null, a FIFO, a terminal): an output that
+ * must be written in place, never replaced by a renamed temporary. */
+int mv_path_is_special(const char *path);
 
 #endif

@@ -14,6 +14,7 @@
 #include "mpivet/guidelines.h"
 
 #define MV_REPORT_TEXT 256
+#define MV_REPORT_INFO 512   /* a header line */
 
 /* A measured point: location and spread of the repetitions at one process count. */
 struct mv_report_point {
@@ -69,7 +70,7 @@ struct mv_report {
   char title[MV_REPORT_TEXT];
   char library[MV_NAME_MAX];
   char engine[MV_NAME_MAX];
-  char info[4][MV_REPORT_TEXT];        /* free lines for the header (platform, seed, ...) */
+  char info[4][MV_REPORT_INFO];        /* free lines for the header (platform, seed, ...) */
   size_t nfns;
   struct mv_report_fn *fns;
   size_t nrules;

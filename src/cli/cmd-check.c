@@ -301,7 +301,7 @@ static int analyze(struct mv_campaign *c, const char *command_line)
              "warm-up (deterministic)" : "", c->plan.pp_np_max ? (c->plan.pp_single ? ", up to "
              "np " : "up to np ") : "", c->plan.pp_np_max);
   snprintf(r->info[0], sizeof r->info[0], "process counts %d..%d, %d launches x %d repetitions, "
-           "sizes %s (p: per process)%s, seed %llu", c->plan.nprocs[0],
+           "sizes %.150s (p: per process)%.100s, seed %llu", c->plan.nprocs[0],
            c->plan.nprocs[c->plan.n_nprocs - 1], c->plan.runs, c->plan.reps, sizes, pp,
            (unsigned long long)c->plan.seed);
   snprintf(r->info[1], sizeof r->info[1], "expectations: %.200s", mv_campaign_get(c, "expect"));

@@ -3,6 +3,7 @@
  * in POINTS order. Reading validates everything with file:line:column errors; writing uses
  * round-trip number text so that a read-write-read round trip is lossless. */
 #include "mpivet/extrap.h"
+#include "mpivet/paths.h"
 
 #include <errno.h>
 #include <math.h>
@@ -412,6 +413,11 @@ int mv_extrap_write(const struct mv_extrap *x, const char *path, void *stream)
 {
   if (!path)
     return write_stream(x, stream);
+  if (mv_path_is_special(path)) {   /* /dev/null, a pipe: write in place, never rename over it */
+    FILE *fp = fopen(path, "w");
+    int rc = fp ? write_stream(x, fp) : MV_EIO;
+    return fp && fclose(fp) != 0 ? MV_EIO : rc;
+  }
   size_t len = strlen(path) + 32;
   char *tmp = malloc(len);
   if (!tmp)
