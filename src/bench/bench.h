@@ -50,6 +50,10 @@ void bench_wait_until(double t, int yield);
  * rank waiting for its turn leaves the core to the ranks that work (oversubscribed nodes). */
 void bench_idle_wait(MPI_Request *req, int idle);
 void bench_idle_barrier(MPI_Comm comm, int idle);
+/* In place maximum over the ranks of v[0..n) (n <= BENCH_IDLE_MAX_N, 0: a barrier); with idle
+ * set through rank 0, the others asleep until its answer. */
+#define BENCH_IDLE_MAX_N 4
+void bench_idle_max(MPI_Comm comm, double *v, int n, int idle);
 
 /* global = slope * (local - base) + offset */
 struct bench_clock {

@@ -10,6 +10,7 @@
 #define TAG_PING 901
 #define TAG_PONG 902
 #define TAG_GO 903
+#define TAG_GATHER 905
 #define RESIDUAL_ROUNDS 60
 #define IDLE_FIRST_S 2e-5      /* idle waits sleep this long first, doubling up to IDLE_MAX_S */
 #define IDLE_MAX_S 2e-4
@@ -59,15 +60,44 @@ void bench_idle_wait(MPI_Request *req, int idle)
   }
 }
 
-void bench_idle_barrier(MPI_Comm comm, int idle)
+/* With idle set the ranks send their values to rank 0 and wait asleep for its answer: a
+ * point-to-point receive completes in the waiting rank's own MPI_Test, whereas a nonblocking
+ * collective advances only while every rank polls it. Reducing and releasing in one step also
+ * spares the blocking MPI_Allreduce that followed the exit barrier: with MPICH the ranks released
+ * first spun in it and starved those still asleep on their core (docs/bench.md). */
+void bench_idle_max(MPI_Comm comm, double *v, int n, int idle)
 {
+  double in[BENCH_IDLE_MAX_N];
   MPI_Request req;
+  int rank, size;
   if (!idle) {
-    MPI_Barrier(comm);
+    if (n > 0)
+      MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, comm);
+    else
+      MPI_Barrier(comm);
     return;
   }
-  MPI_Ibarrier(comm, &req);
-  bench_idle_wait(&req, idle);
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  if (rank != 0) {
+    MPI_Send(v, n, MPI_DOUBLE, 0, TAG_GATHER, comm);
+    MPI_Irecv(v, n, MPI_DOUBLE, 0, TAG_GATHER, comm, &req);
+    bench_idle_wait(&req, idle);
+    return;
+  }
+  for (int r = 1; r < size; r++) {
+    MPI_Irecv(in, n, MPI_DOUBLE, MPI_ANY_SOURCE, TAG_GATHER, comm, &req);
+    bench_idle_wait(&req, idle);
+    for (int i = 0; i < n; i++)
+      v[i] = in[i] > v[i] ? in[i] : v[i];
+  }
+  for (int r = 1; r < size; r++)
+    MPI_Send(v, n, MPI_DOUBLE, r, TAG_GATHER, comm);
+}
+
+void bench_idle_barrier(MPI_Comm comm, int idle)
+{
+  bench_idle_max(comm, NULL, 0, idle);
 }
 
 double bench_clock_global(const struct bench_clock *c, double local)

@@ -120,6 +120,7 @@ static void meta_clock(struct mv_json *j, const struct bench_run *r)
 #endif
   mv_json_kv_number(j, "seconds", r->sync_seconds);
   mv_json_kv_number(j, "seconds_all_jobs", r->sync_total);
+  mv_json_kv_number(j, "arrival_spread_s", r->sync_spread);
   mv_json_kv_number(j, "residual_max_abs_s", r->residual_max);
   mv_json_key(j, "residual_offsets_s");
   mv_json_array_begin(j);

@@ -40,7 +40,8 @@ struct bench_run {
   int valid[BENCH_BATCH];
   struct bench_batch reduced;               /* root */
   struct mv_results_writer *w;              /* root */
-  double sync_seconds, sync_total;          /* first sync (max over ranks), all syncs */
+  double sync_seconds, sync_total;          /* first sync (last arrival to last end), all syncs */
+  double sync_spread;                       /* first sync: first to last rank's arrival */
   double *residuals;                        /* root, size p: after the first sync */
   double residual_max;
   struct bench_job *jobs;
