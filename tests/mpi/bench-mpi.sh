@@ -27,6 +27,7 @@ for mpi in openmpi mpich; do
   grep -q ",MPI_Comm_dup,default,0,mem_bytes," "$csv" || fail "$mpi: no mem_bytes rows"
   grep -q ",MPI_Init,default,0,rss_bytes," "$csv" || fail "$mpi: no rss_bytes row"
   grep -q '"clock_sync_method": "skampi"' "$tmp/$mpi/meta.json" || fail "$mpi: meta.json"
+  grep -q '"arrival_spread_s": ' "$tmp/$mpi/launches/run-0.json" || fail "$mpi: no arrival spread"
 
   for sync in skampi jk hca; do
     $launcher -n 2 "$bench" --check-clock --check-wait 0.05 --sync $sync > "$tmp/clock" 2> "$tmp/clock.err" \
@@ -40,6 +41,9 @@ for mpi in openmpi mpich; do
   # (pair 2,3 waits for pair 0,1)
   MPIVET_BENCH_CLOCK_SKEW=1:0.005 $launcher -n 4 "$bench" --check-clock --check-wait 0.01 \
     --sync hca > "$tmp/skew" 2> "$tmp/skew.err" || fail "$mpi: --check-clock with a skew"
+  # sync duration (last arrival to last end) and arrival spread, maxima taken through rank 0
+  awk '/^clock sync hca: / { ok = $4 > 0 && $9 >= 0 && $8 == "over" } END { exit !ok }' \
+    "$tmp/skew.err" || fail "$mpi: summary line: $(cat "$tmp/skew.err")"
   off=$(grep ",clock_offset,default,0,time_s,1," "$tmp/skew" | cut -d, -f11)
   other=$(grep ",clock_offset,default,0,time_s,2," "$tmp/skew" | cut -d, -f11)
   awk -v o="$off" -v p="$other" 'BEGIN { exit !(o > 0.0025 && o < 0.0075 && p < 0.0025 && -p < 0.0025) }' \
