@@ -43,16 +43,70 @@ def read_spec(path):
             if not line or line.startswith("#"):
                 continue
             fields = [x.strip() for x in line.split("|")]
-            if len(fields) != 6:
-                fail(path, lineno, "expected 6 fields separated by |, got %d" % len(fields))
-            name, group, role, pre, post, params = fields
+            if len(fields) == 6:
+                fields.append("-")
+            if len(fields) != 7:
+                fail(path, lineno, "expected 6 or 7 fields separated by |, got %d" % len(fields))
+            name, group, role, pre, post, params, records = fields
             if group not in GROUPS:
                 fail(path, lineno, "unknown group %r" % group)
             if role not in ROLES:
                 fail(path, lineno, "unknown role %r" % role)
-            funcs.append(dict(name=name, group=group, role=role, pre=pre, post=post,
-                              params=parse_params(params)))
+            late = set(records.split(",")) - {"-"}
+            if late - {"after", "next"}:
+                fail(path, lineno, "records: expected -, after, next or after,next")
+            f = dict(name=name, group=group, role=role, pre=pre, post=post,
+                     params=parse_params(params), after="after" in late, next="next" in late)
+            for kind in ("pre", "post"):
+                if f[kind] == "-" and f[{"pre": "after", "post": "next"}[kind]]:
+                    fail(path, lineno, "records %s needs a %s hook" % (records, kind))
+            if f["next"]:
+                for decl, pname, ann in f["params"]:
+                    if (ann != "status" and ("*" in decl or "[]" in decl)
+                            and pname in used_names(f["post"], f["params"])):
+                        fail(path, lineno, "records next: the post hook reads *%s after the "
+                             "call (only {status} parameters are copied)" % pname)
+            funcs.append(f)
     return funcs
+
+
+def used_names(hook, params):
+    """Parameter names (and ret) the hook's argument list mentions, in parameter order."""
+    words = set(re.findall(r"\b\w+\b", hook[hook.index("("):]))
+    return [p[1] for p in params if p[1] in words] + (["ret"] if "ret" in words else [])
+
+
+def field_decl(params, name, late_kind):
+    """The args struct's field for parameter name: arrays as pointers, statuses by value."""
+    if name == "ret":
+        return "int ret"
+    decl, _, ann = next(p for p in params if p[1] == name)
+    if ann == "status" and late_kind == "next":
+        return "MPI_Status %s" % name
+    return re.sub(r"\s*\[\]$", "", decl).replace(name, "*" + name, 1) if decl.endswith("[]") else decl
+
+
+def late_parts(f, kind, var):
+    """(struct and late function text, the wrapper's statements filling the struct through var)
+    for the pre hook written when PMPI returns (kind "after") or the post hook written at the
+    rank's next traced call (kind "next")."""
+    hook = f["pre"] if kind == "after" else f["post"]
+    hname, hargs = hook[:hook.index("(")], hook[hook.index("(") + 1:-1]
+    names = used_names(hook, f["params"])
+    status = {p[1] for p in f["params"] if p[2] == "status"} if kind == "next" else set()
+    sname = "mv__%s_%s" % (kind, f["name"])
+    if names:
+        hargs = re.sub(r"\b(%s)\b" % "|".join(names),
+                       lambda m: ("&a->%s" if m.group(1) in status else "a->%s") % m.group(1), hargs)
+    fields = "".join("  %s;\n" % field_decl(f["params"], n, kind) for n in names)
+    text = "struct %s {\n%s};\n" % (sname, fields or "  char none;\n")
+    if kind == "next":
+        text += "_Static_assert(sizeof(struct %s) <= MV__PENDING_ARGS, \"mv__pending.args\");\n" % sname
+    text += ("static void %s(struct mv__call *c, void *args)\n{\n  struct %s *a = args;\n"
+             "  mv__%s_%s(c%s);\n}\n" % (sname, sname, "pre" if kind == "after" else "post",
+                                          hname, ", " + hargs if hargs.strip() else ""))
+    fill = ["%s->%s = %s%s;" % (var, n, "*" if n in status else "", n) for n in names]
+    return text, fill
 
 
 def hook_call(kind, hook):
@@ -64,10 +118,18 @@ def hook_call(kind, hook):
 def wrapper(f):
     decl = ", ".join(p[0] for p in f["params"]) or "void"
     args = ", ".join(p[1] for p in f["params"])
-    out = ["MV__EXPORT int %s(%s)" % (f["name"], decl), "{", "  static struct mv__site_cache last;",
-           "  struct mv__call c;",
-           "  if (!mv__call_begin(&c, MV__R_%s, MV__G_%s, MV__CALLER, &last))" % (f["name"], f["group"].upper()),
-           "    return P%s(%s);" % (f["name"], args)]
+    out = []
+    if f["after"]:
+        text, fill_after = late_parts(f, "after", "mv__a")
+        out.append(text)
+    if f["next"]:
+        text, fill_next = late_parts(f, "next", "mv__b")
+        out.append(text)
+    out += ["MV__EXPORT int %s(%s)" % (f["name"], decl), "{", "  static struct mv__site_cache last;",
+            "  struct mv__call c;",
+            "  if (!mv__call_begin(&c, MV__R_%s, MV__G_%s, MV__CALLER, &last, %d))"
+            % (f["name"], f["group"].upper(), f["after"]),
+            "    return P%s(%s);" % (f["name"], args)]
     heap = False
     for _, name, ann in f["params"]:
         if ann == "status":
@@ -80,15 +142,26 @@ def wrapper(f):
             out += ["  MPI_Status mv__sts[MV__STATUS_STACK], *mv__heap = NULL;",
                     "  if (%s == MPI_STATUSES_IGNORE)" % name,
                     "    %s = mv__statuses(%s, mv__sts, &mv__heap);" % (name, n)]
-    if f["pre"] != "-":
+    if f["after"]:
+        out += ["  struct mv__after_%s mv__pre, *mv__a = &mv__pre;" % f["name"]]
+        out += ["  " + x for x in fill_after]
+        out += ["  mv__call_fly(&c, mv__after_%s, mv__a);" % f["name"]]
+    elif f["pre"] != "-":
         out.append("  " + hook_call("pre", f["pre"]))
     out.append("  int ret = P%s(%s);" % (f["name"], args))
     out.append("  mv__call_after(&c);")
-    if f["post"] != "-":
+    if f["after"]:
+        out.append("  mv__call_land(&c);")
+    if f["next"]:
+        out += ["  struct mv__next_%s *mv__b = mv__call_pend(&c, mv__next_%s);" % (f["name"], f["name"]),
+                "  if (mv__b) {"]
+        out += ["    " + x for x in fill_next]
+        out.append("  }")
+    elif f["post"] != "-":
         out.append("  " + hook_call("post", f["post"]))
     if heap:
         out.append("  free(mv__heap);")
-    out += ["  mv__call_end(&c);", "  return ret;", "}", ""]
+    out += ["  mv__call_end(&c, %d);" % (not f["next"]), "  return ret;", "}", ""]
     return "\n".join(out)
 
 

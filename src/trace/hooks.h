@@ -31,6 +31,7 @@ struct mv__call {
   int on;                 /* the call's group is recorded */
   uint64_t t;             /* enter time */
   uintptr_t caller;       /* return address into the application */
+  uint64_t site;          /* its call-site hash (if on) */
   uint64_t match;         /* matching id of the RMA operation started by this call */
   uint32_t win;           /* window id captured before the handle is freed */
   int nreq;               /* requests copied before Wait/Test overwrite them */
@@ -51,10 +52,11 @@ MPI_Status *mv__statuses(int n, MPI_Status *stack, MPI_Status **heap);
 
 /* The generated wrappers' frame, inline so that a call's fixed cost is two clock reads and a
  * few stores. mv__call_begin: 0 to pass straight to PMPI (tracer off, re-entered, or after
- * finalize); else the Enter event, with the call site cached per wrapper by return address. */
+ * finalize); else the Enter event (unless late_enter), with the call site cached per wrapper by
+ * return address. A pending call's records go first: they precede every later record. */
 #define MV__INLINE static inline __attribute__((always_inline))
 MV__INLINE int mv__call_begin(struct mv__call *c, int region, int group, uintptr_t caller,
-                              struct mv__site_cache *last)
+                              struct mv__site_cache *last, int late_enter)
 {
   struct mv__state *s = &G;
   if (s->depth || (!s->active && group != MV__G_ENV))
@@ -66,11 +68,13 @@ MV__INLINE int mv__call_begin(struct mv__call *c, int region, int group, uintptr
   c->caller = caller;
   c->on = s->active && (s->record >> group & 1u);
   c->t = s->tnow = mv__now();
-  if (c->on) {
-    uint64_t site = last->caller == caller && s->stack_depth == 1 ? last->hash
-                                                                   : mv__site_hash(caller, last);
-    mv__emit_at(c->t, MV__K_ENTER, 0, (uint32_t)region, 0, 0, site, 0);
-  }
+  if (c->on)
+    c->site = last->caller == caller && s->stack_depth == 1 ? last->hash
+                                                            : mv__site_hash(caller, last);
+  if (__builtin_expect(s->pending.fn != NULL, 0) && !(late_enter && c->on))
+    mv__write_pending();
+  if (c->on && !late_enter)
+    mv__emit_at(c->t, MV__K_ENTER, 0, (uint32_t)region, 0, 0, c->site, 0);
   return 1;
 }
 
@@ -81,14 +85,45 @@ MV__INLINE void mv__call_after(struct mv__call *c)
     G.tnow = mv__now();
 }
 
-MV__INLINE void mv__call_end(struct mv__call *c)
+/* leave 0: the Leave was left to the pending call (mv__call_pend). */
+MV__INLINE void mv__call_end(struct mv__call *c, int leave)
 {
   struct mv__state *s = &G;
-  if (c->on && s->active)
+  if (leave && c->on && s->active)
     mv__emit(MV__K_LEAVE, 0, (uint32_t)c->region, 0, 0, 0, 0);
   if (c->req != c->req_stack)
     free(c->req);
   s->depth--;
+}
+
+/* Spec column "records" (off the latency-critical path of a message chain: a receive's end and
+ * the next send's start): "after": Enter and the pre hook's events, stamped before PMPI, are
+ * written when PMPI returns (mv__call_fly before, mv__call_land after; a fatal signal meanwhile
+ * writes them, runtime.c). "next": the post hook's events and the Leave are written at the
+ * rank's next traced call from a copy of the hook's arguments (mv__call_pend returns where to
+ * put them; NULL: nothing to record), or at finalize, abort or a fatal signal. */
+MV__INLINE void mv__call_fly(struct mv__call *c, mv__late_fn *fn, void *args)
+{
+  if (c->on)
+    G.in_flight = (struct mv__in_flight){fn, c, args};
+}
+
+MV__INLINE void mv__call_land(struct mv__call *c)
+{
+  if (c->on)
+    mv__write_late();
+}
+
+MV__INLINE void *mv__call_pend(struct mv__call *c, mv__late_fn *fn)
+{
+  struct mv__state *s = &G;
+  if (!c->on || !s->active)
+    return NULL;
+  s->pending.fn = fn;
+  s->pending.region = c->region;
+  s->pending.t = c->t;
+  s->pending.tleave = s->tnow;
+  return s->pending.args;
 }
 
 /* Byte counts for events. Sizes of predefined datatypes are cached (they never change);

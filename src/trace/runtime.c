@@ -156,11 +156,45 @@ MPI_Status *mv__statuses(int n, MPI_Status *stack, MPI_Status **heap)
   return *heap ? *heap : MPI_STATUSES_IGNORE;
 }
 
+/* The pending call (hooks.h, mv__call_pend): its post hook's events and Leave, with its stamps. */
+void mv__write_pending(void)
+{
+  struct mv__pending *p = &G.pending;
+  mv__late_fn *fn = p->fn;
+  uint64_t tnow = G.tnow;
+  p->fn = NULL;
+  struct mv__call c;  /* the fields a late post hook may read (not req_stack: 128 bytes) */
+  c.region = p->region, c.on = 1, c.t = p->t, c.caller = 0, c.site = 0;
+  c.match = 0, c.win = MV__NONE, c.nreq = 0, c.req = c.req_stack;
+  G.tnow = p->tleave;
+  fn(&c, p->args);
+  mv__emit_at(p->tleave, MV__K_LEAVE, 0, (uint32_t)p->region, 0, 0, 0, 0);
+  G.tnow = tnow;
+}
+
+/* The pending call, then the call in flight (mv__call_fly): its Enter and pre hook's events,
+ * stamped at its Enter; when PMPI has returned, or from a fatal signal while it blocks. */
+void mv__write_late(void)
+{
+  struct mv__in_flight f = G.in_flight;
+  uint64_t tnow = G.tnow;
+  G.in_flight.fn = NULL;
+  if (G.pending.fn)
+    mv__write_pending();
+  if (f.fn) {
+    G.tnow = f.call->t;
+    mv__emit_at(f.call->t, MV__K_ENTER, 0, (uint32_t)f.call->region, 0, 0, f.call->site, 0);
+    f.fn(f.call, f.args);
+  }
+  G.tnow = tnow;
+}
+
 /* Flush and mark the trace truncated; used on signals, MPI_Abort and exit without Finalize. */
 static void emergency_close(const char *why)
 {
   if (!G.active)
     return;
+  mv__write_late();
   G.active = 0;
   mv__raw_flush();
   mv__def("truncated %s", why);

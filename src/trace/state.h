@@ -29,6 +29,19 @@ struct mv__rma_op { uint32_t win; int target; uint8_t get; uint8_t local_done; u
 struct mv__site { uintptr_t raw; uint64_t hash; };
 struct mv__type_ent { MPI_Datatype type; int size1; };  /* size1 = size + 1; 0: empty slot */
 #define MV__TYPE_SLOTS 32
+/* Records written late (spec column "records", see hooks.h): the call whose post-hook events and
+ * Leave wait for the rank's next traced call (pending), and the call blocked in PMPI whose Enter
+ * and pre-hook events wait for its return (in flight). fn runs the hook from args. */
+struct mv__call;
+typedef void mv__late_fn(struct mv__call *c, void *args);
+#define MV__PENDING_ARGS 64
+struct mv__pending {
+  mv__late_fn *fn;                    /* NULL: nothing pending */
+  int region;
+  uint64_t t, tleave;                 /* the call's Enter and Leave stamps */
+  _Alignas(16) unsigned char args[MV__PENDING_ARGS];
+};
+struct mv__in_flight { mv__late_fn *fn; struct mv__call *call; void *args; };
 
 struct mv__state {
   int active, depth, failed;
@@ -51,6 +64,8 @@ struct mv__state {
   struct mv__site *sites; size_t capsites, nsites;      /* open addressing */
   struct mv__grp_ent *grps; size_t ngrps, capgrps;
   struct mv__type_ent types[MV__TYPE_SLOTS];             /* predefined datatypes' sizes */
+  struct mv__pending pending;
+  struct mv__in_flight in_flight;
 };
 
 #ifdef MV_SMPI
@@ -108,6 +123,9 @@ static inline void mv__emit_at(uint64_t t, int kind, int sub, uint32_t a, uint32
   s->nevents++;
 }
 void mv__raw_close(void);
+/* Writes the pending and the in-flight call's records (runtime.c); before every later record. */
+void mv__write_pending(void);
+void mv__write_late(void);
 /* One line into the definitions side file (written at once: survives a crash). */
 void mv__def(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void mv__fail(const char *what, int err);
