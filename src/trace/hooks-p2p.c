@@ -56,15 +56,25 @@ void mv__post_recv(struct mv__call *c, int ret, MPI_Comm comm, MPI_Status *statu
              (uint32_t)status->MPI_TAG, status_bytes(status), 0);
 }
 
+/* The table entry of a request a call just created, NULL when nothing is recorded (tracing off,
+ * the call failed, the peer is MPI_PROC_NULL, the table is full). */
+static struct mv__req_ent *new_request(const struct mv__call *c, int ret, int peer, int kind,
+                                       const MPI_Request *request)
+{
+  if (!c->on || ret != MPI_SUCCESS || peer == MPI_PROC_NULL)
+    return NULL;
+  struct mv__req_ent *e = mv__req_add(*request);
+  if (e)
+    e->kind = kind;
+  return e;
+}
+
 void mv__post_isend(struct mv__call *c, int ret, int count, MPI_Datatype type, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request)
 {
-  if (!c->on || ret != MPI_SUCCESS || dest == MPI_PROC_NULL)
-    return;
-  struct mv__req_ent *e = mv__req_add(*request);
+  struct mv__req_ent *e = new_request(c, ret, dest, REQ_ISEND, request);
   if (!e)
     return;
-  e->kind = REQ_ISEND;
   e->id = ++G.next_req;
   mv__emit_at(c->t, MV__K_ISEND, 0, (uint32_t)dest, mv__comm_id(comm), (uint32_t)tag,
               mv__bytes(count, type), e->id);
@@ -72,12 +82,9 @@ void mv__post_isend(struct mv__call *c, int ret, int count, MPI_Datatype type, i
 
 void mv__post_irecv(struct mv__call *c, int ret, int source, MPI_Comm comm, MPI_Request *request)
 {
-  if (!c->on || ret != MPI_SUCCESS || source == MPI_PROC_NULL)
-    return;
-  struct mv__req_ent *e = mv__req_add(*request);
+  struct mv__req_ent *e = new_request(c, ret, source, REQ_IRECV, request);
   if (!e)
     return;
-  e->kind = REQ_IRECV;
   e->comm = mv__comm_id(comm);
   e->id = ++G.next_req;
   mv__emit(MV__K_IRECV_REQUEST, 0, 0, 0, 0, 0, e->id);
@@ -87,12 +94,9 @@ void mv__post_irecv(struct mv__call *c, int ret, int source, MPI_Comm comm, MPI_
 void mv__post_psend(struct mv__call *c, int ret, int count, MPI_Datatype type, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request)
 {
-  if (!c->on || ret != MPI_SUCCESS || dest == MPI_PROC_NULL)
-    return;
-  struct mv__req_ent *e = mv__req_add(*request);
+  struct mv__req_ent *e = new_request(c, ret, dest, REQ_PSEND, request);
   if (!e)
     return;
-  e->kind = REQ_PSEND;
   e->peer = (uint32_t)dest;
   e->comm = mv__comm_id(comm);
   e->tag = (uint32_t)tag;
@@ -101,13 +105,9 @@ void mv__post_psend(struct mv__call *c, int ret, int count, MPI_Datatype type, i
 
 void mv__post_precv(struct mv__call *c, int ret, int source, MPI_Comm comm, MPI_Request *request)
 {
-  if (!c->on || ret != MPI_SUCCESS || source == MPI_PROC_NULL)
-    return;
-  struct mv__req_ent *e = mv__req_add(*request);
-  if (e) {
-    e->kind = REQ_PRECV;
+  struct mv__req_ent *e = new_request(c, ret, source, REQ_PRECV, request);
+  if (e)
     e->comm = mv__comm_id(comm);
-  }
 }
 
 void mv__post_start(struct mv__call *c, int ret, int n, MPI_Request *requests)
