@@ -94,7 +94,8 @@ static void write_plan(struct mv_json *j, const struct mv_campaign *c)
   mv_json_array_begin(j);
   for (size_t i = 0; i < p->n_msizes; i++) {
     char spec[32];
-    snprintf(spec, sizeof spec, "%lld%s", (long long)p->msizes[i], p->msize_pp[i] ? "p" : "");
+    struct mv_msize_spec m = mv_plan_msize(p, i);
+    mv_msize_spec_format(&m, spec, sizeof spec);
     mv_json_string(j, spec);
   }
   mv_json_array_end(j);
