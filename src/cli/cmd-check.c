@@ -215,9 +215,10 @@ static int store_options(struct mv_campaign *c, const struct check_opts *o, cons
   char key[64];
   const char *engine = cost_key(o->engine, o->mpi, key, sizeof key);
   double worst = 0;
-  for (size_t i = 0; i < c->plan.n_nprocs; i++)
-    if (mv_plan_launch_cost(&c->plan, engine, c->plan.nprocs[i]) > worst)
-      worst = mv_plan_launch_cost(&c->plan, engine, c->plan.nprocs[i]);
+  for (size_t i = 0; i < c->plan.n_nprocs; i++) {
+    double cost = mv_plan_launch_cost(&c->plan, engine, c->plan.nprocs[i]);
+    worst = cost > worst ? cost : worst;
+  }
   char timeout[32];
   snprintf(timeout, sizeof timeout, "%.0f", 120 + 20 * worst);
   return mv_campaign_set(c, "timeout", timeout) ? MV_EXIT_USAGE : 0;

@@ -66,13 +66,13 @@ static int guidelines(struct mv_check_analysis *a, const char *results, const ch
   return 0;
 }
 
-/* Drop the memory expectations (and rules on memory metrics) of an engine that cannot measure
- * memory per rank: they are neither met nor failed, and the report says so. */
 static int memory_metric(const char *metric)
 {
   return strcmp(metric, "mem_bytes") == 0 || strcmp(metric, "rss_bytes") == 0;
 }
 
+/* Drop the memory expectations (and rules on memory metrics) of an engine that cannot measure
+ * memory per rank: they are neither met nor failed, and the report says so. */
 static size_t drop_memory(struct mv_expect_file *f)
 {
   size_t kept = 0, nrules = 0;

@@ -45,14 +45,19 @@ static const struct mv_launch_item *find(const struct mv_plan *p, int np, const 
   return NULL;
 }
 
+/* A plan of process counts, ops and sizes, parsed (each must parse). */
+static void plan_of(struct mv_plan *p, const char *np, const char *ops, const char *msizes)
+{
+  mv_plan_init(p);
+  ASSERT_INT_EQ(mv_plan_parse_nprocs(p, np), 0);
+  ASSERT_INT_EQ(mv_plan_parse_ops(p, ops), 0);
+  ASSERT_INT_EQ(mv_plan_parse_msizes(p, msizes), 0);
+}
+
 /* Default-suite shape: ops restricted to 800 or 800p make one launch per size. */
 static void make_split(struct mv_plan *p)
 {
-  mv_plan_init(p);
-  ASSERT_INT_EQ(mv_plan_parse_nprocs(p, "16,32"), 0);
-  ASSERT_INT_EQ(mv_plan_parse_ops(p, "MPI_Bcast@800,MPI_Gather@800p,MPI_Gather@800,"
-                                     "MPI_Alltoall@800p"), 0);
-  ASSERT_INT_EQ(mv_plan_parse_msizes(p, "800"), 0);
+  plan_of(p, "16,32", "MPI_Bcast@800,MPI_Gather@800p,MPI_Gather@800,MPI_Alltoall@800p", "800");
   p->reps = 3;
   p->pp_single = 1;
   p->seed = 5;
@@ -100,10 +105,7 @@ static void test_cross_product(void)
 {
   struct mv_plan p;
   struct mv_launch_jobs j;
-  mv_plan_init(&p);
-  ASSERT_INT_EQ(mv_plan_parse_nprocs(&p, "4"), 0);
-  ASSERT_INT_EQ(mv_plan_parse_ops(&p, "MPI_Bcast,MPI_Reduce"), 0);
-  ASSERT_INT_EQ(mv_plan_parse_msizes(&p, "8,100"), 0);
+  plan_of(&p, "4", "MPI_Bcast,MPI_Reduce", "8,100");
   p.runs = 2;
   ASSERT_INT_EQ(mv_plan_build(&p), 0);
   ASSERT_INT_EQ(p.n_items, 2);
@@ -164,10 +166,7 @@ static void test_plan_file(void)
 static void test_cost_per_process(void)
 {
   struct mv_plan p;
-  mv_plan_init(&p);
-  ASSERT_INT_EQ(mv_plan_parse_nprocs(&p, "512,1024"), 0);
-  ASSERT_INT_EQ(mv_plan_parse_ops(&p, "MPI_Gather"), 0);
-  ASSERT_INT_EQ(mv_plan_parse_msizes(&p, "800p"), 0);
+  plan_of(&p, "512,1024", "MPI_Gather", "800p");
   p.pp_single = 1;
   ASSERT_INT_EQ(mv_plan_build(&p), 0);
   const struct mv_launch_item *it = find(&p, 1024, "all");
@@ -183,10 +182,7 @@ static void test_budget_per_process(void)
 {
   struct mv_plan p;
   char note[256];
-  mv_plan_init(&p);
-  ASSERT_INT_EQ(mv_plan_parse_nprocs(&p, "64:1024"), 0);
-  ASSERT_INT_EQ(mv_plan_parse_ops(&p, "MPI_Bcast@800,MPI_Gather@800p"), 0);
-  ASSERT_INT_EQ(mv_plan_parse_msizes(&p, "800"), 0);
+  plan_of(&p, "64:1024", "MPI_Bcast@800,MPI_Gather@800p", "800");
   p.pp_single = 1;
   ASSERT_INT_EQ(mv_plan_build(&p), 0);
   double full = mv_plan_cost(&p, "smpi", NULL);
