@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Installs everything mpivet needs on Debian 12 (run as root): compilers, CMake, both MPI
+# Installs everything mpivet needs on Debian 12 (run as root): C and Fortran compilers, CMake, both MPI
 # libraries, SimGrid/SMPI, OTF2, GSL, clang for the fuzzers and Chromium for the HTML test.
 set -euo pipefail
 packages=(
-  build-essential cmake pkg-config git python3 procps
+  build-essential gfortran cmake pkg-config git python3 procps
   libgsl-dev
   openmpi-bin libopenmpi-dev
   mpich libmpich-dev

@@ -2,7 +2,7 @@
 """Generate the PMPI wrappers of libmpivet-trace from mpi-functions.spec.
 
 Usage: gen-wrappers.py SPEC OUTDIR. Writes OUTDIR/trace-wrappers.c (one wrapper per MPI
-function), OUTDIR/trace-regions.h and OUTDIR/trace-regions.c (region ids, names, groups, roles).
+function), OUTDIR/trace-fortran.c (the Fortran entry points, not under SMPI), OUTDIR/trace-regions.h and OUTDIR/trace-regions.c (region ids, names, groups, roles).
 All metadata lives in the spec; this script only shapes C text. Output carries no timestamp."""
 import os
 import re
@@ -165,6 +165,140 @@ def wrapper(f):
     return "\n".join(out)
 
 
+HANDLES = {"MPI_Datatype": "Type", "MPI_Comm": "Comm", "MPI_Op": "Op", "MPI_Win": "Win",
+           "MPI_Group": "Group", "MPI_Info": "Info", "MPI_Request": "Request"}
+NOT_FORTRAN = {"argc", "argv"}  # MPI_Init(_thread) take no command line in Fortran
+# Open MPI 4.1's mpi_f08 module reaches these through the Fortran PMPI binding (pmpi_<name>_)
+# instead of ompi_<name>_f: `nm -D libmpi_usempif08.so | grep " U pmpi_"` (the LOGICAL ones).
+OMPI_F08_VIA_PMPI = {"MPI_Test", "MPI_Testall", "MPI_Testany", "MPI_Testsome", "MPI_Iprobe",
+                     "MPI_Win_test", "MPI_Cart_create", "MPI_Cart_sub"}
+
+
+def fortran_param(decl, name, ann):
+    """-> (kind, C base type) of a parameter as the Fortran bindings pass it (by reference)."""
+    base = re.sub(r"\b(const|MV__CAS_CONST)\b", "", decl[:decl.rindex(name)]).replace("*", "").strip()
+    pointer, array = "*" in decl[:decl.rindex(name)], decl.endswith("[]")
+    if base == "void":
+        return "buffer", base
+    if ann == "status" or (ann or "").startswith("statuses:"):
+        return ann.split(":")[0], base
+    if base == "MPI_Status":
+        return "buffer", base  # a status no hook reads: passed through untouched
+    if base in HANDLES:
+        return ("handle_array" if array else "handle_out" if pointer else "handle"), base
+    if base == "MPI_Aint" and not (pointer or array):
+        return "aint", base
+    if base == "int":
+        if array:
+            return ("indices" if (ann or "").startswith("indices:") else "int_array"), base
+        return ("int_out" if pointer else "int"), base
+    raise ValueError("no Fortran conversion for parameter %r" % decl)
+
+
+def fortran_body(f):
+    """The Fortran entry's body: the traced frame around the real Fortran binding (which does
+    the Fortran-to-C work itself), with the hooks' arguments converted to C around it."""
+    params = [p for p in f["params"] if p[1] not in NOT_FORTRAN]
+    pre = used_names(f["pre"], f["params"]) if f["pre"] != "-" else []
+    post = used_names(f["post"], f["params"]) if f["post"] != "-" else []
+    fdecl, fargs, before, after, frees = [], [], [], [], []
+    for decl, name, ann in params:
+        kind, base = fortran_param(decl, name, ann)
+        arg = ann.split(":", 1)[1] if ann and ":" in ann else None
+        if kind == "buffer":
+            fdecl.append("void *%s" % name)
+            fargs.append(name)
+            continue
+        fdecl.append("%s *%s_f" % ("MPI_Aint" if kind == "aint" else "MPI_Fint", name))
+        fargs.append("%s_f" % name)
+        if name not in pre and name not in post:
+            continue
+        stage = before if name in pre else after
+        if kind == "int":
+            before.append("int %s = (int)*%s_f;" % (name, name))
+        elif kind == "aint":
+            before.append("MPI_Aint %s = *%s_f;" % (name, name))
+        elif kind == "handle":
+            before.append("%s %s = MPI_%s_f2c(*%s_f);" % (base, name, HANDLES[base], name))
+        elif kind == "int_array":
+            before.append("const int *%s = (const int *)%s_f;" % (name, name))
+        elif kind == "handle_out":
+            before.append("%s %s_c, *%s = &%s_c;" % (base, name, name, name))
+            stage.append("%s_c = MPI_%s_f2c(*%s_f);" % (name, HANDLES[base], name))
+        elif kind == "int_out":
+            conv = {"index": "mv__f_index(*%s_f)", "logical": "*%s_f != 0"}.get(ann, "(int)*%s_f")
+            before.append("int %s_c = 0, *%s = &%s_c;" % (name, name, name))
+            stage.append("%s_c = %s;" % (name, conv % name))
+        elif kind == "handle_array":
+            stage.append("MPI_Request %s_s[MV__STATUS_STACK], *%s_h = NULL;" % (name, name))
+            stage.append("MPI_Request *%s = mv__f_requests(%s, %s_f, %s_s, &%s_h);"
+                         % (name, arg, name, name, name))
+            frees.append("%s_h" % name)
+        elif kind == "indices":
+            after.append("int %s_s[MV__STATUS_STACK], *%s_h = NULL;" % (name, name))
+            after.append("int *%s = mv__f_indices(%s, %s_f, %s_s, &%s_h);" % (name, arg, name, name, name))
+            frees.append("%s_h" % name)
+        elif kind == "status":
+            before += ["MPI_Fint %s_room[MV__F_STATUS_SIZE];" % name,
+                       "if (%s_f == MPI_F_STATUS_IGNORE)" % name, "  %s_f = %s_room;" % (name, name)]
+            after += ["MPI_Status %s_c, *%s = mv__f_status(%s_f, &%s_c);" % (name, name, name, name)]
+        elif kind == "statuses":
+            before += ["MPI_Fint %s_room[MV__STATUS_STACK * MV__F_STATUS_SIZE], *%s_fh = NULL;"
+                       % (name, name),
+                       "if (%s_f == MPI_F_STATUSES_IGNORE)" % name,
+                       "  %s_f = mv__f_status_room(%s, %s_room, &%s_fh);" % (name, arg, name, name)]
+            after += ["MPI_Status %s_s[MV__STATUS_STACK], *%s_h = NULL;" % (name, name),
+                      "MPI_Status *%s = mv__f_statuses(%s, %s_f, %s_s, &%s_h);"
+                      % (name, arg, name, name, name)]
+            frees += ["%s_fh" % name, "%s_h" % name]
+    fdecl.append("MPI_Fint *ierr")
+    fargs.append("ierr")
+    name = f["name"]
+    out = ["typedef void mv__f_%s_fn(%s);" % (name, ", ".join(fdecl)),
+           "MV__INLINE void mv__f_%s(mv__f_%s_fn *real, struct mv__site_cache *last, uintptr_t caller, %s)"
+           % (name, name, ", ".join(fdecl)), "{",
+           "  struct mv__call c;",
+           "  MPI_Fint mv__ierr;",
+           "  if (!ierr)",
+           "    ierr = &mv__ierr;",
+           "  if (!mv__call_begin(&c, MV__R_%s, MV__G_%s, caller, last, 0)) {"
+           % (name, f["group"].upper()),
+           "    real(%s);" % ", ".join(fargs), "    return;", "  }"]
+    out += ["  " + x for x in before]
+    if f["pre"] != "-":
+        out.append("  " + hook_call("pre", f["pre"]))
+    out.append("  real(%s);" % ", ".join(fargs))
+    out.append("  mv__call_after(&c);")
+    if "ret" in post:
+        out.append("  int ret = (int)*ierr;")
+    out += ["  " + x for x in after]
+    if f["post"] != "-":
+        out.append("  " + hook_call("post", f["post"]))
+    out += ["  free(%s);" % x for x in frees]
+    out += ["  mv__call_end(&c, 1);", "}", ""]
+    # the entry points: mpif.h and `use mpi` call mpi_<name>_; Open MPI's mpi_f08 module calls
+    # the C function behind them, ompi_<name>_f, or pmpi_<name>_ (MPICH has neither for f08)
+    lower = name.lower()
+    entries = [(lower + "_", None), ("ompi_%s_f" % lower[4:], "OPEN_MPI")]
+    if name in OMPI_F08_VIA_PMPI:
+        entries.append(("p%s_" % lower, "OPEN_MPI"))
+    params_text = ", ".join(fdecl)
+    args_text = ", ".join(fargs)
+    for symbol, guard in entries:
+        if guard:
+            out.append("#ifdef %s" % guard)
+        out += ["MV__EXPORT void %s(%s)" % (symbol, params_text), "{",
+                "  static mv__f_%s_fn *real;" % name,
+                "  static struct mv__site_cache last;",
+                "  if (!real && !(real = (mv__f_%s_fn *)mv__fortran_next(\"%s\"))) {" % (name, symbol),
+                "    if (ierr)", "      *ierr = MPI_ERR_OTHER;", "    return;", "  }",
+                "  mv__f_%s(real, &last, MV__CALLER, %s);" % (name, args_text), "}"]
+        if guard:
+            out.append("#endif")
+        out.append("")
+    return "\n".join(out)
+
+
 def main():
     spec, outdir = sys.argv[1], sys.argv[2]
     funcs = read_spec(spec)
@@ -190,6 +324,10 @@ def main():
     with open(os.path.join(outdir, "trace-wrappers.c"), "w") as w:
         w.write(HEADER + '#include <stdlib.h>\n\n#include "hooks.h"\n\n')
         w.write("\n".join(wrapper(f) for f in funcs))
+    with open(os.path.join(outdir, "trace-fortran.c"), "w") as w:
+        w.write(HEADER + '#include <stdlib.h>\n\n#include "fortran.h"\n\n#ifndef MV_SMPI\n')
+        w.write("\n".join(fortran_body(f) for f in funcs))
+        w.write("#endif\n")
 
 
 if __name__ == "__main__":

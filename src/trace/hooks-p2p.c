@@ -112,7 +112,7 @@ void mv__post_precv(struct mv__call *c, int ret, int source, MPI_Comm comm, MPI_
 
 void mv__post_start(struct mv__call *c, int ret, int n, MPI_Request *requests)
 {
-  if (!c->on || ret != MPI_SUCCESS)
+  if (!c->on || ret != MPI_SUCCESS || !requests)
     return;
   for (int i = 0; i < n; i++) {
     struct mv__req_ent *e = mv__req_find(requests[i]);
@@ -152,7 +152,7 @@ void mv__post_rma_req(struct mv__call *c, int ret, MPI_Request *request)
 
 void mv__pre_requests(struct mv__call *c, int n, const MPI_Request *requests)
 {
-  if (!c->on || n <= 0)
+  if (!c->on || n <= 0 || !requests)
     return;
   if (n > MV__STATUS_STACK) {
     c->req = malloc((size_t)n * sizeof *c->req);
@@ -210,7 +210,7 @@ void mv__post_completed_all(struct mv__call *c, int ret, int n, MPI_Status *stat
 void mv__post_completed_some(struct mv__call *c, int ret, int n, const int *indices,
                              MPI_Status *statuses)
 {
-  if (!c->on || ret != MPI_SUCCESS || n == MPI_UNDEFINED)
+  if (!c->on || ret != MPI_SUCCESS || n == MPI_UNDEFINED || !indices)
     return;
   for (int i = 0; i < n; i++)
     complete(c, indices[i], statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i]);

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Fortran applications under Open MPI and MPICH: tests/mpi/fortran/calls.f90 (`use mpi`) makes the
+# same calls as its C twin calls.c, with every kind of argument the tracer converts from Fortran
+# (statuses and STATUS(ES)_IGNORE, request arrays, 1-based indices, LOGICAL flags, address-sized
+# integers, MPI_IN_PLACE). Both traces must hold the same events per rank (time stamps and the
+# variable number of MPI_Test* calls aside), and the Fortran trace the counts made by hand.
+# mpi_f08 (calls-f08.f90): traced the same under Open MPI; MPICH's bypasses the tracer, which
+# must say so and leave no archive.
+set -u
+. "$MV_SRC/tests/mpi/trace-lib.bash"
+SRC="$MV_SRC/tests/mpi/fortran"
+
+# events: one line per event without its time stamp, sorted (per rank through the location column)
+events() {
+  otf2-print "$1/traces.otf2" 2>/dev/null |
+    awk '$1 ~ /^[A-Z_]+$/ && $2 ~ /^[0-9]+$/ { $3 = ""; print }' | grep -v 'Region: "MPI_Test' | sort
+}
+# same_events LABEL C_DIR F_DIR
+same_events() {
+  events "$2" >"$2.events"
+  events "$3" >"$3.events"
+  [ -s "$2.events" ] || { fail "$1: the C trace has no events"; return; }
+  diff "$2.events" "$3.events" >"$3.diff" ||
+    fail "$1: events differ from the C twin's ($(wc -l <"$3.diff") diff lines, first: $(sed -n 2p "$3.diff"))"
+}
+# per rank (4 ranks), counted from calls.f90: Irecv 8 (Waitall 2, Waitany, Waitsome, Testany, Test,
+# Recv_init started twice), Isend 5, blocking receives 1 (+2 on rank 1), Put 1 + Rput 1, ...
+WANT="Enter:MPI_Init_thread=4 Enter:MPI_Finalize=4 MPI_IRECV=32 MPI_IRECV_REQUEST=32 MPI_ISEND=20
+  MPI_ISEND_COMPLETE=20 MPI_RECV=6 MPI_SEND=18 RMA_PUT=8 RMA_GET=4 RMA_ATOMIC=8 RMA_WIN_CREATE=8
+  Enter:MPI_Cart_create=4 Enter:MPI_Comm_free=12 Enter:MPI_Waitany=4 Enter:MPI_Waitsome=4
+  MPI_COLLECTIVE_END=52 RMA_GROUP_SYNC=16 RMA_REQUEST_LOCK=8"
+
+check() {
+  local flavor=$1 fc="mpifort.$1" dir="$WORK/$1"
+  command -v "$fc" >/dev/null || { echo "skip $flavor: no $fc"; return; }
+  build_program "$flavor" "$SRC/calls.c" "$dir-c" || return
+  "$fc" -O1 -w -o "$dir-f" "$SRC/calls.f90" >"$dir-f.log" 2>&1 || { fail "$flavor: $fc calls.f90"; return; }
+  "$fc" -O1 -w -o "$dir-f08" "$SRC/calls-f08.f90" >"$dir-f08.log" 2>&1 ||
+    { fail "$flavor: $fc calls-f08.f90"; return; }
+  trace_run "$flavor" "$dir-c.trace" -- "$dir-c" || return
+  trace_run "$flavor" "$dir-f.trace" -- "$dir-f" || return
+  counts "$dir-f.trace" >"$dir-f.counts" || { fail "$flavor Fortran: otf2-print cannot read the archive"; return; }
+  expect "$flavor Fortran" "$dir-f.counts" "$WANT"
+  balanced "$flavor Fortran" "$dir-f.counts"
+  local t
+  for t in Test Testany; do  # LOGICAL flags: each loop ran at least once per rank
+    [ "$(awk -v k="Enter:MPI_$t" '$1 == k { print $2 }' "$dir-f.counts")" -ge 4 ] 2>/dev/null ||
+      fail "$flavor Fortran: fewer than 4 MPI_$t calls"
+  done
+  same_events "$flavor Fortran (use mpi)" "$dir-c.trace" "$dir-f.trace"
+  if [ "$flavor" = openmpi ]; then
+    trace_run "$flavor" "$dir-f08.trace" -- "$dir-f08" || return
+    same_events "$flavor Fortran (mpi_f08)" "$dir-c.trace" "$dir-f08.trace"
+  else
+    # shellcheck disable=SC2046
+    timeout 120 "$MPIVET" trace -o "$dir-f08.trace" --mpi "$flavor" -- $(launcher "$flavor") "$dir-f08" \
+      </dev/null >"$dir-f08.log" 2>&1
+    local rc=$?
+    [ "$rc" = 3 ] || fail "$flavor mpi_f08: mpivet trace exit $rc, expected 3 (no trace)"
+    [ ! -e "$dir-f08.trace/traces.otf2" ] || fail "$flavor mpi_f08: an archive was written"
+    grep -q "mpi_f08 bindings do not go through the tracer" "$dir-f08.log" ||
+      fail "$flavor mpi_f08: no message saying that the run is not traced"
+  fi
+}
+
+for flavor in openmpi mpich; do
+  have_flavor "$flavor" && check "$flavor"
+done
+finish
