@@ -4,11 +4,22 @@
 # (statuses and STATUS(ES)_IGNORE, request arrays, 1-based indices, LOGICAL flags, address-sized
 # integers, MPI_IN_PLACE). Both traces must hold the same events per rank (time stamps and the
 # variable number of MPI_Test* calls aside), and the Fortran trace the counts made by hand.
-# mpi_f08 (calls-f08.f90): traced the same under Open MPI; MPICH's bypasses the tracer, which
-# must say so and leave no archive.
+# mpi_f08 (calls.f90 with mpi_f08's declarations): traced the same under Open MPI; MPICH's
+# bypasses the tracer, which must say so and leave no archive.
 set -u
 . "$MV_SRC/tests/mpi/trace-lib.bash"
 SRC="$MV_SRC/tests/mpi/fortran"
+# the same program with the mpi_f08 module: handles and statuses of derived types
+awk 'BEGIN { f08 = "  use mpi_f08\n  use, intrinsic :: iso_c_binding, only: c_ptr\n  implicit none\n" \
+  "  integer :: ierr, rank, nprocs, provided, left, right, idx, outcount, n, color, i\n" \
+  "  type(MPI_Comm) :: half, dup, cart\n  type(MPI_Group) :: world_group, right_group, left_group\n" \
+  "  type(MPI_Win) :: win, win2\n  integer :: buf(8), rbuf(8), counts(64), displs(64), gathered(64)\n" \
+  "  type(MPI_Request) :: req(2), preq(2), rreq\n  integer :: one(1), idxs(2)\n" \
+  "  type(MPI_Status) :: st, sts(2)\n  integer(kind=MPI_ADDRESS_KIND) :: winsize, disp\n" \
+  "  type(c_ptr) :: baseptr\n  integer :: dims(1)\n  logical :: periods(1), flag" }
+  /! declarations/ { print; printf "%s\n", f08; skip = 1; next }
+  /! end of declarations/ { skip = 0 }
+  !skip' "$SRC/calls.f90" >"$WORK/calls-f08.f90"
 
 # events: one line per event without its time stamp, sorted (per rank through the location column)
 events() {
@@ -35,8 +46,8 @@ check() {
   command -v "$fc" >/dev/null || { echo "skip $flavor: no $fc"; return; }
   build_program "$flavor" "$SRC/calls.c" "$dir-c" || return
   "$fc" -O1 -w -o "$dir-f" "$SRC/calls.f90" >"$dir-f.log" 2>&1 || { fail "$flavor: $fc calls.f90"; return; }
-  "$fc" -O1 -w -o "$dir-f08" "$SRC/calls-f08.f90" >"$dir-f08.log" 2>&1 ||
-    { fail "$flavor: $fc calls-f08.f90"; return; }
+  "$fc" -O1 -w -o "$dir-f08" "$WORK/calls-f08.f90" >"$dir-f08.log" 2>&1 ||
+    { fail "$flavor: $fc calls-f08.f90: $(tail -3 "$dir-f08.log")"; return; }
   trace_run "$flavor" "$dir-c.trace" -- "$dir-c" || return
   trace_run "$flavor" "$dir-f.trace" -- "$dir-f" || return
   counts "$dir-f.trace" >"$dir-f.counts" || { fail "$flavor Fortran: otf2-print cannot read the archive"; return; }

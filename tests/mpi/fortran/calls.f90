@@ -1,7 +1,9 @@
 ! The Fortran side of tests/mpi/trace-fortran.sh (with `use mpi`): every kind of argument the
 ! tracer converts from Fortran (handles, handle arrays, statuses and STATUS(ES)_IGNORE, 1-based
-! indices, LOGICAL flags, address-sized integers). calls.c makes the same calls in C.
+! indices, LOGICAL flags, address-sized integers). calls.c makes the same calls in C; the test
+! also builds this program with the mpi_f08 module by swapping the declarations.
 program calls
+  ! declarations (trace-fortran.sh puts mpi_f08's in their place: same calls, other types)
   use mpi
   implicit none
   integer :: ierr, rank, nprocs, provided, left, right, idx, outcount, n, color
@@ -12,6 +14,7 @@ program calls
   integer(kind=MPI_ADDRESS_KIND) :: winsize, disp, baseptr
   integer :: dims(1)
   logical :: periods(1), flag
+  ! end of declarations
 
   call MPI_Init_thread(MPI_THREAD_FUNNELED, provided, ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
