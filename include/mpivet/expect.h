@@ -107,9 +107,21 @@ void mv_expect_file_release(struct mv_expect_file *f);
 int mv_expect_parse(struct mv_expect_file *f, const char *name, const char *text, size_t len,
                     char *err, size_t errsize);
 int mv_expect_parse_file(struct mv_expect_file *f, const char *path, char *err, size_t errsize);
-/* The first expectation for (callpath, metric), whatever its size, or NULL. */
+/* The expectation for (callpath, metric) at size: the first line with that msize=, else the
+ * first line without msize= (also for size NULL: a series without a fixed size), or NULL. */
 const struct mv_expectation *mv_expect_find(const struct mv_expect_file *f, const char *callpath,
-                                            const char *metric);
+                                            const char *metric, const struct mv_msize_spec *size);
+
+/* Fit a one-parameter series (as mv_model_fit_1p; fo's space is ignored) for a function with
+ * expectation `expect`: in the expectation-driven search space (steps 2), so that data which
+ * cannot tell nearby models apart get the model the expectation suggests; when that fit is
+ * more than 1 % (SMAPE) off the data, also with Extra-P's default terms added, kept when it
+ * at least halves the error (*widened = 1): a behaviour far from the expectation (linear
+ * where O(log p) was expected) is then modeled as what it is. Multi-parameter expectations:
+ * Extra-P's space. Returns 0 or the fit's error. */
+int mv_expect_fit(const struct mv_function *expect, const double *x, const size_t *nvalues,
+                  const double *const *values, size_t n, const char *param,
+                  const struct mv_fit_options *fo, struct mv_model *out, int *widened);
 
 /* ---- validation (section 2.4) ---- */
 struct mv_verdict {

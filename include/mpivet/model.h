@@ -123,6 +123,8 @@ struct mv_kernel {
   char metric[128];
   char library[128];       /* "" for Extra-P input */
   long long msize;         /* the fixed size of a one-parameter series, -1 when none applies */
+  int per_process;         /* msize is bytes per process ("800p": totals 800 x p) */
+  int only_size;           /* the only series of its function: no size label needed */
   struct mv_series series;
 };
 
@@ -137,8 +139,14 @@ struct mv_kernels {
 void mv_kernels_init(struct mv_kernels *ks);
 void mv_kernels_release(struct mv_kernels *ks);
 /* Series from a loaded (sorted) dataset: with_msize = 0 gives one series per message size
- * over p; 1 gives two-parameter series (p, msize) when several sizes exist. */
-int mv_kernels_from_dataset(struct mv_kernels *ks, const struct mv_dataset *ds, int with_msize);
+ * over p; 1 gives two-parameter series (p, msize) when several sizes exist. A size is a fixed
+ * total (msize column) or a size per process (totals growing with p, as `mpivet check
+ * --msizes 800p` measures): a row goes to a per-process series that pp[] names (the
+ * expectation file's msize=...p), else to its total's series when that total was measured at
+ * two process counts or more, else to its per-process size's series when that was. */
+struct mv_msize_spec;
+int mv_kernels_from_dataset(struct mv_kernels *ks, const struct mv_dataset *ds, int with_msize,
+                            const struct mv_msize_spec *pp, size_t npp);
 /* Series from an Extra-P experiment (all of its parameters). */
 int mv_kernels_from_extrap(struct mv_kernels *ks, const struct mv_extrap *x);
 

@@ -26,6 +26,7 @@ struct opts {
 
 struct result {
   int rc;                       /* of the fit */
+  int widened;                  /* the expectation's search space was widened (mv_expect_fit) */
   struct mv_model model;
   const struct mv_expectation *e;
   struct mv_verdict v;
@@ -114,7 +115,22 @@ static int is_extrap(const char *path)
   return r == 1 && strcmp(word, "PARAMETER") == 0;
 }
 
-static int load(struct mv_kernels *ks, char **inputs, int n, int with_msize)
+/* The per-process sizes the expectation file names (msize=...p): rows of those sizes form
+ * their series even where a total alone would (see mv_kernels_from_dataset). */
+static size_t per_process_sizes(const struct mv_expect_file *ef, struct mv_msize_spec *out, size_t cap)
+{
+  size_t n = 0;
+  for (size_t i = 0; ef && i < ef->n + ef->nrules; i++) {
+    int given = i < ef->n ? ef->items[i].msize_given : ef->rules[i - ef->n].msize_given;
+    const struct mv_msize_spec *s = i < ef->n ? &ef->items[i].msize : &ef->rules[i - ef->n].msize;
+    if (given && s->per_process && n < cap)
+      out[n++] = *s;
+  }
+  return n;
+}
+
+static int load(struct mv_kernels *ks, char **inputs, int n, int with_msize,
+                const struct mv_expect_file *ef)
 {
   struct mv_dataset ds;
   char err[512];
@@ -138,30 +154,11 @@ static int load(struct mv_kernels *ks, char **inputs, int n, int with_msize)
   }
   if (rc == 0 && csv) {
     mv_dataset_sort(&ds);
-    rc = mv_kernels_from_dataset(ks, &ds, with_msize);
+    struct mv_msize_spec pp[64];
+    rc = mv_kernels_from_dataset(ks, &ds, with_msize, pp, per_process_sizes(ef, pp, 64));
   }
   mv_dataset_release(&ds);
   return rc;
-}
-
-/* The fit's search space: Extra-P's default plus the expectation-driven terms. */
-static size_t search_space(const struct mv_expectation *e, struct mv_term *space, size_t cap)
-{
-  size_t n, extra = 0;
-  const struct mv_term *def = mv_model_default_space(&n);
-  memcpy(space, def, n * sizeof *space);
-  struct mv_term es[64];
-  struct mv_term one = {1, 0, {{0}}};
-  if (!e || e->expect.nparams > 1 || mv_expect_search_space(&e->expect, 2, es, 64, &extra))
-    return n;
-  for (size_t i = 0; i < extra && n < cap; i++) {
-    int dup = mv_term_compare(&es[i], &one) == 0;
-    for (size_t j = 0; j < n && !dup; j++)
-      dup = mv_term_compare(&es[i], &space[j]) == 0;
-    if (!dup)
-      space[n++] = es[i];
-  }
-  return n;
 }
 
 static double predict(const struct opts *o, const struct mv_kernel *k, const struct mv_model *m)
@@ -181,15 +178,17 @@ static double predict(const struct opts *o, const struct mv_kernel *k, const str
 static void fit_all(const struct opts *o, const struct mv_kernels *ks,
                     const struct mv_expect_file *ef, struct result *res)
 {
-  struct mv_term space[128];
   for (size_t i = 0; i < ks->n; i++) {
     const struct mv_kernel *k = &ks->k[i];
+    const struct mv_series *s = &k->series;
     struct result *r = &res[i];
-    struct mv_fit_options fo = o->fit;
-    r->e = ef ? mv_expect_find(ef, k->callpath, k->metric) : NULL;
-    fo.space = space;
-    fo.nspace = search_space(r->e, space, 128);
-    r->rc = mv_model_fit_series(&k->series, &fo, &r->model);
+    struct mv_msize_spec size = {k->msize, k->per_process};
+    r->e = ef ? mv_expect_find(ef, k->callpath, k->metric, k->msize >= 0 ? &size : NULL) : NULL;
+    if (r->e && s->nparams == 1)  /* the same fit as `mpivet check` */
+      r->rc = mv_expect_fit(&r->e->expect, s->coords, s->nvalues, (const double *const *)s->values,
+                            s->npoints, s->params[0], &o->fit, &r->model, &r->widened);
+    else
+      r->rc = mv_model_fit_series(s, &o->fit, &r->model);
     if (r->rc == 0 && r->e)
       mv_expect_evaluate(r->e, &r->model.fn, &r->v);
     r->prediction = r->rc == 0 && o->ntarget ? predict(o, k, &r->model) : NAN;
@@ -202,7 +201,8 @@ static const struct mv_kernel *partner(const struct mv_kernels *ks, const struct
 {
   for (size_t i = 0; i < ks->n; i++)
     if (strcmp(ks->k[i].callpath, callpath) == 0 && strcmp(ks->k[i].metric, k->metric) == 0 &&
-        strcmp(ks->k[i].library, k->library) == 0 && ks->k[i].msize == k->msize) {
+        strcmp(ks->k[i].library, k->library) == 0 && ks->k[i].msize == k->msize &&
+        ks->k[i].per_process == k->per_process) {
       *idx = i;
       return &ks->k[i];
     }
@@ -228,8 +228,10 @@ static int rule_for(const struct mv_kernels *ks, const struct result *res, size_
 
 static int rule_applies(const struct mv_rule *r, const struct mv_kernel *k, const struct result *res)
 {
+  struct mv_msize_spec size = {k->msize, k->per_process};
   return res->rc == 0 && strcmp(r->lhs, k->callpath) == 0 &&
-         (strcmp(r->metric, "*") == 0 || strcmp(r->metric, k->metric) == 0);
+         (strcmp(r->metric, "*") == 0 || strcmp(r->metric, k->metric) == 0) &&
+         (!r->msize_given || (k->msize >= 0 && mv_msize_spec_equal(&r->msize, &size)));
 }
 
 static void rule_text(const struct mv_rule *r, char *buf, size_t size)
@@ -237,6 +239,16 @@ static void rule_text(const struct mv_rule *r, char *buf, size_t size)
   size_t len = (size_t)snprintf(buf, size, "%s <=", r->lhs);
   for (int j = 0; j < r->nrhs && len < size; j++)
     len += (size_t)snprintf(buf + len, size - len, "%s %s", j ? " +" : "", r->rhs[j]);
+}
+
+/* Why a kernel has no model: too few process counts, or the fit's error. */
+static void fit_error(const struct mv_kernel *k, const struct result *r, char *buf, size_t size)
+{
+  if (k->series.nparams == 1 && k->series.npoints < 3)
+    snprintf(buf, size, "%zu process count%s measured; a model needs 3", k->series.npoints,
+             k->series.npoints == 1 ? "" : "s");
+  else
+    snprintf(buf, size, "%s", mv_strerror(r->rc));
 }
 
 /* ---- human output ---- */
@@ -249,8 +261,9 @@ static void row_cells(const struct opts *o, const struct mv_kernels *ks, size_t 
 {
   const struct mv_kernel *k = &ks->k[i];
   int len = snprintf(cells[0], 512, "%s", k->callpath);
-  if (k->msize >= 0)
-    len += snprintf(cells[0] + len, (size_t)(512 - len), " [msize=%lld]", k->msize);
+  if (k->msize >= 0 && !k->only_size)
+    len += snprintf(cells[0] + len, (size_t)(512 - len), " [msize=%lld%s]", k->msize,
+                    k->per_process ? "p" : "");
   if (ks->nlibraries > 1)
     snprintf(cells[0] + len, (size_t)(512 - len), " (%s)", k->library);
   snprintf(cells[1], 512, "%s", k->metric);
@@ -259,7 +272,9 @@ static void row_cells(const struct opts *o, const struct mv_kernels *ks, size_t 
   if (r->e)
     mv_bigo_format(&r->e->expect, cells[2], 512);
   if (r->rc) {
-    snprintf(cells[3], 512, "(no model: %s)", mv_strerror(r->rc));
+    char why[256];
+    fit_error(k, r, why, sizeof why);
+    snprintf(cells[3], 512, "(no model: %s)", why);
     if (r->e)
       strcpy(cells[6], "none");
     return;
@@ -406,13 +421,21 @@ static int print_json(const struct opts *o, const struct mv_kernels *ks, const s
     mv_json_kv_string(&j, "metric", ks->k[i].metric);
     if (ks->nlibraries > 1)
       mv_json_kv_string(&j, "library", ks->k[i].library);
-    if (ks->k[i].msize >= 0)
+    if (ks->k[i].msize >= 0 && !ks->k[i].only_size) {
       mv_json_kv_int(&j, "msize", ks->k[i].msize);
+      mv_json_key(&j, "per_process");
+      mv_json_bool(&j, ks->k[i].per_process);
+    }
     if (r->rc) {
-      mv_json_kv_string(&j, "error", mv_strerror(r->rc));
+      fit_error(&ks->k[i], r, buf, sizeof buf);
+      mv_json_kv_string(&j, "error", buf);
     } else {
       json_function(&j, &r->model.fn);
       mv_json_kv_number(&j, "ar2", r->model.ar2);
+      if (r->widened) {  /* the expectation's search space could not describe the data */
+        mv_json_key(&j, "widened");
+        mv_json_bool(&j, 1);
+      }
       mv_json_kv_number(&j, "smape", r->model.smape);
       if (o->ntarget)
         mv_json_kv_number(&j, "prediction", r->prediction);
@@ -469,7 +492,7 @@ int cmd_model(int argc, char **argv)
   struct mv_kernels ks;
   mv_kernels_init(&ks);
   struct result *res = NULL;
-  rc = load(&ks, argv + optind, argc - optind, o.with_msize);
+  rc = load(&ks, argv + optind, argc - optind, o.with_msize, o.expect ? &ef : NULL);
   if (rc == 0 && ks.n == 0)
     rc = mv_cli_error(CMD, "no measurements in the input");
   else if (rc == 0 && !(res = calloc(ks.n, sizeof *res)))

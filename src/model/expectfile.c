@@ -347,11 +347,15 @@ int mv_expect_parse_file(struct mv_expect_file *f, const char *path, char *err, 
 }
 
 const struct mv_expectation *mv_expect_find(const struct mv_expect_file *f, const char *callpath,
-                                            const char *metric)
+                                            const char *metric, const struct mv_msize_spec *size)
 {
-  for (size_t i = 0; i < f->n; i++)
-    if (strcmp(f->items[i].callpath, callpath) == 0 &&
-        (strcmp(f->items[i].metric, "*") == 0 || strcmp(f->items[i].metric, metric) == 0))
-      return &f->items[i];
+  for (int sized = 1; sized >= 0; sized--)  /* a line for this very size first */
+    for (size_t i = 0; i < f->n; i++) {
+      const struct mv_expectation *e = &f->items[i];
+      if (strcmp(e->callpath, callpath) == 0 &&
+          (strcmp(e->metric, "*") == 0 || strcmp(e->metric, metric) == 0) &&
+          e->msize_given == sized && (!sized || (size && mv_msize_spec_equal(&e->msize, size))))
+        return e;
+    }
   return NULL;
 }

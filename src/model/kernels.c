@@ -8,6 +8,7 @@
 #include "mpivet/grow.h"
 #include "mpivet/dataset.h"
 #include "mpivet/error.h"
+#include "mpivet/expect.h"
 #include "mpivet/extrap.h"
 #include "mpivet/model.h"
 
@@ -48,8 +49,69 @@ static int same_series(const struct mv_group *a, const struct mv_group *b)
          strcmp(a->impl, b->impl) == 0 && strcmp(a->metric, b->metric) == 0;
 }
 
-/* Groups [from, to) share (library, op, impl, metric): count their sizes. */
-static int count_sizes(const struct mv_dataset *ds, size_t from, size_t to)
+/* A one-parameter series' size: bytes in total or per process. */
+struct size_key {
+  long long bytes;
+  int per_process;
+};
+
+static int has_size(const struct mv_group *g, struct size_key key)
+{
+  return (long long)g->msize == (key.per_process ? key.bytes * g->nprocs : key.bytes);
+}
+
+/* Distinct process counts among groups [from, to) measured at this size. */
+static int nprocs_at(const struct mv_dataset *ds, size_t from, size_t to, struct size_key key)
+{
+  int n = 0;
+  for (size_t i = from; i < to; i++) {
+    if (!has_size(&ds->groups[i], key))
+      continue;
+    size_t j;
+    for (j = from; j < i && !(has_size(&ds->groups[j], key) &&
+                               ds->groups[j].nprocs == ds->groups[i].nprocs); j++)
+      ;
+    n += j == i;
+  }
+  return n;
+}
+
+/* The series of group g among the groups [from, to) of its function (see model.h). */
+static struct size_key size_of(const struct mv_dataset *ds, size_t from, size_t to,
+                               const struct mv_group *g, const struct mv_msize_spec *pp, size_t npp)
+{
+  struct size_key total = {(long long)g->msize, 0};
+  for (size_t i = 0; i < npp; i++)
+    if (pp[i].per_process && mv_msize_spec_total(&pp[i], g->nprocs) == g->msize)
+      return (struct size_key){pp[i].bytes, 1};
+  if (nprocs_at(ds, from, to, total) >= 2 || g->nprocs <= 0 || g->msize <= 0 ||
+      g->msize % g->nprocs != 0)
+    return total;
+  struct size_key per = {(long long)(g->msize / g->nprocs), 1};
+  return nprocs_at(ds, from, to, per) >= 2 ? per : total;
+}
+
+static struct mv_kernel *find_or_add(struct mv_kernels *ks, size_t first, const char *callpath,
+                                     const struct mv_group *g, struct size_key key, int two)
+{
+  for (size_t i = first; i < ks->n; i++)
+    if (ks->k[i].msize == key.bytes && ks->k[i].per_process == key.per_process)
+      return &ks->k[i];
+  struct mv_kernel *k = kernel_add(ks);
+  if (!k)
+    return NULL;
+  static const char *const names[2] = {"p", "msize"};
+  snprintf(k->callpath, sizeof k->callpath, "%s", callpath);
+  snprintf(k->metric, sizeof k->metric, "%s", g->metric);
+  snprintf(k->library, sizeof k->library, "%s", g->library);
+  k->msize = key.bytes;
+  k->per_process = key.per_process;
+  mv_series_init(&k->series, two ? 2 : 1, names);
+  return k;
+}
+
+/* Distinct totals among groups [from, to): more than one makes two-parameter series. */
+static int count_totals(const struct mv_dataset *ds, size_t from, size_t to)
 {
   int n = 0;
   for (size_t i = from; i < to; i++) {
@@ -61,39 +123,20 @@ static int count_sizes(const struct mv_dataset *ds, size_t from, size_t to)
   return n;
 }
 
-static struct mv_kernel *find_or_add(struct mv_kernels *ks, size_t first, const char *callpath,
-                                     const struct mv_group *g, long long msize, int two)
-{
-  for (size_t i = first; i < ks->n; i++)
-    if (ks->k[i].msize == msize)
-      return &ks->k[i];
-  struct mv_kernel *k = kernel_add(ks);
-  if (!k)
-    return NULL;
-  static const char *const names[2] = {"p", "msize"};
-  snprintf(k->callpath, sizeof k->callpath, "%s", callpath);
-  snprintf(k->metric, sizeof k->metric, "%s", g->metric);
-  snprintf(k->library, sizeof k->library, "%s", g->library);
-  k->msize = msize;
-  mv_series_init(&k->series, two ? 2 : 1, names);
-  return k;
-}
-
-int mv_kernels_from_dataset(struct mv_kernels *ks, const struct mv_dataset *ds, int with_msize)
+int mv_kernels_from_dataset(struct mv_kernels *ks, const struct mv_dataset *ds, int with_msize,
+                            const struct mv_msize_spec *pp, size_t npp)
 {
   for (size_t from = 0, to; from < ds->ngroups; from = to) {
     for (to = from + 1; to < ds->ngroups && same_series(&ds->groups[from], &ds->groups[to]); to++)
       ;
-    int sizes = count_sizes(ds, from, to), two = with_msize && sizes > 1;
-    if (sizes > ks->nsizes)
-      ks->nsizes = sizes;
+    int two = with_msize && count_totals(ds, from, to) > 1;
     char callpath[sizeof ks->k->callpath];
     callpath_of(&ds->groups[from], callpath, sizeof callpath);
     size_t first = ks->n;
     for (size_t i = from; i < to; i++) {
       const struct mv_group *g = &ds->groups[i];
-      long long msize = two || sizes == 1 ? -1 : (long long)g->msize;
-      struct mv_kernel *k = find_or_add(ks, first, callpath, g, msize, two);
+      struct size_key key = two ? (struct size_key){-1, 0} : size_of(ds, from, to, g, pp, npp);
+      struct mv_kernel *k = find_or_add(ks, first, callpath, g, key, two);
       if (!k)
         return MV_ENOMEM;
       double c[2] = {g->nprocs, (double)g->msize};
@@ -101,6 +144,11 @@ int mv_kernels_from_dataset(struct mv_kernels *ks, const struct mv_dataset *ds, 
         if (mv_series_add(&k->series, c, g->values[v]))
           return MV_ENOMEM;
     }
+    int sizes = (int)(ks->n - first);
+    for (size_t i = first; i < ks->n; i++)
+      ks->k[i].only_size = sizes == 1;
+    if (sizes > ks->nsizes)
+      ks->nsizes = sizes;
   }
   for (size_t i = 0; i < ds->ngroups; i++) {
     size_t j;

@@ -108,17 +108,12 @@ static int model_fn(struct mv_report_fn *fn, const struct mv_expectation *e,
     nv[i] = gs[i]->n;
     vals[i] = gs[i]->values;
   }
-  struct mv_term space[256];
-  size_t nspace = 0;
   struct mv_fit_options fo;
   mv_fit_options_init(&fo);
-  if (mv_expect_search_space(&e->expect, 2, space, 256, &nspace) == 0 && nspace > 0) {
-    fo.space = space;
-    fo.nspace = nspace;
-  }
   struct mv_model m;
   struct mv_verdict v;
-  int rc = mv_model_fit_1p(x, nv, vals, n, "p", &fo, &m);
+  int widened;
+  int rc = mv_expect_fit(&e->expect, x, nv, vals, n, "p", &fo, &m, &widened);
   if (rc == 0)
     rc = mv_expect_evaluate(e, &m.fn, &v);
   if (rc) {

@@ -55,4 +55,30 @@ printf 'MPI_Bcast time_s O(log p\n' > "$tmp/err.expect"
 grep -q "err.expect:1:25: expected ')' closing O(, got end of input" "$tmp/err.txt" || fail "error text"
 "$MPIVET" model --measure mode "$tmp/r.csv" 2>/dev/null; [ $? = 2 ] || fail "bad --measure"
 "$MPIVET" model --help | grep -q "usage: mpivet model" || fail "--help"
+
+# Sizes: MPI_Gather at an 800-byte total (2 + log2 p) and at 800 bytes per process (totals
+# 800 p: 1 + 0.5 p), as `mpivet check --msizes 800,800p` measures; each size is one series,
+# and msize= picks each one's expectation (a wrong msize=800p line would make the 800 series fail).
+{
+  echo "run,engine,library,nprocs,ppn,op,impl,msize,metric,rep,value,valid"
+  for p in 4 8 16 32 64 128; do
+    awk -v p="$p" 'BEGIN { l = log(p) / log(2)
+      printf "0,smpi,SMPI 3.32,%d,1,MPI_Gather,default,800,time_s,0,%.9g,1\n", p, 2 + l
+      printf "0,smpi,SMPI 3.32,%d,1,MPI_Gather,default,%d,time_s,0,%.9g,1\n", p, 800 * p, 1 + 0.5 * p }'
+  done
+} > "$tmp/sizes.csv"
+cat > "$tmp/sizes.expect" <<'X'
+MPI_Gather time_s O(p)     msize=800p
+MPI_Gather time_s O(log p) msize=800
+X
+out=$("$MPIVET" model --expect "$tmp/sizes.expect" "$tmp/sizes.csv") || fail "sizes run exited $? ($out)"
+echo "$out"
+echo "$out" | grep -q "^MPI_Gather \[msize=800\] .*O(log p) .*log2(p)^(1) .*exact" || fail "800 B row"
+echo "$out" | grep -q "^MPI_Gather \[msize=800p\] .*O(p) .*p^(1) .*exact" || fail "800 B per process row"
+[ "$(echo "$out" | grep -c '^MPI_Gather')" = 2 ] || fail "expected 2 Gather series (no one-point totals)"
+"$MPIVET" model --json "$tmp/sizes.csv" | python3 -c '
+import json, sys
+a = json.load(sys.stdin)
+assert sorted((o["msize"], o["per_process"]) for o in a) == [(800, False), (800, True)], a' ||
+  fail "sizes JSON"
 echo PASS

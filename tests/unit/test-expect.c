@@ -1,6 +1,7 @@
 /* Tests of expectations: big-O parsing and formatting, function classes, the paper's worked
  * example E(p) = p (scalability-validation.txt section 2.3: D = p^(1/2) and the printed search
- * space), deviation limits and match verdicts (section 2.4), rules, expectation files. */
+ * space), fits for an expectation, deviation limits and match verdicts (section 2.4), rules,
+ * expectation files. */
 #include "test.h"
 #include "mpivet/error.h"
 #include "mpivet/expect.h"
@@ -228,8 +229,8 @@ static void test_file(void)
   ASSERT_STR_EQ(fmt(&f.items[0].deviation), "O(log^(1/2) p)");
   ASSERT_STR_EQ(f.items[3].metric, "*");
   ASSERT_INT_EQ(f.items[3].line, 5);
-  ASSERT_TRUE(mv_expect_find(&f, "MPI_Gather", "time_s") == &f.items[3]);
-  ASSERT_TRUE(mv_expect_find(&f, "MPI_Bcast", "mem_bytes") == NULL);
+  ASSERT_TRUE(mv_expect_find(&f, "MPI_Gather", "time_s", NULL) == &f.items[3]);
+  ASSERT_TRUE(mv_expect_find(&f, "MPI_Bcast", "mem_bytes", NULL) == NULL);
   ASSERT_STR_EQ(f.rules[1].lhs, "MPI_Allgather");
   ASSERT_INT_EQ(f.rules[1].nrhs, 2);
   ASSERT_STR_EQ(f.rules[1].rhs[1], "MPI_Bcast");
@@ -292,6 +293,15 @@ static void test_file_msizes(void)
   ASSERT_INT_EQ(f.rules[0].msize.per_process, 1);
   ASSERT_STR_EQ(f.rules[0].metric, "time_s");
   ASSERT_INT_EQ(f.rules[1].msize_given, 0);
+  /* a line of the series' own size first; 800 and 800p are different sizes; a series of a size
+   * no line names (or of no fixed size) takes the function's line without msize=, here none */
+  struct mv_msize_spec pp800 = {800, 1}, t800 = {800, 0}, t64 = {64, 0};
+  ASSERT_TRUE(mv_expect_find(&f, "MPI_Gather", "time_s", &pp800) == &f.items[0]);
+  ASSERT_TRUE(mv_expect_find(&f, "MPI_Gather", "time_s", &t800) == &f.items[1]);
+  ASSERT_TRUE(mv_expect_find(&f, "MPI_Gather", "time_s", &t64) == NULL);
+  ASSERT_TRUE(mv_expect_find(&f, "MPI_Gather", "time_s", NULL) == NULL);
+  ASSERT_TRUE(mv_expect_find(&f, "MPI_Bcast", "time_s", &t64) == &f.items[2]);
+  ASSERT_TRUE(mv_expect_find(&f, "MPI_Bcast", "time_s", NULL) == &f.items[2]);
   mv_expect_file_release(&f);
 }
 
@@ -332,12 +342,62 @@ static void test_file_errors(void)
   }
 }
 
+/* mv_expect_fit on noise-free series (one value per point) with known generators. */
+static int expected_fit(const char *expect, const double *p, const double *y, size_t n,
+                        struct mv_model *m)
+{
+  struct mv_function e = bigo(expect);
+  size_t nv[16];
+  const double *vals[16];
+  for (size_t i = 0; i < n; i++) {
+    nv[i] = 1;
+    vals[i] = &y[i];
+  }
+  struct mv_fit_options fo;
+  mv_fit_options_init(&fo);
+  int widened = -1;
+  ASSERT_INT_EQ(mv_expect_fit(&e, p, nv, vals, n, "p", &fo, m, &widened), 0);
+  return widened;
+}
+
+static void test_expected_fit(void)
+{
+  struct mv_model m;
+  struct mv_function lead;
+  double p[6] = {4, 8, 16, 32, 64, 128}, y[6];
+  /* 2 + 3 p is in O(p)'s own search space: found there, exactly */
+  for (int i = 0; i < 6; i++)
+    y[i] = 2 + 3 * p[i];
+  ASSERT_INT_EQ(expected_fit("O(p)", p, y, 6, &m), 0);
+  mv_function_leading(&m.fn, &lead);
+  ASSERT_STR_EQ(fmt(&lead), "O(p)");
+  ASSERT_DOUBLE_REL(mv_function_eval(&m.fn, (double[]){1000}), 3002, 1e-9);
+  /* 1 + 0.01 p log2 p where O(log p) was expected: O(log p)'s space (log terms up to log^2 p)
+   * cannot follow it, so the fit is widened to Extra-P's terms and finds the generator */
+  for (int i = 0; i < 6; i++)
+    y[i] = 1 + 0.01 * p[i] * log2(p[i]);
+  ASSERT_INT_EQ(expected_fit("O(log p)", p, y, 6, &m), 1);
+  mv_function_leading(&m.fn, &lead);
+  ASSERT_STR_EQ(fmt(&lead), "O(p log p)");
+  ASSERT_DOUBLE_REL(mv_function_eval(&m.fn, (double[]){1024}), 1 + 0.01 * 1024 * 10, 1e-9);
+  /* 1 + p^(1/3) log2 p at p = 16..128 with O(p) expected: not in O(p)'s space, but a term there
+   * describes these four points within 1 % (SMAPE), so the narrow model stays (p^(1/2):
+   * ordinary least squares by hand gives -2.638 + 3.444 p^(1/2), SMAPE 0.30 %) */
+  for (int i = 0; i < 4; i++)
+    y[i] = 1 + cbrt(p[i + 2]) * log2(p[i + 2]);
+  ASSERT_INT_EQ(expected_fit("O(p)", p + 2, y, 4, &m), 0);
+  ASSERT_TRUE(m.smape <= 1.0);
+  mv_function_leading(&m.fn, &lead);
+  ASSERT_STR_EQ(fmt(&lead), "O(p^(1/2))");
+}
+
 int main(void)
 {
   RUN_TEST(test_parse_format);
   RUN_TEST(test_parse_errors);
   RUN_TEST(test_classes);
   RUN_TEST(test_paper_search_space);
+  RUN_TEST(test_expected_fit);
   RUN_TEST(test_verdicts);
   RUN_TEST(test_verdict_params);
   RUN_TEST(test_rules);
