@@ -7,11 +7,13 @@
 #include <string.h>
 
 #include "bench.h"
+#include "mpivet/error.h"
+#include "mpivet/sizelist.h"
 
 static const char usage[] =
   "usage: mpivet-bench [options]\n"
   "  --ops LIST          operations, mock-up ids or groups (all, collectives, mockups, memory)\n"
-  "  --msizes LIST       message sizes in bytes (total volume, PGMPI) [8,1024]\n"
+  "  --msizes LIST       message sizes in bytes (total volume, PGMPI) [" MV_BENCH_DEFAULT_MSIZES "]\n"
   "  --reps N            repetitions (minimum with --rse/--ci) [20]\n"
   "  --max-reps N        maximum repetitions with --rse/--ci [1000]\n"
   "  --rse X             stop when the relative standard error <= X\n"
@@ -81,25 +83,23 @@ static int split_ops(struct bench_opts *o, char *arg, int rank)
   return 0;
 }
 
-static int split_msizes(struct bench_opts *o, char *arg, int rank)
+static int split_msizes(struct bench_opts *o, const char *arg, int rank)
 {
-  o->nmsizes = 0;
-  for (char *tok = strtok(arg, ","); tok; tok = strtok(NULL, ",")) {
-    if (o->nmsizes == BENCH_MAX_MSIZES)
-      return fail(rank, "too many sizes in --msizes%s", "");
-    if (parse_i64(tok, &o->msizes[o->nmsizes]) || o->msizes[o->nmsizes] > ((int64_t)1 << 31))
-      return fail(rank, "--msizes: expected a size in bytes, got \"%s\"", tok);
-    o->nmsizes++;
-  }
+  char bad[64];
+  size_t n = 0;
+  int rc = mv_size_list_parse(arg, o->msizes, BENCH_MAX_MSIZES, &n, bad, sizeof bad);
+  o->nmsizes = (int)n;
+  if (rc == MV_ERANGE)
+    return fail(rank, "too many sizes in --msizes%s", "");
+  if (rc)
+    return fail(rank, "--msizes: expected a size in bytes, got \"%s\"", bad);
   return 0;
 }
 
 static void defaults(struct bench_opts *o)
 {
   memset(o, 0, sizeof *o);
-  o->msizes[0] = 8;
-  o->msizes[1] = 1024;
-  o->nmsizes = 2;
+  split_msizes(o, MV_BENCH_DEFAULT_MSIZES, 0);
   o->reps = 20;
   o->max_reps = 1000;
   o->warmup = 5;

@@ -17,6 +17,7 @@
 #include "mpivet/platform.h"
 #include "mpivet/progress.h"
 #include "mpivet/results.h"
+#include "mpivet/sizelist.h"
 
 static const char usage[] =
   "usage: mpivet bench [--engine mpirun|srun|smpi] [--mpi openmpi|mpich] [--np N] [--ppn K]\n"
@@ -32,7 +33,7 @@ static const char usage[] =
   "  --timeout SEC       per launch [600]\n"
   "  -o, --output DIR    output folder [bench-results]\n"
   "benchmark options (passed to mpivet-bench, see mpivet-bench --help):\n"
-  "  --ops LIST [collectives]   --msizes LIST [8,1024]   --reps N [20]   --max-reps N\n"
+  "  --ops LIST [collectives]   --msizes LIST [" MV_BENCH_DEFAULT_MSIZES "]   --reps N [20]   --max-reps N\n"
   "  --rse X   --ci X   --warmup N   --sync skampi|jk|hca   --start window|barrier\n"
   "  --timing local|global   --window SEC   --clear-cache BYTES   --seed N\n"
   "  --check-clock   --check-wait SEC\n"
@@ -59,21 +60,29 @@ static int one_of(const char *s, const char *names)
   return 0;
 }
 
-static int check_list(const char *opt, const char *arg, int ops)
+static int check_ops(const char *arg)
 {
   char buf[4096], *save = NULL;
-  long v;
   snprintf(buf, sizeof buf, "%s", arg);
   if (!*arg)
-    return mv_cli_error("bench", "%s: expected a list, got \"\"", opt);
-  for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-    if (ops && !mv_bench_op_known(t))
+    return mv_cli_error("bench", "--ops: expected a list, got \"\"");
+  for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+    if (!mv_bench_op_known(t))
       return mv_cli_error("bench", "--ops: unknown operation \"%s\" (an MPI collective such as "
                           "MPI_Bcast, a mock-up id such as allreduce_as_reduce_bcast, "
                           "bcast_as_binomial, pingpong, or all|collectives|mockups|memory)", t);
-    if (!ops && (mv_cli_parse_long(t, &v) || v < 0 || v > (1L << 31)))
-      return mv_cli_error("bench", "--msizes: expected a size in bytes, got \"%s\"", t);
-  }
+  return 0;
+}
+
+/* --msizes (or mpivet-bench's default) into sizes[0..256). */
+static int msizes_of(const char *arg, int64_t *sizes, size_t *n)
+{
+  char bad[64];
+  int rc = mv_size_list_parse(arg ? arg : MV_BENCH_DEFAULT_MSIZES, sizes, 256, n, bad, sizeof bad);
+  if (rc == MV_ERANGE)
+    return mv_cli_error("bench", "--msizes: expected at most 256 sizes");
+  if (rc)
+    return mv_cli_error("bench", "--msizes: expected a size in bytes, got \"%s\"", bad);
   return 0;
 }
 
@@ -83,8 +92,12 @@ static int pass_option(const struct option *o, const char *arg, struct mv_cmdlin
   long v;
   double d;
   int rc = 0, c = o->val;
-  if (c == 256 || c == 257)
-    rc = check_list(c == 256 ? "--ops" : "--msizes", arg, c == 256);
+  int64_t sizes[256];
+  size_t nsizes;
+  if (c == 256)
+    rc = check_ops(arg);
+  else if (c == 257)
+    rc = msizes_of(arg, sizes, &nsizes);
   else if (c == 258 && (mv_cli_parse_long(arg, &v) || v < 0))
     rc = mv_cli_error("bench", "--%s: expected a count, got \"%s\"", o->name, arg);
   else if (c == 259 && (mv_cli_parse_double(arg, &d) || d < 0))
@@ -295,14 +308,10 @@ static int default_ops(struct bench_cli *b)
  * skip SMPI's O(p^2) SMP detection, 34 s at 1024 ranks); they depend on the message sizes. */
 static void smpi_settings(struct bench_cli *b)
 {
-  char buf[4096], *save = NULL;
   int64_t sizes[256];
   size_t n = 0;
-  if (strcmp(b->spec.engine, "smpi") != 0)
-    return;
-  snprintf(buf, sizeof buf, "%s", b->msizes ? b->msizes : "8,1024");  /* mpivet-bench's default */
-  for (char *t = strtok_r(buf, ",", &save); t && n < 256; t = strtok_r(NULL, ",", &save))
-    sizes[n++] = strtoll(t, NULL, 10);
+  if (strcmp(b->spec.engine, "smpi") != 0 || msizes_of(b->msizes, sizes, &n))
+    return;  /* --msizes was checked when parsed */
   mv_campaign_smpi_args(sizes, n, b->spec.ppn, b->smpi, sizeof b->smpi / sizeof b->smpi[0]);
   b->spec.launcher_args = b->smpi;
 }
