@@ -57,6 +57,7 @@ static void remap(struct mv__rec *r, const struct mv__idmap *m)
 {
   switch (r->kind) {
   case MV__K_SEND: case MV__K_ISEND: case MV__K_RECV: case MV__K_IRECV: case MV__K_COLL_END:
+  case MV__K_ICOLL_COMPLETE:
     r->b = mv__idmap_find(m->comms, m->ncomms, r->b);
     break;
   case MV__K_RMA_GROUP_SYNC: {
@@ -93,6 +94,10 @@ static OTF2_ErrorCode write_one(OTF2_EvtWriter *w, OTF2_AttributeList *al, const
   case MV__K_COLL_BEGIN: return OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t);
   case MV__K_COLL_END:
     return OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t, r->sub, r->b, r->a, r->x, r->y);
+  case MV__K_ICOLL_REQUEST: return OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, t, r->y);
+  case MV__K_ICOLL_COMPLETE:
+    return OTF2_EvtWriter_NonBlockingCollectiveComplete(w, NULL, t, r->sub, r->b, r->a, r->x, r->y,
+                                                        r->z);
   case MV__K_RMA_WIN_CREATE: return OTF2_EvtWriter_RmaWinCreate(w, NULL, t, r->b);
   case MV__K_RMA_WIN_DESTROY: return OTF2_EvtWriter_RmaWinDestroy(w, NULL, t, r->b);
   case MV__K_RMA_COLL_BEGIN: return OTF2_EvtWriter_RmaCollectiveBegin(w, NULL, t);
@@ -143,6 +148,8 @@ static int raw_next(struct raw_reader *rd, struct mv__rec *r)
     r->x = w[k++];
   if (f & MV__F_Y)
     r->y = w[k++];
+  if (f & MV__F_Z)
+    r->z = w[k++];
   rd->pos += words;
   return 1;
 }

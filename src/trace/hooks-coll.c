@@ -83,6 +83,23 @@ void mv__post_coll(struct mv__call *c, int op, int root, uint64_t sent, uint64_t
              sent, received);
 }
 
+/* A non-blocking collective: its request (NonBlockingCollectiveRequest), and what its
+ * completion in Wait/Test records (NonBlockingCollectiveComplete, hooks-p2p.c). */
+void mv__post_icoll(struct mv__call *c, int ret, int op, int root, uint64_t sent, uint64_t received,
+                    MPI_Comm comm, MPI_Request *request)
+{
+  struct mv__req_ent *e = mv__req_new(c, ret, 0, MV__REQ_ICOLL, request);
+  if (!e)
+    return;
+  e->tag = (uint32_t)op;
+  e->peer = root < 0 ? MV__NONE : (uint32_t)root;
+  e->comm = mv__comm_id(comm);
+  e->bytes = sent;
+  e->received = received;
+  e->id = ++G.next_req;
+  mv__emit_at(c->t, MV__K_ICOLL_REQUEST, 0, 0, 0, 0, 0, e->id);
+}
+
 void mv__post_comm_new(struct mv__call *c, int ret, MPI_Comm comm)
 {
   (void)c;

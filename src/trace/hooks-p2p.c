@@ -9,8 +9,6 @@
 #include "hooks.h"
 #include "state.h"
 
-enum { REQ_ISEND = 1, REQ_IRECV, REQ_RMA, REQ_PSEND, REQ_PRECV };
-
 /* mv__bytes' cold path: asks MPI and caches the size of a predefined (named) datatype. */
 int mv__type_size(MPI_Datatype type)
 {
@@ -58,8 +56,8 @@ void mv__post_recv(struct mv__call *c, int ret, MPI_Comm comm, MPI_Status *statu
 
 /* The table entry of a request a call just created, NULL when nothing is recorded (tracing off,
  * the call failed, the peer is MPI_PROC_NULL, the table is full). */
-static struct mv__req_ent *new_request(const struct mv__call *c, int ret, int peer, int kind,
-                                       const MPI_Request *request)
+struct mv__req_ent *mv__req_new(const struct mv__call *c, int ret, int peer, int kind,
+                                const MPI_Request *request)
 {
   if (!c->on || ret != MPI_SUCCESS || peer == MPI_PROC_NULL)
     return NULL;
@@ -72,7 +70,7 @@ static struct mv__req_ent *new_request(const struct mv__call *c, int ret, int pe
 void mv__post_isend(struct mv__call *c, int ret, int count, MPI_Datatype type, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request)
 {
-  struct mv__req_ent *e = new_request(c, ret, dest, REQ_ISEND, request);
+  struct mv__req_ent *e = mv__req_new(c, ret, dest, MV__REQ_ISEND, request);
   if (!e)
     return;
   e->id = ++G.next_req;
@@ -82,7 +80,7 @@ void mv__post_isend(struct mv__call *c, int ret, int count, MPI_Datatype type, i
 
 void mv__post_irecv(struct mv__call *c, int ret, int source, MPI_Comm comm, MPI_Request *request)
 {
-  struct mv__req_ent *e = new_request(c, ret, source, REQ_IRECV, request);
+  struct mv__req_ent *e = mv__req_new(c, ret, source, MV__REQ_IRECV, request);
   if (!e)
     return;
   e->comm = mv__comm_id(comm);
@@ -94,7 +92,7 @@ void mv__post_irecv(struct mv__call *c, int ret, int source, MPI_Comm comm, MPI_
 void mv__post_psend(struct mv__call *c, int ret, int count, MPI_Datatype type, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request)
 {
-  struct mv__req_ent *e = new_request(c, ret, dest, REQ_PSEND, request);
+  struct mv__req_ent *e = mv__req_new(c, ret, dest, MV__REQ_PSEND, request);
   if (!e)
     return;
   e->peer = (uint32_t)dest;
@@ -105,7 +103,7 @@ void mv__post_psend(struct mv__call *c, int ret, int count, MPI_Datatype type, i
 
 void mv__post_precv(struct mv__call *c, int ret, int source, MPI_Comm comm, MPI_Request *request)
 {
-  struct mv__req_ent *e = new_request(c, ret, source, REQ_PRECV, request);
+  struct mv__req_ent *e = mv__req_new(c, ret, source, MV__REQ_PRECV, request);
   if (e)
     e->comm = mv__comm_id(comm);
 }
@@ -116,11 +114,11 @@ void mv__post_start(struct mv__call *c, int ret, int n, MPI_Request *requests)
     return;
   for (int i = 0; i < n; i++) {
     struct mv__req_ent *e = mv__req_find(requests[i]);
-    if (!e || (e->kind != REQ_PSEND && e->kind != REQ_PRECV))
+    if (!e || (e->kind != MV__REQ_PSEND && e->kind != MV__REQ_PRECV))
       continue;
     e->active = 1;
     e->id = ++G.next_req;
-    if (e->kind == REQ_PSEND)
+    if (e->kind == MV__REQ_PSEND)
       mv__emit_at(c->t, MV__K_ISEND, 0, e->peer, e->comm, e->tag, e->bytes, e->id);
     else
       mv__emit(MV__K_IRECV_REQUEST, 0, 0, 0, 0, 0, e->id);
@@ -145,7 +143,7 @@ void mv__post_rma_req(struct mv__call *c, int ret, MPI_Request *request)
   struct mv__req_ent *e = mv__req_add(*request);
   if (!e)
     return;
-  e->kind = REQ_RMA;
+  e->kind = MV__REQ_RMA;
   e->win = c->win;
   e->id = c->match;
 }
@@ -170,11 +168,11 @@ static void complete(struct mv__call *c, int i, MPI_Status *status)
   if (i < 0 || i >= c->nreq)
     return;
   struct mv__req_ent *e = mv__req_find(c->req[i]);
-  int persistent = e && (e->kind == REQ_PSEND || e->kind == REQ_PRECV);
+  int persistent = e && (e->kind == MV__REQ_PSEND || e->kind == MV__REQ_PRECV);
   if (!e || (persistent && !e->active))
     return;  /* unknown, or an inactive persistent request (completes at once, no event) */
-  int send = e->kind == REQ_ISEND || e->kind == REQ_PSEND;
-  int recv = e->kind == REQ_IRECV || e->kind == REQ_PRECV;
+  int send = e->kind == MV__REQ_ISEND || e->kind == MV__REQ_PSEND;
+  int recv = e->kind == MV__REQ_IRECV || e->kind == MV__REQ_PRECV;
   int cancelled = 0;
   if (status != MPI_STATUS_IGNORE && recv)
     PMPI_Test_cancelled(status, &cancelled);
@@ -185,8 +183,11 @@ static void complete(struct mv__call *c, int i, MPI_Status *status)
   else if (recv && status != MPI_STATUS_IGNORE)
     mv__emit(MV__K_IRECV, 0, (uint32_t)status->MPI_SOURCE, e->comm, (uint32_t)status->MPI_TAG,
              status_bytes(status), e->id);
-  else if (e->kind == REQ_RMA)
+  else if (e->kind == MV__REQ_RMA)
     mv__rma_local_done(e->win, e->id);
+  else if (e->kind == MV__REQ_ICOLL)
+    mv__emit_z(G.tnow, MV__K_ICOLL_COMPLETE, (int)e->tag, e->peer, e->comm, 0, e->bytes, e->received,
+               e->id);
   if (persistent)
     e->active = 0;
   else

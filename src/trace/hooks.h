@@ -45,6 +45,10 @@ struct mv__site_cache {
   uint64_t hash;
 };
 
+/* A request table entry of this kind (state.h) for a call's new request; NULL when nothing is
+ * recorded (call off or failed, peer MPI_PROC_NULL, table full). */
+struct mv__req_ent *mv__req_new(const struct mv__call *c, int ret, int peer, int kind,
+                                const MPI_Request *request);
 /* The cold paths of the inline functions below (runtime.c, hooks-p2p.c). */
 uint64_t mv__site_hash(uintptr_t caller, struct mv__site_cache *last);
 int mv__type_size(MPI_Datatype type);
@@ -167,6 +171,8 @@ void mv__post_completed_some(struct mv__call *c, int ret, int n, const int *indi
 void mv__pre_coll_begin(struct mv__call *c);
 void mv__post_coll(struct mv__call *c, int op, int root, uint64_t sent, uint64_t received,
                    MPI_Comm comm);
+void mv__post_icoll(struct mv__call *c, int ret, int op, int root, uint64_t sent, uint64_t received,
+                    MPI_Comm comm, MPI_Request *request);
 void mv__post_comm_new(struct mv__call *c, int ret, MPI_Comm comm);
 void mv__pre_comm_free(struct mv__call *c, MPI_Comm comm);
 /* RMA */

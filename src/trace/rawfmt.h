@@ -1,6 +1,6 @@
 /* The per-rank files libmpivet-trace writes while the application runs, before they become an
  * OTF2 archive: <dir>/mpivet-raw/rank-<r>.raw (fixed-size event records, flushed when the
- * buffer is full; 16 to 40 bytes each) and rank-<r>.defs (text lines: communicators, windows, groups, call sites,
+ * buffer is full; 16 to 48 bytes each) and rank-<r>.defs (text lines: communicators, windows, groups, call sites,
  * clock offsets, state). A crash leaves both readable; see docs/trace.md. */
 #ifndef MPIVET_TRACE_RAWFMT_H
 #define MPIVET_TRACE_RAWFMT_H
@@ -34,6 +34,8 @@ enum mv__rec_kind {
   MV__K_RMA_ATOMIC,        /* b=window, a=target, sub=atomic type, x=sent, c=received, y=matching */
   MV__K_RMA_COMPLETE_NB,   /* b=window, y=matching id */
   MV__K_RMA_COMPLETE_REMOTE,
+  MV__K_ICOLL_REQUEST,     /* y=request id (a non-blocking collective started) */
+  MV__K_ICOLL_COMPLETE,    /* as COLL_END, z=request id */
   MV__K_COUNT
 };
 
@@ -43,12 +45,12 @@ struct mv__rec {
   uint8_t kind;  /* enum mv__rec_kind */
   uint8_t sub;
   uint32_t a, b, c;
-  uint64_t x, y;
+  uint64_t x, y, z;
 };
 
-/* On disk (native byte order: read back on the same machine) a record is 2 to 5 64-bit words:
- * t; kind | sub << 8 | a << 32; then only the fields its kind uses: b | c << 32, x, y. */
-enum { MV__F_BC = 1, MV__F_X = 2, MV__F_Y = 4 };
+/* On disk (native byte order: read back on the same machine) a record is 2 to 6 64-bit words:
+ * t; kind | sub << 8 | a << 32; then only the fields its kind uses: b | c << 32, x, y, z. */
+enum { MV__F_BC = 1, MV__F_X = 2, MV__F_Y = 4, MV__F_Z = 8 };
 static const unsigned char mv__rec_fields[MV__K_COUNT] = {
   [MV__K_ENTER] = MV__F_X,
   [MV__K_LEAVE] = 0,
@@ -74,14 +76,16 @@ static const unsigned char mv__rec_fields[MV__K_COUNT] = {
   [MV__K_RMA_ATOMIC] = MV__F_BC | MV__F_X | MV__F_Y,
   [MV__K_RMA_COMPLETE_NB] = MV__F_BC | MV__F_Y,
   [MV__K_RMA_COMPLETE_REMOTE] = MV__F_BC | MV__F_Y,
+  [MV__K_ICOLL_REQUEST] = MV__F_Y,
+  [MV__K_ICOLL_COMPLETE] = MV__F_BC | MV__F_X | MV__F_Y | MV__F_Z,
 };
-#define MV__REC_MAX_WORDS 5
+#define MV__REC_MAX_WORDS 6
 
 /* Words of a record of this kind. */
 static inline unsigned mv__rec_words(unsigned kind)
 {
   unsigned f = kind < MV__K_COUNT ? mv__rec_fields[kind] : 0;
-  return 2 + (f & 1) + (f >> 1 & 1) + (f >> 2 & 1);
+  return 2 + (f & 1) + (f >> 1 & 1) + (f >> 2 & 1) + (f >> 3 & 1);
 }
 
 #endif

@@ -24,7 +24,10 @@ struct mv__req_ent {
   uint8_t kind, active;
   uint32_t peer, comm, tag, win;
   uint64_t id, bytes;
+  uint64_t received;                  /* non-blocking collectives: bytes received (tag: the op) */
 };
+/* struct mv__req_ent.kind */
+enum { MV__REQ_ISEND = 1, MV__REQ_IRECV, MV__REQ_RMA, MV__REQ_PSEND, MV__REQ_PRECV, MV__REQ_ICOLL };
 struct mv__rma_op { uint32_t win; int target; uint8_t get; uint8_t local_done; uint64_t match; };
 struct mv__site { uintptr_t raw; uint64_t hash; };
 struct mv__type_ent { MPI_Datatype type; int size1; };  /* size1 = size + 1; 0: empty slot */
@@ -100,8 +103,8 @@ void mv__raw_flush(void);
 
 /* Append one record stamped t (encoded as rawfmt.h says); flushes the buffer when full.
  * Inline: with a constant kind only the stores of that kind's fields remain. */
-static inline void mv__emit_at(uint64_t t, int kind, int sub, uint32_t a, uint32_t b, uint32_t c,
-                               uint64_t x, uint64_t y)
+static inline void mv__emit_z(uint64_t t, int kind, int sub, uint32_t a, uint32_t b, uint32_t c,
+                              uint64_t x, uint64_t y, uint64_t z)
 {
   struct mv__state *s = &G;
   if (__builtin_expect(s->failed, 0))
@@ -119,8 +122,15 @@ static inline void mv__emit_at(uint64_t t, int kind, int sub, uint32_t a, uint32
     w[k++] = x;
   if (f & MV__F_Y)
     w[k++] = y;
+  if (f & MV__F_Z)
+    w[k++] = z;
   s->n += k;
   s->nevents++;
+}
+static inline void mv__emit_at(uint64_t t, int kind, int sub, uint32_t a, uint32_t b, uint32_t c,
+                               uint64_t x, uint64_t y)
+{
+  mv__emit_z(t, kind, sub, a, b, c, x, y, 0);
 }
 void mv__raw_close(void);
 /* Writes the pending and the in-flight call's records (runtime.c); before every later record. */
