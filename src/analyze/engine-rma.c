@@ -25,6 +25,7 @@ struct aepoch {           /* origin side of general active target: start .. comp
 struct eepoch {           /* target side: post .. wait */
   uint32_t win, loc, remaining, norigins, idle_origins;
   int closed, any_ops;
+  int dropped;            /* replaced by a later post before its wait: freed, never credited */
   uint64_t max_complete, max_last;
   struct mv__act wait;
 };
@@ -195,8 +196,12 @@ static void pair_resolve(struct mv__engine *e, struct gpair *p)
     } else {
       x->idle_origins++;
     }
-    if (--x->remaining == 0 && x->closed)
-      eepoch_finish(e, x);
+    if (--x->remaining == 0 && x->closed) {
+      if (x->dropped)
+        free(x);
+      else
+        eepoch_finish(e, x);
+    }
   }
 }
 
@@ -341,9 +346,12 @@ static int gats_post(struct mv__engine *e, const struct mv__rec *r)
   uint64_t *slot = mv__map_put(&e->expose, r->loc, r->a, 0, NULL);
   if (!slot)
     return MV_ENOMEM;
-  if (*slot) {
-    free(ptr(*slot));
+  if (*slot) {   /* a post without wait: drop the old epoch, which its pairs may still name */
+    struct eepoch *old = ptr(*slot);
     e->unmatched++;
+    old->closed = old->dropped = 1;
+    if (old->remaining == 0)
+      free(old);
   }
   *slot = (uintptr_t)x;
   return 0;
