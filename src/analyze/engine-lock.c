@@ -90,7 +90,9 @@ int mv__rma_lock(struct mv__engine *e, const struct mv__rec *r)
     return MV_ENOMEM;
   l->origin = r->loc, l->exclusive = r->sub;
   mv__vec_init(&l->acts, sizeof(struct mv__act));
-  slot = mv__map_put(&e->lock_open, r->loc, k2, (uintptr_t)l, NULL);
+  slot = mv__map_put(&e->lock_open, r->loc, k2, 0, NULL);  /* an existing slot keeps its value */
+  if (slot)
+    *slot = (uintptr_t)l;
   if (!slot || mv__act_push(&l->acts, r, 0)) {
     if (slot)
       mv__map_del(&e->lock_open, r->loc, k2);
