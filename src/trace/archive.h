@@ -78,5 +78,9 @@ int mv__write_local_defs(OTF2_Archive *ar, int rank);
 int mv__archive_prepare(OTF2_Archive *ar);
 /* Removes <dir>/mpivet-raw/rank-<r>.{raw,defs}. */
 void mv__raw_remove(const char *dir, int rank);
+/* mpivet-trace-finish's work (finish.c): dir/traces.otf2 from the raw files in dir/mpivet-raw,
+ * which are removed once it is written. Returns 0 (msg: "DIR/traces.otf2: N ranks, E events[;
+ * truncated: rank R: why, ...]"), 1 the archive cannot be written or 2 no raw files (msg: why). */
+int mv__finish_dir(const char *dir, char *msg, size_t msgsize);
 
 #endif
