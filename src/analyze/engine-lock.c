@@ -250,6 +250,8 @@ static void analyze_chain(struct mv__engine *e, uint32_t t, struct mv__vec *v)
       ia++;
     while (ib < n && MV__VEC_AT(&req[ib]->acts, struct mv__act, 0).enter <= rel[ia]->release)
       pool[npool++] = req[ib++];
+    if (npool == 0)   /* a lock requested after its own release (stamps out of order) */
+      pool[npool++] = req[ib++];
     size_t best = 0, best_b = 0;
     uint64_t best_g = UINT64_MAX;
     for (size_t i = 0; i < npool; i++) {
