@@ -61,7 +61,10 @@ uint32_t mv__idmap_find(const uint32_t *v, size_t n, uint32_t id);  /* UINT32_MA
 
 /* Reads <dir>/mpivet-raw/rank-<r>.defs into d (d->nranks must be set). 0 or -errno. */
 int mv__defs_read(const char *dir, int rank, struct mv__defs *d);
-/* Ranks found: "rank R P" of rank 0's side file, else the number of rank-*.raw files. */
+/* Ranks to convert: P of rank 0's "rank 0 P" line when at least as many rank files are found
+ * and at most 2 x found + 64 (ranks that died in MPI_Init wrote none), else the highest rank
+ * file + 1 (rank numbers below MV__RANKS_MAX). */
+#define MV__RANKS_MAX (1 << 24)
 int mv__defs_nranks(const char *dir);
 void mv__defs_release(struct mv__defs *d);
 /* Event stamp (ticks) -> ns on rank 0's clock. */

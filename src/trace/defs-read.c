@@ -11,8 +11,11 @@
 #include "archive.h"
 #include "rawfmt.h"
 
-static struct mv__def_set *set_add(struct mv__def_set **v, size_t *n, uint32_t id, uint32_t size)
+static struct mv__def_set *set_add(struct mv__def_set **v, size_t *n, uint32_t id, int size,
+                                   int nranks)
 {
+  if (size < 0 || size > nranks)
+    return NULL;  /* no communicator or group outgrows MPI_COMM_WORLD: a damaged line */
   for (size_t i = 0; i < *n; i++)
     if ((*v)[i].id == id)
       return NULL;  /* defined twice (e.g. by a finisher re-run): keep the first */
@@ -20,11 +23,14 @@ static struct mv__def_set *set_add(struct mv__def_set **v, size_t *n, uint32_t i
   if (!p)
     return NULL;
   *v = p;
-  struct mv__def_set *s = &p[(*n)++];
+  struct mv__def_set *s = &p[*n];
   memset(s, 0, sizeof *s);
+  s->members = calloc(size ? (size_t)size : 1, sizeof *s->members);
+  if (!s->members)
+    return NULL;
   s->id = id;
-  s->n = size;
-  s->members = calloc(size ? size : 1, sizeof *s->members);
+  s->n = (uint32_t)size;
+  (*n)++;
   return s;
 }
 
@@ -80,14 +86,14 @@ static void parse_line(struct mv__defs *d, int rank, char *line)
   else if (strncmp(line, "truncated ", 10) == 0 && !ri->truncated[0])
     snprintf(ri->truncated, sizeof ri->truncated, "%.127s", line + 10);
   else if (sscanf(line, "comm %u %47s %d", &id, name, &k) == 3) {
-    struct mv__def_set *s = set_add(&d->comms, &d->ncomms, id, (uint32_t)k);
+    struct mv__def_set *s = set_add(&d->comms, &d->ncomms, id, k, d->nranks);
     if (s)
       snprintf(s->name, sizeof s->name, "%s", name);
     if (s && strcmp(name, "MPI_COMM_WORLD") == 0)
       for (int i = 0; i < k; i++)
         s->members[s->filled++] = (uint64_t)i;
   } else if (sscanf(line, "group %u %d", &id, &k) == 2)
-    set_add(&d->groups, &d->ngroups, id, (uint32_t)k);
+    set_add(&d->groups, &d->ngroups, id, k, d->nranks);
   else if (sscanf(line, "members %u%n", &id, &off) == 1)
     add_members(d->comms, d->ncomms, id, line + off);
   else if (sscanf(line, "group-members %u%n", &id, &off) == 1)
@@ -122,28 +128,40 @@ int mv__defs_read(const char *dir, int rank, struct mv__defs *d)
   return 0;
 }
 
-int mv__defs_nranks(const char *dir)
+/* Highest rank file (rank-<r>.raw or .defs, r < MV__RANKS_MAX) + 1, 0 when none. */
+static int ranks_found(const char *dir)
 {
   char path[4096];
-  snprintf(path, sizeof path, "%s/" MV__RAW_DIR "/rank-0.defs", dir);
-  FILE *f = fopen(path, "r");
   int r, n = 0;
-  if (f) {
-    if (fscanf(f, "rank %d %d", &r, &n) != 2)
-      n = 0;
-    fclose(f);
-  }
-  if (n > 0)
-    return n;
+  char tail[8];
   snprintf(path, sizeof path, "%s/" MV__RAW_DIR, dir);
   DIR *dd = opendir(path);
   if (!dd)
     return 0;
   for (struct dirent *e; (e = readdir(dd));)
-    if (sscanf(e->d_name, "rank-%d.raw", &r) == 1 && r + 1 > n)
+    if (sscanf(e->d_name, "rank-%d.%7s", &r, tail) == 2 && r >= 0 && r < MV__RANKS_MAX &&
+        (strcmp(tail, "raw") == 0 || strcmp(tail, "defs") == 0) && r + 1 > n)
       n = r + 1;
   closedir(dd);
   return n;
+}
+
+int mv__defs_nranks(const char *dir)
+{
+  char path[4096];
+  snprintf(path, sizeof path, "%s/" MV__RAW_DIR "/rank-0.defs", dir);
+  FILE *f = fopen(path, "r");
+  int r, declared = 0, found = ranks_found(dir);
+  if (f) {
+    if (fscanf(f, "rank %d %d", &r, &declared) != 2)
+      declared = 0;
+    fclose(f);
+  }
+  /* Ranks that never wrote a file (killed inside MPI_Init) still get a location, but a size no
+   * file backs is not believed: each location costs OTF2 a buffer. */
+  if (declared >= found && declared <= 2 * found + 64)
+    return declared;
+  return found;
 }
 
 void mv__defs_release(struct mv__defs *d)
