@@ -22,7 +22,7 @@ static const char usage[] =
   "Trace an MPI application into the OTF2 archive DIR/traces.otf2 (default DIR: trace).\n"
   "  -o, --output DIR     output folder (an older archive in it is replaced)\n"
   "  --buffer SIZE        event buffer per rank before it is flushed to disk (default 8M)\n"
-  "  --record GROUPS      comma list of p2p,coll,rma,comm or all (default all)\n"
+  "  --record GROUPS      comma list of p2p,coll,rma,comm,io or all (default all)\n"
   "  --callstack N        return addresses hashed into the call-site id (default 1)\n"
   "  --mpi FLAVOR         MPI library of the application (default: guessed from LAUNCHER)\n"
   "Under SMPI (smpirun) the application must be linked with the library, e.g.\n"

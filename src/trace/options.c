@@ -68,7 +68,7 @@ int mv__read_options(void)
   G.cap = bytes / sizeof(uint64_t);
   G.record = (1u << MV__G_COUNT) - 1;
   if (rec && parse_record(rec, &G.record) != 0) {
-    mv__say("MPIVET_TRACE_RECORD=%s: expected a comma list of all,p2p,coll,rma,comm; not tracing", rec);
+    mv__say("MPIVET_TRACE_RECORD=%s: expected a comma list of all,p2p,coll,rma,comm,io; not tracing", rec);
     return -1;
   }
   G.stack_depth = depth ? atoi(depth) : 1;

@@ -2,8 +2,9 @@
 # Fortran applications under Open MPI and MPICH: tests/mpi/fortran/calls.f90 (`use mpi`) makes the
 # same calls as its C twin calls.c, with every kind of argument the tracer converts from Fortran
 # (statuses and STATUS(ES)_IGNORE, request arrays, 1-based indices, LOGICAL flags, address-sized
-# integers, MPI_IN_PLACE). Both traces must hold the same events per rank (time stamps and the
-# variable number of MPI_Test* calls aside), and the Fortran trace the counts made by hand.
+# integers, MPI_IN_PLACE, MPI-IO CHARACTER arguments). Both traces must hold the same events per
+# rank (time stamps and the variable number of MPI_Test* calls aside), and the Fortran trace the
+# counts made by hand.
 # mpi_f08 (calls.f90 with mpi_f08's declarations): traced the same under Open MPI; MPICH's
 # bypasses the tracer, which must say so and leave no archive.
 set -u
@@ -16,7 +17,8 @@ awk 'BEGIN { f08 = "  use mpi_f08\n  use, intrinsic :: iso_c_binding, only: c_pt
   "  type(MPI_Win) :: win, win2\n  integer :: buf(8), rbuf(8), counts(64), displs(64), gathered(64)\n" \
   "  type(MPI_Request) :: req(2), preq(2), rreq\n  integer :: one(1), idxs(2)\n" \
   "  type(MPI_Status) :: st, sts(2)\n  integer(kind=MPI_ADDRESS_KIND) :: winsize, disp\n" \
-  "  type(c_ptr) :: baseptr\n  integer :: dims(1)\n  logical :: periods(1), flag" }
+  "  type(c_ptr) :: baseptr\n  integer :: dims(1)\n  logical :: periods(1), flag\n" \
+  "  type(MPI_File) :: fh\n  integer(kind=MPI_OFFSET_KIND) :: off" }
   /! declarations/ { print; printf "%s\n", f08; skip = 1; next }
   /! end of declarations/ { skip = 0 }
   !skip' "$SRC/calls.f90" >"$WORK/calls-f08.f90"
@@ -39,7 +41,8 @@ same_events() {
 WANT="Enter:MPI_Init_thread=4 Enter:MPI_Finalize=4 MPI_IRECV=32 MPI_IRECV_REQUEST=32 MPI_ISEND=20
   MPI_ISEND_COMPLETE=20 MPI_RECV=6 MPI_SEND=18 RMA_PUT=8 RMA_GET=4 RMA_ATOMIC=8 RMA_WIN_CREATE=8
   Enter:MPI_Cart_create=4 Enter:MPI_Comm_free=12 Enter:MPI_Waitany=4 Enter:MPI_Waitsome=4
-  MPI_COLLECTIVE_END=52 RMA_GROUP_SYNC=16 RMA_REQUEST_LOCK=8"
+  MPI_COLLECTIVE_END=52 RMA_GROUP_SYNC=16 RMA_REQUEST_LOCK=8 Enter:MPI_File_open=4
+  Enter:MPI_File_write_at=4 Enter:MPI_File_read_at=4 Enter:MPI_File_close=4 Enter:MPI_File_delete=1"
 
 check() {
   local flavor=$1 fc="mpifort.$1" dir="$WORK/$1"

@@ -120,6 +120,15 @@ int main(void)
   MPI_Group_free(&left_group);
   MPI_Group_free(&right_group);
   MPI_Group_free(&world_group);
+
+  MPI_File fh;
+  MPI_File_open(MPI_COMM_WORLD, "mpivet-calls.tmp", MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+  MPI_Offset off = rank * 16;
+  MPI_File_write_at(fh, off, buf, 4, MPI_INT, &st);
+  MPI_File_read_at(fh, off, rbuf, 4, MPI_INT, MPI_STATUS_IGNORE);
+  MPI_File_close(&fh);
+  if (rank == 0)
+    MPI_File_delete("mpivet-calls.tmp", MPI_INFO_NULL);
   MPI_Finalize();
   return 0;
 }

@@ -14,6 +14,8 @@ program calls
   integer(kind=MPI_ADDRESS_KIND) :: winsize, disp, baseptr
   integer :: dims(1)
   logical :: periods(1), flag
+  integer :: fh
+  integer(kind=MPI_OFFSET_KIND) :: off
   ! end of declarations
 
   call MPI_Init_thread(MPI_THREAD_FUNNELED, provided, ierr)
@@ -142,6 +144,15 @@ program calls
   call MPI_Group_free(left_group, ierr)
   call MPI_Group_free(right_group, ierr)
   call MPI_Group_free(world_group, ierr)
+
+  ! MPI-IO (CHARACTER arguments: their hidden lengths are passed on)
+  call MPI_File_open(MPI_COMM_WORLD, 'mpivet-calls.tmp', ior(MPI_MODE_CREATE, MPI_MODE_RDWR), &
+                     MPI_INFO_NULL, fh, ierr)
+  off = rank * 16
+  call MPI_File_write_at(fh, off, buf, 4, MPI_INTEGER, st, ierr)
+  call MPI_File_read_at(fh, off, rbuf, 4, MPI_INTEGER, MPI_STATUS_IGNORE, ierr)
+  call MPI_File_close(fh, ierr)
+  if (rank == 0) call MPI_File_delete('mpivet-calls.tmp', MPI_INFO_NULL, ierr)
   n = provided
   call MPI_Finalize(ierr)
 end program calls
