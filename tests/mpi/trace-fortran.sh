@@ -18,7 +18,8 @@ awk 'BEGIN { f08 = "  use mpi_f08\n  use, intrinsic :: iso_c_binding, only: c_pt
   "  type(MPI_Request) :: req(2), preq(2), rreq\n  integer :: one(1), idxs(2)\n" \
   "  type(MPI_Status) :: st, sts(2)\n  integer(kind=MPI_ADDRESS_KIND) :: winsize, disp\n" \
   "  type(c_ptr) :: baseptr\n  integer :: dims(1)\n  logical :: periods(1), flag\n" \
-  "  type(MPI_File) :: fh\n  integer(kind=MPI_OFFSET_KIND) :: off" }
+  "  type(MPI_File) :: fh\n  integer(kind=MPI_OFFSET_KIND) :: off\n" \
+  "  type(MPI_Request) :: many(20)\n  type(MPI_Status) :: manyst(20)\n  integer :: big(20), k" }
   /! declarations/ { print; printf "%s\n", f08; skip = 1; next }
   /! end of declarations/ { skip = 0 }
   !skip' "$SRC/calls.f90" >"$WORK/calls-f08.f90"
@@ -37,9 +38,10 @@ same_events() {
     fail "$1: events differ from the C twin's ($(wc -l <"$3.diff") diff lines, first: $(sed -n 2p "$3.diff"))"
 }
 # per rank (4 ranks), counted from calls.f90: Irecv 8 (Waitall 2, Waitany, Waitsome, Testany, Test,
-# Recv_init started twice), Isend 5, blocking receives 1 (+2 on rank 1), Put 1 + Rput 1, ...
-WANT="Enter:MPI_Init_thread=4 Enter:MPI_Finalize=4 MPI_IRECV=32 MPI_IRECV_REQUEST=32 MPI_ISEND=20
-  MPI_ISEND_COMPLETE=20 MPI_RECV=6 MPI_SEND=18 RMA_PUT=8 RMA_GET=4 RMA_ATOMIC=8 RMA_WIN_CREATE=8
+# Recv_init started twice) + 20 (two Waitall of 20 requests), Isend 5 + 20, blocking receives 1
+# (+2 on rank 1), Put 1 + Rput 1, ...
+WANT="Enter:MPI_Init_thread=4 Enter:MPI_Finalize=4 MPI_IRECV=112 MPI_IRECV_REQUEST=112 MPI_ISEND=100
+  MPI_ISEND_COMPLETE=100 MPI_RECV=6 MPI_SEND=18 RMA_PUT=8 RMA_GET=4 RMA_ATOMIC=8 RMA_WIN_CREATE=8
   Enter:MPI_Cart_create=4 Enter:MPI_Comm_free=12 Enter:MPI_Waitany=4 Enter:MPI_Waitsome=4
   MPI_COLLECTIVE_END=52 RMA_GROUP_SYNC=16 RMA_REQUEST_LOCK=8 Enter:MPI_File_open=4
   Enter:MPI_File_write_at=4 Enter:MPI_File_read_at=4 Enter:MPI_File_close=4 Enter:MPI_File_delete=1"

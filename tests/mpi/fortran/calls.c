@@ -65,6 +65,17 @@ int main(void)
   MPI_Request_free(&preq[0]);
   MPI_Request_free(&preq[1]);
 
+  MPI_Request many[20];
+  MPI_Status manyst[20];
+  int big[20];
+  for (int k = 1; k <= 2; k++) {
+    for (int i = 1; i <= 10; i++) {
+      MPI_Irecv(&big[i - 1], 1, MPI_INT, left, 20 + i, MPI_COMM_WORLD, &many[i - 1]);
+      MPI_Isend(buf, 1, MPI_INT, right, 20 + i, MPI_COMM_WORLD, &many[9 + i]);
+    }
+    MPI_Waitall(20, many, k == 1 ? manyst : MPI_STATUSES_IGNORE);
+  }
+
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Bcast(buf, 3, MPI_INT, 1, MPI_COMM_WORLD);
   MPI_Reduce(buf, rbuf, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);

@@ -16,6 +16,7 @@ program calls
   logical :: periods(1), flag
   integer :: fh
   integer(kind=MPI_OFFSET_KIND) :: off
+  integer :: many(20), big(20), manyst(MPI_STATUS_SIZE, 20), k
   ! end of declarations
 
   call MPI_Init_thread(MPI_THREAD_FUNNELED, provided, ierr)
@@ -79,6 +80,19 @@ program calls
   call MPI_Waitall(2, preq, sts, ierr)
   call MPI_Request_free(preq(1), ierr)
   call MPI_Request_free(preq(2), ierr)
+
+  ! more requests than the tracer converts on its stack (16): its heap copies
+  do k = 1, 2
+    do i = 1, 10
+      call MPI_Irecv(big(i), 1, MPI_INTEGER, left, 20 + i, MPI_COMM_WORLD, many(i), ierr)
+      call MPI_Isend(buf, 1, MPI_INTEGER, right, 20 + i, MPI_COMM_WORLD, many(10 + i), ierr)
+    end do
+    if (k == 1) then
+      call MPI_Waitall(20, many, manyst, ierr)
+    else
+      call MPI_Waitall(20, many, MPI_STATUSES_IGNORE, ierr)
+    end if
+  end do
 
   ! collectives, one with MPI_IN_PLACE
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
