@@ -123,6 +123,9 @@ static int model_fn(struct mv_report_fn *fn, const struct mv_expectation *e,
   }
   fn->fitted = m.fn;
   fn->ar2 = m.ar2;
+  if (widened)
+    snprintf(fn->note, sizeof fn->note, "fitted beyond the expectation's search space (its "
+             "terms missed the data by more than 1 %%)");
   fn->status = status_of_match[v.match];
   mv_function_format(&m.fn, fn->model, sizeof fn->model);
   mv_bigo_format(&v.lead, fn->lead, sizeof fn->lead);

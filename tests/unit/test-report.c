@@ -182,9 +182,29 @@ static void test_per_process_sizes(void)
   mv_dataset_release(&ds);
 }
 
+/* Linear data where O(log p) was expected: O(log p)'s search space (log terms only) misses
+ * it, so the fit is widened (mv_expect_fit), the model is linear and the report says so. */
+static void test_widened_fit(void)
+{
+  struct mv_dataset ds;
+  mv_dataset_init(&ds);
+  rows(&ds, "MPI_Bcast", 800, 0, linear);
+  struct mv_report r;
+  mv_report_init(&r);
+  build(&r, &ds, "MPI_Bcast time_s O(log p)\n");
+  ASSERT_INT_EQ(r.nfns, 1);
+  ASSERT_STR_EQ(r.fns[0].lead, "O(p)");
+  ASSERT_INT_EQ(r.fns[0].status, MV_REPORT_MISMATCH);
+  ASSERT_TRUE(strstr(r.fns[0].note, "beyond the expectation's search space") != NULL);
+  ASSERT_DOUBLE_REL(mv_function_eval(&r.fns[0].fitted, (double[]){1024}), linear(1024), 1e-6);
+  mv_report_release(&r);
+  mv_dataset_release(&ds);
+}
+
 int main(void)
 {
   RUN_TEST(test_verdicts);
   RUN_TEST(test_per_process_sizes);
+  RUN_TEST(test_widened_fit);
   return TEST_EXIT();
 }
