@@ -96,6 +96,27 @@ static const enum mv_report_status status_of_match[] = {
   [MV_MATCH_NONE] = MV_REPORT_MISMATCH, [MV_MATCH_APPROX] = MV_REPORT_APPROX,
   [MV_MATCH_EXACT] = MV_REPORT_MATCH};
 
+/* A fit this far from the points (SMAPE, percent) is called poor in the function's note. */
+#define MV_REPORT_POOR_SMAPE 10.0
+
+/* Appends to fn's note how badly m misses its points, naming the point furthest from it (an
+ * algorithm switch at the largest process count shows as "p = 1024 is 171x the model"). */
+static void note_poor_fit(struct mv_report_fn *fn, const struct mv_model *m)
+{
+  size_t worst = fn->npoints;
+  double worst_ratio = 1.0;
+  for (size_t i = 0; i < fn->npoints; i++) {
+    double y = mv_function_eval(&m->fn, &fn->points[i].x), r = fn->points[i].median / y;
+    if (y > 0 && r > 0 && fabs(log(r)) > fabs(log(worst_ratio)))
+      worst = i, worst_ratio = r;
+  }
+  if (!(m->smape > MV_REPORT_POOR_SMAPE) || worst == fn->npoints)
+    return;
+  size_t len = strlen(fn->note);
+  snprintf(fn->note + len, sizeof fn->note - len, "%spoor fit (SMAPE %.2g %%): p = %g is %.3gx the model",
+           len ? "; " : "", m->smape, fn->points[worst].x, worst_ratio);
+}
+
 /* Fit and judge one (expectation, metric, msize) whose groups are gs (ascending nprocs). */
 static int model_fn(struct mv_report_fn *fn, const struct mv_expectation *e,
                     const struct mv_group *const *gs, size_t n)
@@ -126,6 +147,7 @@ static int model_fn(struct mv_report_fn *fn, const struct mv_expectation *e,
   if (widened)
     snprintf(fn->note, sizeof fn->note, "fitted beyond the expectation's search space (its "
              "terms missed the data by more than 1 %%)");
+  note_poor_fit(fn, &m);
   fn->status = status_of_match[v.match];
   mv_function_format(&m.fn, fn->model, sizeof fn->model);
   mv_bigo_format(&v.lead, fn->lead, sizeof fn->lead);

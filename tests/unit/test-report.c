@@ -201,10 +201,38 @@ static void test_widened_fit(void)
   mv_dataset_release(&ds);
 }
 
+/* An algorithm switch at the largest process count (100x at p = 256 on an otherwise log p
+ * series): no PMNF term follows it, and the note names the point that breaks the trend. */
+static double jump(double p) { return p < 256 ? logp(p) : 100 * logp(p); }
+
+static void test_poor_fit_note(void)
+{
+  struct mv_dataset ds;
+  mv_dataset_init(&ds);
+  rows(&ds, "MPI_Allgather", 800, 1, jump);
+  struct mv_report r;
+  mv_report_init(&r);
+  build(&r, &ds, "MPI_Allgather time_s O(p) msize=800p\n");
+  ASSERT_INT_EQ(r.nfns, 1);
+  ASSERT_TRUE(strstr(r.fns[0].note, "poor fit (SMAPE ") != NULL);
+  ASSERT_TRUE(strstr(r.fns[0].note, "p = 256 is ") != NULL);
+  mv_report_release(&r);
+  /* the same series without the jump: no note */
+  mv_dataset_release(&ds);
+  mv_dataset_init(&ds);
+  rows(&ds, "MPI_Allgather", 800, 1, logp);
+  mv_report_init(&r);
+  build(&r, &ds, "MPI_Allgather time_s O(p) msize=800p\n");
+  ASSERT_STR_EQ(r.fns[0].note, "");
+  mv_report_release(&r);
+  mv_dataset_release(&ds);
+}
+
 int main(void)
 {
   RUN_TEST(test_verdicts);
   RUN_TEST(test_per_process_sizes);
   RUN_TEST(test_widened_fit);
+  RUN_TEST(test_poor_fit_note);
   return TEST_EXIT();
 }
