@@ -105,6 +105,13 @@ int mv_model_fit_1p(const double *x, const size_t *nvalues, const double *const 
 
 /* Value of a function at coords (one double per parameter). */
 double mv_function_eval(const struct mv_function *f, const double *coords);
+/* A fit further than this from its points (SMAPE, percent) is a poor one. */
+#define MV_MODEL_POOR_SMAPE 10.0
+/* For a one-parameter model m of the points (x[i], y[i]): when it is a poor fit, writes
+ * "poor fit (SMAPE 84 %): p = 1024 is 171x the model" (the point furthest from it, as a ratio)
+ * into buf and returns 1; else 0. */
+int mv_model_fit_note(const struct mv_model *m, const double *x, const double *y, size_t n,
+                      char *buf, size_t size);
 /* Value of one term without its coefficient. */
 double mv_term_eval(const struct mv_term *t, const double *coords);
 /* Extra-P style text: "200 + 10 * p^(5/4) * log2(p)^(1)"; returns length or MV_ERANGE. */

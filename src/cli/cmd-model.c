@@ -27,6 +27,7 @@ struct opts {
 struct result {
   int rc;                       /* of the fit */
   int widened;                  /* the expectation's search space was widened (mv_expect_fit) */
+  char note[256];               /* a poor fit's mv_model_fit_note, or "" */
   struct mv_model model;
   const struct mv_expectation *e;
   struct mv_verdict v;
@@ -175,6 +176,20 @@ static double predict(const struct opts *o, const struct mv_kernel *k, const str
   return mv_function_eval(&m->fn, c);
 }
 
+/* mv_model_fit_note on the series' locations (the measure the fit used). */
+static void poor_fit_note(const struct mv_fit_options *fo, const struct mv_series *s,
+                          const struct mv_model *m, char *buf, size_t size)
+{
+  double *y = malloc((s->npoints ? s->npoints : 1) * sizeof *y);
+  buf[0] = '\0';
+  if (!y)
+    return;
+  for (size_t i = 0; i < s->npoints; i++)
+    y[i] = mv_measure_apply(fo->measure, s->values[i], s->nvalues[i]);
+  mv_model_fit_note(m, s->coords, y, s->npoints, buf, size);
+  free(y);
+}
+
 static void fit_all(const struct opts *o, const struct mv_kernels *ks,
                     const struct mv_expect_file *ef, struct result *res)
 {
@@ -191,6 +206,8 @@ static void fit_all(const struct opts *o, const struct mv_kernels *ks,
       r->rc = mv_model_fit_series(s, &o->fit, &r->model);
     if (r->rc == 0 && r->e)
       mv_expect_evaluate(r->e, &r->model.fn, &r->v);
+    if (r->rc == 0 && s->nparams == 1)
+      poor_fit_note(&o->fit, s, &r->model, r->note, sizeof r->note);
     r->prediction = r->rc == 0 && o->ntarget ? predict(o, k, &r->model) : NAN;
   }
 }
@@ -311,6 +328,11 @@ static void print_table(const struct opts *o, const struct mv_kernels *ks, const
       }
     }
   }
+  for (size_t i = 0; i < ks->n; i++)  /* notes under the table, by function */
+    if (res[i].note[0]) {
+      row_cells(o, ks, i, &res[i], cells);
+      printf("note: %s: %s\n", cells[0], res[i].note);
+    }
 }
 
 /* Prints the rule verdicts; returns 1 when one failed. */
@@ -432,6 +454,8 @@ static int print_json(const struct opts *o, const struct mv_kernels *ks, const s
     } else {
       json_function(&j, &r->model.fn);
       mv_json_kv_number(&j, "ar2", r->model.ar2);
+      if (r->note[0])
+        mv_json_kv_string(&j, "note", r->note);
       if (r->widened) {  /* the expectation's search space could not describe the data */
         mv_json_key(&j, "widened");
         mv_json_bool(&j, 1);

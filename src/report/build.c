@@ -96,25 +96,18 @@ static const enum mv_report_status status_of_match[] = {
   [MV_MATCH_NONE] = MV_REPORT_MISMATCH, [MV_MATCH_APPROX] = MV_REPORT_APPROX,
   [MV_MATCH_EXACT] = MV_REPORT_MATCH};
 
-/* A fit this far from the points (SMAPE, percent) is called poor in the function's note. */
-#define MV_REPORT_POOR_SMAPE 10.0
-
-/* Appends to fn's note how badly m misses its points, naming the point furthest from it (an
- * algorithm switch at the largest process count shows as "p = 1024 is 171x the model"). */
+/* Appends to fn's note how badly m misses its points, if it does (mv_model_fit_note). */
 static void note_poor_fit(struct mv_report_fn *fn, const struct mv_model *m)
 {
-  size_t worst = fn->npoints;
-  double worst_ratio = 1.0;
-  for (size_t i = 0; i < fn->npoints; i++) {
-    double y = mv_function_eval(&m->fn, &fn->points[i].x), r = fn->points[i].median / y;
-    if (y > 0 && r > 0 && fabs(log(r)) > fabs(log(worst_ratio)))
-      worst = i, worst_ratio = r;
-  }
-  if (!(m->smape > MV_REPORT_POOR_SMAPE) || worst == fn->npoints)
+  double x[MAX_POINTS], y[MAX_POINTS];
+  char text[MV_REPORT_TEXT];
+  size_t n = fn->npoints < MAX_POINTS ? fn->npoints : MAX_POINTS;
+  for (size_t i = 0; i < n; i++)
+    x[i] = fn->points[i].x, y[i] = fn->points[i].median;
+  if (!mv_model_fit_note(m, x, y, n, text, sizeof text))
     return;
   size_t len = strlen(fn->note);
-  snprintf(fn->note + len, sizeof fn->note - len, "%spoor fit (SMAPE %.2g %%): p = %g is %.3gx the model",
-           len ? "; " : "", m->smape, fn->points[worst].x, worst_ratio);
+  snprintf(fn->note + len, sizeof fn->note - len, "%s%s", len ? "; " : "", text);
 }
 
 /* Fit and judge one (expectation, metric, msize) whose groups are gs (ascending nprocs). */

@@ -81,4 +81,17 @@ import json, sys
 a = json.load(sys.stdin)
 assert sorted((o["msize"], o["per_process"]) for o in a) == [(800, False), (800, True)], a' ||
   fail "sizes JSON"
+
+# A jump no PMNF term follows (100x at the largest p): the fit says so under the table and in JSON.
+{
+  echo "run,engine,library,nprocs,ppn,op,impl,msize,metric,rep,value,valid"
+  for p in 4 8 16 32 64 128; do
+    awk -v p="$p" 'BEGIN { v = 2 + log(p) / log(2); if (p == 128) v *= 100
+      printf "0,smpi,SMPI 3.32,%d,1,MPI_Allgather,default,8,time_s,0,%.9g,1\n", p, v }'
+  done
+} > "$tmp/jump.csv"
+out=$("$MPIVET" model "$tmp/jump.csv") || fail "jump run exited $?"
+echo "$out" | grep -q "^note: MPI_Allgather: poor fit (SMAPE [0-9.]* %): p = 128 is [0-9.]*x the model" ||
+  fail "poor-fit note ($out)"
+"$MPIVET" model --json "$tmp/jump.csv" | grep -q '"note": "poor fit (SMAPE' || fail "poor-fit note in JSON"
 echo PASS

@@ -267,8 +267,29 @@ static void test_errors(void)
   ASSERT_TRUE(mv_model_fit_1p(x3, nv3, v3, 3, "p", NULL, &m) < 0);
 }
 
+/* mv_model_fit_note on a hand-made model: the constant 2 against points 2, 2, 200 (the last
+ * is 100x the model); SMAPE is taken from the model as the fit computed it. */
+static void test_fit_note(void)
+{
+  struct mv_model m;
+  memset(&m, 0, sizeof m);
+  m.fn.nparams = 1;
+  snprintf(m.fn.params[0], sizeof m.fn.params[0], "p");
+  m.fn.constant = 2;
+  m.smape = 65.3;
+  double x[3] = {4, 8, 16}, y[3] = {2, 2, 200};
+  char buf[128] = "";
+  ASSERT_INT_EQ(mv_model_fit_note(&m, x, y, 3, buf, sizeof buf), 1);
+  ASSERT_STR_EQ(buf, "poor fit (SMAPE 65 %): p = 16 is 100x the model");
+  m.smape = MV_MODEL_POOR_SMAPE;   /* not above the limit: no note */
+  buf[0] = '\0';
+  ASSERT_INT_EQ(mv_model_fit_note(&m, x, y, 3, buf, sizeof buf), 0);
+  ASSERT_STR_EQ(buf, "");
+}
+
 int main(void)
 {
+  RUN_TEST(test_fit_note);
   RUN_TEST(test_noise_free_42);
   RUN_TEST(test_format);
   RUN_TEST(test_measures);
