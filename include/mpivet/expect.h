@@ -71,6 +71,8 @@ int mv_msize_spec_format(const struct mv_msize_spec *s, char *buf, size_t size);
 int64_t mv_msize_spec_total(const struct mv_msize_spec *s, int nprocs);
 /* 1 when both name the same size. */
 int mv_msize_spec_equal(const struct mv_msize_spec *a, const struct mv_msize_spec *b);
+/* 1 when a row of msize bytes (total volume) measured at nprocs has this size. */
+int mv_msize_spec_has(const struct mv_msize_spec *s, int64_t msize, int nprocs);
 
 /* ---- expectation files ---- */
 struct mv_expectation {

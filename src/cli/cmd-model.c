@@ -176,6 +176,12 @@ static double predict(const struct opts *o, const struct mv_kernel *k, const str
   return mv_function_eval(&m->fn, c);
 }
 
+/* A kernel's size (bytes -1: a series without a fixed size). */
+static struct mv_msize_spec kernel_size(const struct mv_kernel *k)
+{
+  return (struct mv_msize_spec){k->msize, k->per_process};
+}
+
 /* mv_model_fit_note on the series' locations (the measure the fit used). */
 static void poor_fit_note(const struct mv_fit_options *fo, const struct mv_series *s,
                           const struct mv_model *m, char *buf, size_t size)
@@ -197,7 +203,7 @@ static void fit_all(const struct opts *o, const struct mv_kernels *ks,
     const struct mv_kernel *k = &ks->k[i];
     const struct mv_series *s = &k->series;
     struct result *r = &res[i];
-    struct mv_msize_spec size = {k->msize, k->per_process};
+    struct mv_msize_spec size = kernel_size(k);
     r->e = ef ? mv_expect_find(ef, k->callpath, k->metric, k->msize >= 0 ? &size : NULL) : NULL;
     if (r->e && s->nparams == 1)  /* the same fit as `mpivet check` */
       r->rc = mv_expect_fit(&r->e->expect, s->coords, s->nvalues, (const double *const *)s->values,
@@ -216,13 +222,15 @@ static void fit_all(const struct opts *o, const struct mv_kernels *ks,
 static const struct mv_kernel *partner(const struct mv_kernels *ks, const struct mv_kernel *k,
                                        const char *callpath, size_t *idx)
 {
-  for (size_t i = 0; i < ks->n; i++)
+  struct mv_msize_spec size = kernel_size(k);
+  for (size_t i = 0; i < ks->n; i++) {
+    struct mv_msize_spec other = kernel_size(&ks->k[i]);
     if (strcmp(ks->k[i].callpath, callpath) == 0 && strcmp(ks->k[i].metric, k->metric) == 0 &&
-        strcmp(ks->k[i].library, k->library) == 0 && ks->k[i].msize == k->msize &&
-        ks->k[i].per_process == k->per_process) {
+        strcmp(ks->k[i].library, k->library) == 0 && mv_msize_spec_equal(&other, &size)) {
       *idx = i;
       return &ks->k[i];
     }
+  }
   return NULL;
 }
 
@@ -245,7 +253,7 @@ static int rule_for(const struct mv_kernels *ks, const struct result *res, size_
 
 static int rule_applies(const struct mv_rule *r, const struct mv_kernel *k, const struct result *res)
 {
-  struct mv_msize_spec size = {k->msize, k->per_process};
+  struct mv_msize_spec size = kernel_size(k);
   return res->rc == 0 && strcmp(r->lhs, k->callpath) == 0 &&
          (strcmp(r->metric, "*") == 0 || strcmp(r->metric, k->metric) == 0) &&
          (!r->msize_given || (k->msize >= 0 && mv_msize_spec_equal(&r->msize, &size)));

@@ -4,7 +4,6 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "mpivet/error.h"
 #include "mpivet/expect.h"
 #include "mpivet/model.h"
 

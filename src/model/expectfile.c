@@ -145,6 +145,11 @@ int mv_msize_spec_equal(const struct mv_msize_spec *a, const struct mv_msize_spe
   return a->bytes == b->bytes && !a->per_process == !b->per_process;
 }
 
+int mv_msize_spec_has(const struct mv_msize_spec *s, int64_t msize, int nprocs)
+{
+  return msize == mv_msize_spec_total(s, nprocs);
+}
+
 /* "msize=<spec>" at the current position (already checked to start there). */
 static int msize_option(struct line *l, struct mv_msize_spec *out, int *given)
 {

@@ -49,27 +49,18 @@ static int same_series(const struct mv_group *a, const struct mv_group *b)
          strcmp(a->impl, b->impl) == 0 && strcmp(a->metric, b->metric) == 0;
 }
 
-/* A one-parameter series' size: bytes in total or per process. */
-struct size_key {
-  long long bytes;
-  int per_process;
-};
-
-static int has_size(const struct mv_group *g, struct size_key key)
-{
-  return (long long)g->msize == (key.per_process ? key.bytes * g->nprocs : key.bytes);
-}
-
 /* Distinct process counts among groups [from, to) measured at this size. */
-static int nprocs_at(const struct mv_dataset *ds, size_t from, size_t to, struct size_key key)
+static int nprocs_at(const struct mv_dataset *ds, size_t from, size_t to,
+                     const struct mv_msize_spec *size)
 {
   int n = 0;
   for (size_t i = from; i < to; i++) {
-    if (!has_size(&ds->groups[i], key))
+    const struct mv_group *g = &ds->groups[i];
+    if (!mv_msize_spec_has(size, g->msize, g->nprocs))
       continue;
     size_t j;
-    for (j = from; j < i && !(has_size(&ds->groups[j], key) &&
-                               ds->groups[j].nprocs == ds->groups[i].nprocs); j++)
+    for (j = from; j < i && !(mv_msize_spec_has(size, ds->groups[j].msize, ds->groups[j].nprocs) &&
+                               ds->groups[j].nprocs == g->nprocs); j++)
       ;
     n += j == i;
   }
@@ -77,22 +68,23 @@ static int nprocs_at(const struct mv_dataset *ds, size_t from, size_t to, struct
 }
 
 /* The series of group g among the groups [from, to) of its function (see model.h). */
-static struct size_key size_of(const struct mv_dataset *ds, size_t from, size_t to,
-                               const struct mv_group *g, const struct mv_msize_spec *pp, size_t npp)
+static struct mv_msize_spec size_of(const struct mv_dataset *ds, size_t from, size_t to,
+                                    const struct mv_group *g, const struct mv_msize_spec *pp,
+                                    size_t npp)
 {
-  struct size_key total = {(long long)g->msize, 0};
+  struct mv_msize_spec total = {g->msize, 0};
   for (size_t i = 0; i < npp; i++)
-    if (pp[i].per_process && mv_msize_spec_total(&pp[i], g->nprocs) == g->msize)
-      return (struct size_key){pp[i].bytes, 1};
-  if (nprocs_at(ds, from, to, total) >= 2 || g->nprocs <= 0 || g->msize <= 0 ||
+    if (pp[i].per_process && mv_msize_spec_has(&pp[i], g->msize, g->nprocs))
+      return pp[i];
+  if (nprocs_at(ds, from, to, &total) >= 2 || g->nprocs <= 0 || g->msize <= 0 ||
       g->msize % g->nprocs != 0)
     return total;
-  struct size_key per = {(long long)(g->msize / g->nprocs), 1};
-  return nprocs_at(ds, from, to, per) >= 2 ? per : total;
+  struct mv_msize_spec per = {g->msize / g->nprocs, 1};
+  return nprocs_at(ds, from, to, &per) >= 2 ? per : total;
 }
 
 static struct mv_kernel *find_or_add(struct mv_kernels *ks, size_t first, const char *callpath,
-                                     const struct mv_group *g, struct size_key key, int two)
+                                     const struct mv_group *g, struct mv_msize_spec key, int two)
 {
   for (size_t i = first; i < ks->n; i++)
     if (ks->k[i].msize == key.bytes && ks->k[i].per_process == key.per_process)
@@ -135,7 +127,7 @@ int mv_kernels_from_dataset(struct mv_kernels *ks, const struct mv_dataset *ds, 
     size_t first = ks->n;
     for (size_t i = from; i < to; i++) {
       const struct mv_group *g = &ds->groups[i];
-      struct size_key key = two ? (struct size_key){-1, 0} : size_of(ds, from, to, g, pp, npp);
+      struct mv_msize_spec key = two ? (struct mv_msize_spec){-1, 0} : size_of(ds, from, to, g, pp, npp);
       struct mv_kernel *k = find_or_add(ks, first, callpath, g, key, two);
       if (!k)
         return MV_ENOMEM;

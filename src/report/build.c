@@ -148,9 +148,10 @@ static int model_fn(struct mv_report_fn *fn, const struct mv_expectation *e,
   return make_curves(fn, e, &v);
 }
 
-static int group_has_size(const struct mv_group *g, const struct mv_msize_spec *s)
+/* The size of a function of the report. */
+static struct mv_msize_spec size_of_fn(const struct mv_report_fn *f)
 {
-  return g->msize == mv_msize_spec_total(s, g->nprocs);
+  return (struct mv_msize_spec){f->msize, f->per_process};
 }
 
 /* Groups of ds for (callpath, metric, size), by increasing nprocs. */
@@ -160,7 +161,7 @@ static size_t collect(struct mv_dataset *ds, const char *callpath, const char *m
   size_t n = 0;
   for (size_t i = 0; i < ds->ngroups && n < MAX_POINTS; i++) {
     const struct mv_group *g = &ds->groups[i];
-    if (!group_has_size(g, size) || g->n == 0 || !group_is(g, callpath, metric))
+    if (!mv_msize_spec_has(size, g->msize, g->nprocs) || g->n == 0 || !group_is(g, callpath, metric))
       continue;
     size_t k = n++;
     while (k > 0 && out[k - 1]->nprocs > g->nprocs) {
@@ -218,11 +219,11 @@ static struct mv_msize_spec size_of_group(const struct mv_report *r,
 {
   struct mv_msize_spec s = {0, 1};
   for (size_t i = 0; i < r->n_pp_sizes; i++)
-    if ((s.bytes = r->pp_sizes[i]) > 0 && group_has_size(g, &s))
+    if ((s.bytes = r->pp_sizes[i]) > 0 && mv_msize_spec_has(&s, g->msize, g->nprocs))
       return s;
   for (size_t i = 0; i < ef->n; i++)
     if (ef->items[i].msize_given && ef->items[i].msize.per_process &&
-        group_has_size(g, &ef->items[i].msize))
+        mv_msize_spec_has(&ef->items[i].msize, g->msize, g->nprocs))
       return ef->items[i].msize;
   s.bytes = g->msize;
   s.per_process = 0;
@@ -232,10 +233,12 @@ static struct mv_msize_spec size_of_group(const struct mv_report *r,
 static int has_fn(const struct mv_report *r, const char *callpath, const char *metric,
                   const struct mv_msize_spec *size)
 {
-  for (size_t k = 0; k < r->nfns; k++)
-    if (r->fns[k].msize == size->bytes && !r->fns[k].per_process == !size->per_process &&
-        strcmp(r->fns[k].metric, metric) == 0 && strcmp(r->fns[k].callpath, callpath) == 0)
+  for (size_t k = 0; k < r->nfns; k++) {
+    struct mv_msize_spec fs = size_of_fn(&r->fns[k]);
+    if (mv_msize_spec_equal(&fs, size) && strcmp(r->fns[k].metric, metric) == 0 &&
+        strcmp(r->fns[k].callpath, callpath) == 0)
       return 1;
+  }
   return 0;
 }
 
@@ -247,7 +250,7 @@ static int add_expectation(struct mv_report *r, struct mv_dataset *ds,
   int found = 0, rc = 0;
   for (size_t i = 0; i < ds->ngroups && rc == 0; i++) {
     const struct mv_group *g = &ds->groups[i];
-    if (!group_is(g, e->callpath, e->metric) || (e->msize_given && !group_has_size(g, &e->msize)))
+    if (!group_is(g, e->callpath, e->metric) || (e->msize_given && !mv_msize_spec_has(&e->msize, g->msize, g->nprocs)))
       continue;
     struct mv_msize_spec size = e->msize_given ? e->msize : size_of_group(r, ef, g);
     found = 1;
@@ -262,13 +265,14 @@ static int add_expectation(struct mv_report *r, struct mv_dataset *ds,
 }
 
 static struct mv_report_fn *find_fn(struct mv_report *r, const char *callpath, const char *metric,
-                                    int64_t msize, int per_process)
+                                    const struct mv_msize_spec *size)
 {
-  for (size_t i = 0; i < r->nfns; i++)
-    if (r->fns[i].msize == msize && !r->fns[i].per_process == !per_process &&
-        strcmp(r->fns[i].callpath, callpath) == 0 &&
+  for (size_t i = 0; i < r->nfns; i++) {
+    struct mv_msize_spec fs = size_of_fn(&r->fns[i]);
+    if (mv_msize_spec_equal(&fs, size) && strcmp(r->fns[i].callpath, callpath) == 0 &&
         strcmp(r->fns[i].metric, metric) == 0 && MV_REPORT_MODELED(&r->fns[i]))
       return &r->fns[i];
+  }
   return NULL;
 }
 
@@ -280,9 +284,9 @@ static int eval_rule(struct mv_report *r, const struct mv_rule *rule, struct mv_
   int len = snprintf(rr.text, sizeof rr.text, "%s <=", rule->lhs);
   const struct mv_function *rhs[MV_RULE_MAX_RHS];
   const char *missing = NULL;
+  struct mv_msize_spec size = size_of_fn(lhs);
   for (int i = 0; i < rule->nrhs; i++) {
-    const struct mv_report_fn *f = find_fn(r, rule->rhs[i], lhs->metric, lhs->msize,
-                                           lhs->per_process);
+    const struct mv_report_fn *f = find_fn(r, rule->rhs[i], lhs->metric, &size);
     rhs[i] = f ? &f->fitted : NULL;
     if (!f && !missing)
       missing = rule->rhs[i];
@@ -337,10 +341,10 @@ int mv_report_build(struct mv_report *r, struct mv_dataset *ds, const struct mv_
     size_t nfns = r->nfns;   /* rules never add functions */
     for (size_t i = 0; i < nfns && rc == 0; i++) {
       struct mv_report_fn *f = &r->fns[i];
+      struct mv_msize_spec fs = size_of_fn(f);
       if (MV_REPORT_MODELED(f) && strcmp(f->callpath, rule->lhs) == 0 &&
           (strcmp(rule->metric, "*") == 0 || strcmp(rule->metric, f->metric) == 0) &&
-          (!rule->msize_given || (rule->msize.bytes == f->msize &&
-                                  !rule->msize.per_process == !f->per_process)))
+          (!rule->msize_given || mv_msize_spec_equal(&rule->msize, &fs)))
         rc = eval_rule(r, rule, f);
     }
   }
