@@ -81,6 +81,9 @@ int mv__write_local_defs(OTF2_Archive *ar, int rank);
 int mv__archive_prepare(OTF2_Archive *ar);
 /* Removes <dir>/mpivet-raw/rank-<r>.{raw,defs}. */
 void mv__raw_remove(const char *dir, int rank);
+/* Removes the OTF2 archive files of dir (traces.otf2, traces.def, traces/<r>.evt|.def, traces/):
+ * the finisher's start, so that no part of an older archive survives (finish.c). */
+void mv__archive_remove(const char *dir);
 /* mpivet-trace-finish's work (finish.c): dir/traces.otf2 from the raw files in dir/mpivet-raw,
  * which are removed once it is written. Returns 0 (msg: "DIR/traces.otf2: N ranks, E events[;
  * truncated: rank R: why, ...]"), 1 the archive cannot be written or 2 no raw files (msg: why). */

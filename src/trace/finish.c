@@ -10,7 +10,7 @@
 
 #include "archive.h"
 
-static void remove_partial_archive(const char *dir)
+void mv__archive_remove(const char *dir)
 {
   char path[4096];
   snprintf(path, sizeof path, "%s/traces.otf2", dir);
@@ -74,7 +74,7 @@ int mv__finish_dir(const char *dir, char *msg, size_t msgsize)
   }
   for (int r = 0; r < d.nranks; r++)
     mv__defs_read(dir, r, &d);
-  remove_partial_archive(dir);
+  mv__archive_remove(dir);
   uint64_t total = 0;
   int err = write_archive(dir, &d, &total);
   if (err) {

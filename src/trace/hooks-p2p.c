@@ -138,12 +138,9 @@ void mv__post_request_free(struct mv__call *c, int ret)
 /* Binds a request-based RMA operation (Rput, ...) to its request for local completion. */
 void mv__post_rma_req(struct mv__call *c, int ret, MPI_Request *request)
 {
-  if (!c->on || ret != MPI_SUCCESS)
-    return;
-  struct mv__req_ent *e = mv__req_add(*request);
+  struct mv__req_ent *e = mv__req_new(c, ret, 0, MV__REQ_RMA, request);  /* no peer to check */
   if (!e)
     return;
-  e->kind = MV__REQ_RMA;
   e->win = c->win;
   e->id = c->match;
 }

@@ -87,15 +87,15 @@ check() {
   trace_run "$flavor" "$dir" -- "$prog" || return
   local event
   for event in MPI_COLLECTIVE_END NON_BLOCKING_COLLECTIVE_COMPLETE; do
-  otf2-print "$dir/traces.otf2" 2>/dev/null | awk -v ev="$event" '$1 == ev && $2 == 0 {
-      match($0, /Operation: [A-Z_]+/); op = substr($0, RSTART + 11, RLENGTH - 11)
-      comm = /Communicator: "MPI_COMM_WORLD"/ ? "WORLD" : "SUB"
-      match($0, /Root: [0-9A-Z]+/); root = substr($0, RSTART + 6, RLENGTH - 6)
-      match($0, /Sent: [0-9]+/); sent = substr($0, RSTART + 6, RLENGTH - 6)
-      match($0, /Received: [0-9]+/); recv = substr($0, RSTART + 10, RLENGTH - 10)
-      print op, comm, "root", root, "sent", sent, "received", recv }' >"$dir.got"
-  diff <(echo "$EXPECTED") "$dir.got" >"$dir.diff" ||
-    fail "$flavor collectives: rank 0's $event differ (expected < > got): $(cat "$dir.diff")"
+    otf2-print "$dir/traces.otf2" 2>/dev/null | awk -v ev="$event" '$1 == ev && $2 == 0 {
+        match($0, /Operation: [A-Z_]+/); op = substr($0, RSTART + 11, RLENGTH - 11)
+        comm = /Communicator: "MPI_COMM_WORLD"/ ? "WORLD" : "SUB"
+        match($0, /Root: [0-9A-Z]+/); root = substr($0, RSTART + 6, RLENGTH - 6)
+        match($0, /Sent: [0-9]+/); sent = substr($0, RSTART + 6, RLENGTH - 6)
+        match($0, /Received: [0-9]+/); recv = substr($0, RSTART + 10, RLENGTH - 10)
+        print op, comm, "root", root, "sent", sent, "received", recv }' >"$dir.got"
+    diff <(echo "$EXPECTED") "$dir.got" >"$dir.diff" ||
+      fail "$flavor collectives: rank 0's $event differ (expected < > got): $(cat "$dir.diff")"
   done
   # every rank: 18 requests, each completed once, requested inside an MPI_I* call
   otf2-print "$dir/traces.otf2" 2>/dev/null | awk '
