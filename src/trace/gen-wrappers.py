@@ -115,6 +115,48 @@ def hook_call(kind, hook):
     return "mv__%s_%s(&c%s);" % (kind, name, ", " + args if args else "")
 
 
+def has_fast_path(f):
+    """A call with late records and only the late hook gets the fast path (hooks.h)."""
+    if f["after"] == f["next"]:
+        return False
+    if f["after"]:
+        return f["post"] == "-"
+    return f["pre"] == "-" and not any(a and a.startswith("statuses:") for _, _, a in f["params"])
+
+
+def fast_wrapper(f, decl, args):
+    """The exported wrapper of a call with a fast path; the general one is mv__traced_<name>."""
+    name, late = f["name"], "after" if f["after"] else "next"
+    out = ["MV__EXPORT int %s(%s)" % (name, decl), "{", "  uintptr_t caller = MV__CALLER;",
+           "  struct mv__site_cache *last = mv__site_slot(mv__sites_%s, caller);" % name,
+           "  uint64_t t;",
+           "  if (!mv__fast_begin(MV__G_%s, caller, last, &t))" % f["group"].upper(),
+           "    return mv__traced_%s(caller, last, %s);" % (name, args)]
+    fill = late_parts(f, late, "mv__b" if late == "next" else "mv__a")[1]
+    if late == "after":
+        out += ["  int ret = P%s(%s);" % (name, args), "  uint64_t tleave = mv__fast_now();",
+                "  struct mv__after_%s mv__pre, *mv__a = &mv__pre;" % name]
+        out += ["  " + x for x in fill]
+        out += ["  mv__fast_land(MV__R_%s, t, tleave, last, mv__after_%s, mv__a);" % (name, name),
+                "  return ret;", "}", ""]
+        return out
+    status = [p[1] for p in f["params"] if p[2] == "status"]
+    before = [x for x in fill if not re.match(r"mv__b->(ret|%s) =" % "|".join(status or ["-"]), x)]
+    after = [x for x in fill if x not in before and not x.startswith("mv__b->ret")]
+    out += ["  mv__fast_enter(MV__R_%s, t, last);" % name,
+            "  struct mv__next_%s *mv__b = (void *)G.pending.args;" % name]
+    out += ["  " + x for x in before]
+    for s in status:
+        out += ["  if (%s == MPI_STATUS_IGNORE)" % s, "    %s = &mv__b->%s;" % (s, s)]
+    out += ["  int ret = P%s(%s);" % (name, args), "  uint64_t tleave = mv__fast_now();"]
+    if any(x.startswith("mv__b->ret") for x in fill):
+        out.append("  mv__b->ret = ret;")
+    for s in status:
+        out += ["  if (%s != &mv__b->%s)" % (s, s), "    mv__b->%s = *%s;" % (s, s)]
+    out += ["  mv__fast_pend(tleave, mv__next_%s);" % name, "  return ret;", "}", ""]
+    return out
+
+
 def wrapper(f):
     decl = ", ".join(p[0] for p in f["params"]) or "void"
     args = ", ".join(p[1] for p in f["params"])
@@ -125,9 +167,18 @@ def wrapper(f):
     if f["next"]:
         text, fill_next = late_parts(f, "next", "mv__b")
         out.append(text)
-    out += ["MV__EXPORT int %s(%s)" % (f["name"], decl), "{", "  static struct mv__site_cache last;",
-            "  struct mv__call c;",
-            "  if (!mv__call_begin(&c, MV__R_%s, MV__G_%s, MV__CALLER, &last, %d))"
+    fast = has_fast_path(f)
+    if fast:
+        out += ["static struct mv__site_cache mv__sites_%s[MV__SITE_WAYS];" % f["name"],
+                "static MV__NOINLINE int mv__traced_%s(uintptr_t caller, struct mv__site_cache *last, %s)"
+                % (f["name"], decl), "{"]
+    else:
+        out += ["MV__EXPORT int %s(%s)" % (f["name"], decl), "{",
+                "  static struct mv__site_cache sites[MV__SITE_WAYS];",
+                "  uintptr_t caller = MV__CALLER;",
+                "  struct mv__site_cache *last = mv__site_slot(sites, caller);"]
+    out += ["  struct mv__call c;",
+            "  if (!mv__call_begin(&c, MV__R_%s, MV__G_%s, caller, last, %d))"
             % (f["name"], f["group"].upper(), f["after"]),
             "    return P%s(%s);" % (f["name"], args)]
     heap = False
@@ -162,6 +213,8 @@ def wrapper(f):
     if heap:
         out.append("  free(mv__heap);")
     out += ["  mv__call_end(&c, %d);" % (not f["next"]), "  return ret;", "}", ""]
+    if fast:
+        out += fast_wrapper(f, decl, args)
     return "\n".join(out)
 
 
@@ -295,10 +348,11 @@ def fortran_body(f):
             out.append("#ifdef %s" % guard)
         out += ["MV__EXPORT void %s(%s)" % (symbol, params_text), "{",
                 "  static mv__f_%s_fn *real;" % name,
-                "  static struct mv__site_cache last;",
+                "  static struct mv__site_cache sites[MV__SITE_WAYS];",
+                "  uintptr_t caller = MV__CALLER;",
                 "  if (!real && !(real = (mv__f_%s_fn *)mv__fortran_next(\"%s\"))) {" % (name, symbol),
                 "    if (ierr)", "      *ierr = MPI_ERR_OTHER;", "    return;", "  }",
-                "  mv__f_%s(real, &last, MV__CALLER, %s);" % (name, args_text), "}"]
+                "  mv__f_%s(real, mv__site_slot(sites, caller), caller, %s);" % (name, args_text), "}"]
         if guard:
             out.append("#endif")
         out.append("")

@@ -39,11 +39,18 @@ struct mv__call {
   MPI_Request req_stack[MV__STATUS_STACK];
 };
 
-/* The call site a wrapper saw last: a one-entry cache in front of the call-site table. */
+/* The call sites a wrapper saw, in front of the call-site table: MV__SITE_WAYS entries per
+ * wrapper, direct-mapped by return address (a loop sending to its neighbours from 4 lines of
+ * code finds all 4 there, where one entry would always miss). */
 struct mv__site_cache {
   uintptr_t caller;
   uint64_t hash;
 };
+#define MV__SITE_WAYS 8
+static inline struct mv__site_cache *mv__site_slot(struct mv__site_cache *ways, uintptr_t caller)
+{
+  return &ways[(caller ^ caller >> 3 ^ caller >> 9) % MV__SITE_WAYS];
+}
 
 /* A request table entry of this kind (state.h) for a call's new request; NULL when nothing is
  * recorded (call off or failed, peer MPI_PROC_NULL, table full). */
@@ -103,7 +110,7 @@ MV__INLINE void mv__call_end(struct mv__call *c, int leave)
 /* Spec column "records" (off the latency-critical path of a message chain: a receive's end and
  * the next send's start): "after": Enter and the pre hook's events, stamped before PMPI, are
  * written when PMPI returns (mv__call_fly before, mv__call_land after; a fatal signal meanwhile
- * writes them, runtime.c). "next": the post hook's events and the Leave are written at the
+ * writes them, runtime.c; not on the fast path below, mv__fast_land). "next": the post hook's events and the Leave are written at the
  * rank's next traced call from a copy of the hook's arguments (mv__call_pend returns where to
  * put them; NULL: nothing to record), or at finalize, abort or a fatal signal. */
 MV__INLINE void mv__call_fly(struct mv__call *c, mv__late_fn *fn, void *args)
@@ -128,6 +135,44 @@ MV__INLINE void *mv__call_pend(struct mv__call *c, mv__late_fn *fn)
   s->pending.t = c->t;
   s->pending.tleave = s->tnow;
   return s->pending.args;
+}
+
+/* The fast path of the calls with late records (a send's start, a receive's end: the latency-
+ * critical path of a message chain), in the generated wrappers: when the rank records the call's
+ * group and the call site is the one the wrapper saw last (so its hash is known), only a clock
+ * read and the re-entry flag before PMPI and, after a receive, a clock read and the stores of
+ * what its records need; any other case takes the general path (mv__traced_<name>). Stores before
+ * a send cost more than their count suggests (measured in docs/trace.md), so a fast send keeps
+ * nothing in memory while PMPI runs: a rank that dies inside it has no record of that call. */
+#define MV__NOINLINE __attribute__((noinline))
+MV__INLINE int mv__fast_begin(int group, uintptr_t caller, const struct mv__site_cache *last,
+                              uint64_t *t)
+{
+#ifdef MV_SMPI
+  (void)group, (void)caller, (void)last, (void)t;
+  return 0;  /* simulated time, a state per simulated rank: the general path */
+#else
+  struct mv__state *s = &G;
+  if (__builtin_expect(s->depth | !(s->fast >> group & 1u) | (last->caller != caller), 0))
+    return 0;
+  s->depth = 1;
+  *t = mv__fast_now();
+  return 1;
+#endif
+}
+/* A fast "after" call when PMPI has returned: the pending call's records, the call's Enter and
+ * pre hook's events stamped t, its Leave stamped tleave (runtime.c). */
+void mv__fast_land(int region, uint64_t t, uint64_t tleave, const struct mv__site_cache *last,
+                   mv__late_fn *fn, void *args);
+/* A fast "next" call before PMPI: the pending call's records, the Enter; its arguments go to
+ * G.pending.args, then mv__fast_pend when PMPI has returned. */
+void mv__fast_enter(int region, uint64_t t, const struct mv__site_cache *last);
+MV__INLINE void mv__fast_pend(uint64_t tleave, mv__late_fn *fn)
+{
+  struct mv__state *s = &G;
+  s->pending.tleave = tleave;
+  s->pending.fn = fn;
+  s->depth = 0;
 }
 
 /* Byte counts for events. Sizes of predefined datatypes are cached (they never change);

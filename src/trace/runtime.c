@@ -137,8 +137,8 @@ static uint64_t site_hash(uintptr_t caller)
   return h;
 }
 
-/* mv__call_begin's cold path: a wrapper called from another site than last time (or deeper
- * call stacks, which the one-entry cache cannot key). */
+/* mv__call_begin's cold path: a wrapper called from a site its cache does not hold (or deeper
+ * call stacks, which a return address alone cannot key). */
 uint64_t mv__site_hash(uintptr_t caller, struct mv__site_cache *last)
 {
   if (G.stack_depth > 1)
@@ -156,6 +156,13 @@ MPI_Status *mv__statuses(int n, MPI_Status *stack, MPI_Status **heap)
   return *heap ? *heap : MPI_STATUSES_IGNORE;
 }
 
+/* The frame a hook run late sees: the fields hooks read (not req_stack: 128 bytes). */
+static void late_frame(struct mv__call *c, int region, uint64_t t, uintptr_t caller, uint64_t site)
+{
+  c->region = region, c->on = 1, c->t = t, c->caller = caller, c->site = site;
+  c->match = 0, c->win = MV__NONE, c->nreq = 0, c->req = c->req_stack;
+}
+
 /* The pending call (hooks.h, mv__call_pend): its post hook's events and Leave, with its stamps. */
 void mv__write_pending(void)
 {
@@ -163,9 +170,8 @@ void mv__write_pending(void)
   mv__late_fn *fn = p->fn;
   uint64_t tnow = G.tnow;
   p->fn = NULL;
-  struct mv__call c;  /* the fields a late post hook may read (not req_stack: 128 bytes) */
-  c.region = p->region, c.on = 1, c.t = p->t, c.caller = 0, c.site = 0;
-  c.match = 0, c.win = MV__NONE, c.nreq = 0, c.req = c.req_stack;
+  struct mv__call c;
+  late_frame(&c, p->region, p->t, 0, 0);
   G.tnow = p->tleave;
   fn(&c, p->args);
   mv__emit_at(p->tleave, MV__K_LEAVE, 0, (uint32_t)p->region, 0, 0, 0, 0);
@@ -189,6 +195,31 @@ void mv__write_late(void)
   G.tnow = tnow;
 }
 
+void mv__fast_land(int region, uint64_t t, uint64_t tleave, const struct mv__site_cache *last,
+                   mv__late_fn *fn, void *args)
+{
+  struct mv__call c;
+  late_frame(&c, region, t, last->caller, last->hash);
+  G.tnow = t;
+  if (G.pending.fn)
+    mv__write_pending();
+  mv__emit_at(t, MV__K_ENTER, 0, (uint32_t)region, 0, 0, c.site, 0);
+  fn(&c, args);
+  G.tnow = tleave;
+  mv__emit_at(tleave, MV__K_LEAVE, 0, (uint32_t)region, 0, 0, 0, 0);
+  G.depth = 0;
+}
+
+void mv__fast_enter(int region, uint64_t t, const struct mv__site_cache *last)
+{
+  if (G.pending.fn)
+    mv__write_pending();
+  G.tnow = t;
+  mv__emit_at(t, MV__K_ENTER, 0, (uint32_t)region, 0, 0, last->hash, 0);
+  G.pending.region = region;
+  G.pending.t = t;
+}
+
 /* Flush and mark the trace truncated; used on signals, MPI_Abort and exit without Finalize. */
 static void emergency_close(const char *why)
 {
@@ -196,6 +227,7 @@ static void emergency_close(const char *why)
     return;
   mv__write_late();
   G.active = 0;
+  G.fast = 0;
   mv__raw_flush();
   mv__def("truncated %s", why);
   mv__raw_close();
@@ -265,6 +297,7 @@ void mv__post_init(struct mv__call *c, int ret, int provided)
   mv__define_comm(MPI_COMM_SELF, self, "MPI_COMM_SELF");
   mv__clock_sync("clock_init");
   G.active = 1;
+  G.fast = mv__fast_clock_ok() ? G.record : 0;
   c->on = 1;
   mv__emit_at(c->t, MV__K_ENTER, 0, (uint32_t)c->region, 0, 0, site_hash(c->caller), 0);
   G.tnow = mv__now();  /* MPI_Init's Leave */
@@ -278,6 +311,7 @@ void mv__pre_finalize(struct mv__call *c)
   mv__emit_at(mv__now(), MV__K_LEAVE, 0, (uint32_t)c->region, 0, 0, 0, 0);
   mv__clock_sync("clock_final");
   G.active = 0;
+  G.fast = 0;
   mv__raw_close();
   mv__write_archive();
   mv__tables_release();

@@ -51,6 +51,7 @@ struct mv__state {
   uint64_t tnow;                      /* stamp of the events being recorded (see mv__emit) */
   int rank, size;
   unsigned record;                    /* bit per enum mv__group */
+  unsigned fast;                      /* record while active, else 0 (hooks.h, mv__fast_begin) */
   int stack_depth;                    /* return addresses hashed per call site */
   char dir[PATH_MAX - 64];
   int raw_fd, defs_fd;
@@ -91,6 +92,14 @@ static inline uint64_t mv__now(void)
 {
   return mv__use_tsc ? __rdtsc() : mv__mono_ns();
 }
+#endif
+/* The fast path's clock (hooks.h, mv__fast_begin): G.fast is only set when it is mv__now's. */
+#if defined(MV_SMPI) || !(defined(__x86_64__) || defined(__i386__))
+#define mv__fast_now() mv__now()
+#define mv__fast_clock_ok() 1
+#else
+#define mv__fast_now() __rdtsc()
+#define mv__fast_clock_ok() mv__use_tsc
 #endif
 /* Writes a "ticks T NS" line pairing the event clock with CLOCK_MONOTONIC (if they differ). */
 void mv__clock_anchor(void);
