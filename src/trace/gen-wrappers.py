@@ -314,7 +314,7 @@ def fortran_body(f):
     fargs += lengths
     name = f["name"]
     out = ["typedef void mv__f_%s_fn(%s);" % (name, ", ".join(fdecl)),
-           "MV__INLINE void mv__f_%s(mv__f_%s_fn *real, struct mv__site_cache *last, uintptr_t caller, %s)"
+           "static void mv__f_%s(mv__f_%s_fn *real, struct mv__site_cache *last, uintptr_t caller, %s)"
            % (name, name, ", ".join(fdecl)), "{",
            "  struct mv__call c;",
            "  MPI_Fint mv__ierr;",
@@ -335,10 +335,14 @@ def fortran_body(f):
         out.append("  " + hook_call("post", f["post"]))
     out += ["  free(%s);" % x for x in frees]
     out += ["  mv__call_end(&c, 1);", "}", ""]
-    # the entry points: mpif.h and `use mpi` call mpi_<name>_; Open MPI's mpi_f08 module calls
-    # the C function behind them, ompi_<name>_f, or pmpi_<name>_ (MPICH has neither for f08)
+    # the entry points: mpif.h and `use mpi` call mpi_<name>_ (gfortran, ifx, flang), mpi_<name>
+    # (-fno-underscoring, xlf), mpi_<name>__ (-fsecond-underscore, g77) or MPI_<NAME>
+    # (upper case), all four exported by Open MPI's and MPICH's Fortran libraries; Open MPI's
+    # mpi_f08 module calls the C function behind them, ompi_<name>_f, or pmpi_<name>_ (MPICH
+    # has neither for f08)
     lower = name.lower()
-    entries = [(lower + "_", None), ("ompi_%s_f" % lower[4:], "OPEN_MPI")]
+    entries = [(lower + "_", None), (lower, None), (lower + "__", None), (name.upper(), None),
+               ("ompi_%s_f" % lower[4:], "OPEN_MPI")]
     if name in OMPI_F08_VIA_PMPI:
         entries.append(("p%s_" % lower, "OPEN_MPI"))
     params_text = ", ".join(fdecl)

@@ -4,7 +4,8 @@
 # (statuses and STATUS(ES)_IGNORE, request arrays, 1-based indices, LOGICAL flags, address-sized
 # integers, MPI_IN_PLACE, MPI-IO CHARACTER arguments). Both traces must hold the same events per
 # rank (time stamps and the variable number of MPI_Test* calls aside), and the Fortran trace the
-# counts made by hand.
+# counts made by hand. The same for calls.f90 built with -fno-underscoring and -fsecond-underscore
+# (external names mpi_<name>, mpi_<name>__), and upper.c's MPI_SEND / MPI_RECV calls.
 # mpi_f08 (calls.f90 with mpi_f08's declarations): traced the same under Open MPI; MPICH's
 # bypasses the tracer, which must say so and leave no archive.
 set -u
@@ -64,6 +65,21 @@ check() {
       fail "$flavor Fortran: fewer than 4 MPI_$t calls"
   done
   same_events "$flavor Fortran (use mpi)" "$dir-c.trace" "$dir-f.trace"
+  # the other external-name spellings: mpi_send (-fno-underscoring), mpi_send__
+  # (-fsecond-underscore), MPI_SEND (upper.c: gfortran cannot make upper-case names)
+  local flag symbol
+  while read -r flag symbol; do
+    "$fc" -O1 -w "$flag" -o "$dir-f$symbol" "$SRC/calls.f90" >"$dir-f$symbol.log" 2>&1 ||
+      { fail "$flavor: $fc $flag calls.f90: $(tail -3 "$dir-f$symbol.log")"; continue; }
+    nm "$dir-f$symbol" | grep -q " U $symbol\$" || { fail "$flavor $flag: the program does not call $symbol"; continue; }
+    trace_run "$flavor" "$dir-f$symbol.trace" -- "$dir-f$symbol" || continue
+    same_events "$flavor Fortran ($symbol)" "$dir-c.trace" "$dir-f$symbol.trace"
+  done <<<"-fno-underscoring mpi_send
+-fsecond-underscore mpi_send__"
+  "$fc" -O1 -w -o "$dir-upper" "$SRC/upper.c" >"$dir-upper.log" 2>&1 || { fail "$flavor: $fc upper.c"; return; }
+  NP=2 trace_run "$flavor" "$dir-upper.trace" -- "$dir-upper" || return
+  counts "$dir-upper.trace" >"$dir-upper.counts" || { fail "$flavor MPI_SEND: otf2-print"; return; }
+  expect "$flavor MPI_SEND, MPI_RECV" "$dir-upper.counts" "Enter:MPI_Send@0=3 Enter:MPI_Recv@1=3 MPI_SEND=3 MPI_RECV=3"
   if [ "$flavor" = openmpi ]; then
     trace_run "$flavor" "$dir-f08.trace" -- "$dir-f08" || return
     same_events "$flavor Fortran (mpi_f08)" "$dir-c.trace" "$dir-f08.trace"
