@@ -11,7 +11,6 @@
 
 #include "fortran.h"
 
-#ifndef MV_SMPI  /* SMPI applications are C here: no Fortran entry points */
 void *mv__fortran_next(const char *symbol)
 {
   void *f = dlsym(RTLD_NEXT, symbol);
@@ -52,14 +51,20 @@ int *mv__f_indices(int n, const MPI_Fint *f, int *stack, int **heap)
 MPI_Status *mv__f_status(const MPI_Fint *f, MPI_Status *c)
 {
   memset(c, 0, sizeof *c);
-  if (f == MPI_F_STATUS_IGNORE || MPI_Status_f2c(f, c) != MPI_SUCCESS)
+  if (f == MV__F_STATUS_IGNORE)
     return MPI_STATUS_IGNORE;
+#ifdef MV_SMPI
+  memcpy(c, f, sizeof *c);  /* SMPI's Fortran status is the C struct; it has no MPI_Status_f2c */
+#else
+  if (MPI_Status_f2c(f, c) != MPI_SUCCESS)
+    return MPI_STATUS_IGNORE;
+#endif
   return c;
 }
 
 MPI_Status *mv__f_statuses(int n, const MPI_Fint *f, MPI_Status *stack, MPI_Status **heap)
 {
-  if (f == MPI_F_STATUSES_IGNORE)
+  if (f == MV__F_STATUSES_IGNORE)
     return MPI_STATUSES_IGNORE;
   MPI_Status *c = room(n, sizeof *c, stack, MV__STATUS_STACK);
   if (!c)
@@ -76,7 +81,7 @@ MPI_Fint *mv__f_status_room(int n, MPI_Fint *stack, MPI_Fint **heap)
 {
   MPI_Fint *f = room(n, sizeof *f * MV__F_STATUS_SIZE, stack, MV__STATUS_STACK);
   if (!f)
-    return MPI_F_STATUSES_IGNORE;
+    return MV__F_STATUSES_IGNORE;
   if (f != stack)
     *heap = f;
   return f;
@@ -121,4 +126,3 @@ MV__EXPORT void mpi_init_thread_f08_(MPI_Fint *required, MPI_Fint *provided, MPI
   real(required, provided, ierr);
   f08_init_done();
 }
-#endif

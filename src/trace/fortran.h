@@ -15,6 +15,16 @@
 #define MV__F_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
 #endif
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran INTEGER arrays are read as int arrays");
+/* What a Fortran MPI_STATUS(ES)_IGNORE arrives as. SMPI: the addresses of these variables of
+ * libsimgrid (its MPI_F_STATUS_IGNORE is 0, which its Fortran bindings never receive). */
+#ifdef MV_SMPI
+extern MPI_Fint mpi_status_ignore_, mpi_statuses_ignore_;
+#define MV__F_STATUS_IGNORE (&mpi_status_ignore_)
+#define MV__F_STATUSES_IGNORE (&mpi_statuses_ignore_)
+#else
+#define MV__F_STATUS_IGNORE MPI_F_STATUS_IGNORE
+#define MV__F_STATUSES_IGNORE MPI_F_STATUSES_IGNORE
+#endif
 
 /* The next definition of a Fortran binding symbol (the MPI library's); NULL, said on stderr,
  * when the library has none. */
@@ -33,8 +43,8 @@ MPI_Request *mv__f_requests(int n, const MPI_Fint *f, MPI_Request *stack, MPI_Re
 int *mv__f_indices(int n, const MPI_Fint *f, int *stack, int **heap);
 MPI_Status *mv__f_status(const MPI_Fint *f, MPI_Status *c);
 MPI_Status *mv__f_statuses(int n, const MPI_Fint *f, MPI_Status *stack, MPI_Status **heap);
-/* Room for n Fortran statuses where the application passed MPI_F_STATUSES_IGNORE (so that the
- * hooks can read them): stack (MV__STATUS_STACK statuses) or *heap; MPI_F_STATUSES_IGNORE
+/* Room for n Fortran statuses where the application passed MPI_STATUSES_IGNORE (so that the
+ * hooks can read them): stack (MV__STATUS_STACK statuses) or *heap; MV__F_STATUSES_IGNORE
  * when memory is short. */
 MPI_Fint *mv__f_status_room(int n, MPI_Fint *stack, MPI_Fint **heap);
 

@@ -297,12 +297,12 @@ def fortran_body(f):
             frees.append("%s_h" % name)
         elif kind == "status":
             before += ["MPI_Fint %s_room[MV__F_STATUS_SIZE];" % name,
-                       "if (%s_f == MPI_F_STATUS_IGNORE)" % name, "  %s_f = %s_room;" % (name, name)]
+                       "if (%s_f == MV__F_STATUS_IGNORE)" % name, "  %s_f = %s_room;" % (name, name)]
             after += ["MPI_Status %s_c, *%s = mv__f_status(%s_f, &%s_c);" % (name, name, name, name)]
         elif kind == "statuses":
             before += ["MPI_Fint %s_room[MV__STATUS_STACK * MV__F_STATUS_SIZE], *%s_fh = NULL;"
                        % (name, name),
-                       "if (%s_f == MPI_F_STATUSES_IGNORE)" % name,
+                       "if (%s_f == MV__F_STATUSES_IGNORE)" % name,
                        "  %s_f = mv__f_status_room(%s, %s_room, &%s_fh);" % (name, arg, name, name)]
             after += ["MPI_Status %s_s[MV__STATUS_STACK], *%s_h = NULL;" % (name, name),
                       "MPI_Status *%s = mv__f_statuses(%s, %s_f, %s_s, &%s_h);"
@@ -389,9 +389,8 @@ def main():
         w.write(HEADER + '#include <stdlib.h>\n\n#include "hooks.h"\n\n')
         w.write("\n".join(wrapper(f) for f in funcs))
     with open(os.path.join(outdir, "trace-fortran.c"), "w") as w:
-        w.write(HEADER + '#include <stdlib.h>\n\n#include "fortran.h"\n\n#ifndef MV_SMPI\n')
+        w.write(HEADER + '#include <stdlib.h>\n\n#include "fortran.h"\n\n')
         w.write("\n".join(fortran_body(f) for f in funcs))
-        w.write("#endif\n")
 
 
 if __name__ == "__main__":
