@@ -123,6 +123,51 @@ static void write_comms(struct writer *g, struct mv__defs *d, const struct mv__i
   }
 }
 
+static int by_iohandle(const void *a, const void *b)
+{
+  uint32_t x = ((const struct mv__iohandle *)a)->id, y = ((const struct mv__iohandle *)b)->id;
+  return x < y ? -1 : x > y;
+}
+
+static int by_iofile(const void *a, const void *b)
+{
+  uint32_t x = ((const struct mv__iofile *)a)->id, y = ((const struct mv__iofile *)b)->id;
+  return x < y ? -1 : x > y;
+}
+
+/* MPI-IO: the paradigm, one regular file per path, one handle per rank and open (dense ids in
+ * the order of the map, as write_comms). */
+static void write_io(struct writer *g, struct mv__defs *d, const struct mv__idmap *m)
+{
+  if (d->niohandles == 0 && d->niofiles == 0)
+    return;
+  check(g, OTF2_GlobalDefWriter_WriteIoParadigm(g->w, MV__IO_PARADIGM, str(g, "MPI-IO"),
+                                                str(g, "MPI I/O"), OTF2_IO_PARADIGM_CLASS_PARALLEL,
+                                                OTF2_IO_PARADIGM_FLAG_NONE, 0, NULL, NULL, NULL));
+  sort(d->iofiles, d->niofiles, sizeof *d->iofiles, by_iofile);
+  sort(d->iohandles, d->niohandles, sizeof *d->iohandles, by_iohandle);
+  OTF2_StringRef *names = calloc(d->niofiles + 1, sizeof *names);
+  if (!names) {
+    g->err = -ENOMEM;
+    return;
+  }
+  for (size_t i = 0; i < d->niofiles; i++) {
+    names[i] = str(g, d->iofiles[i].name);
+    check(g, OTF2_GlobalDefWriter_WriteIoRegularFile(g->w, (uint32_t)i, names[i], 0));
+  }
+  for (size_t i = 0; i < d->niohandles; i++) {
+    const struct mv__iohandle *h = &d->iohandles[i];
+    uint32_t file = mv__idmap_find(m->iofiles, m->niofiles, h->file);
+    uint32_t comm = mv__idmap_find(m->comms, m->ncomms, h->comm);
+    check(g, OTF2_GlobalDefWriter_WriteIoHandle(
+               g->w, (uint32_t)i, file < d->niofiles ? names[file] : str(g, "?"),
+               file == UINT32_MAX ? OTF2_UNDEFINED_IO_FILE : file, MV__IO_PARADIGM,
+               OTF2_IO_HANDLE_FLAG_NONE, comm == UINT32_MAX ? OTF2_UNDEFINED_COMM : comm,
+               OTF2_UNDEFINED_IO_HANDLE));
+  }
+  free(names);
+}
+
 /* Side files for people and the analyzer: call sites, and why the trace is incomplete. */
 static int write_side_files(const char *dir, const struct mv__defs *d, int truncated)
 {
@@ -158,6 +203,7 @@ int mv__write_globals(OTF2_Archive *ar, const char *dir, struct mv__defs *d,
   write_ranks(&g, d);
   write_regions(&g);
   write_comms(&g, d, map);
+  write_io(&g, d, map);
   int truncated = 0;
   for (int r = 0; r < d->nranks; r++)
     truncated |= d->ranks[r].truncated[0] != 0;

@@ -71,6 +71,13 @@ static void remap(struct mv__rec *r, const struct mv__idmap *m)
   case MV__K_RMA_COMPLETE_REMOTE:
     r->b = mv__idmap_find(m->wins, m->nwins, r->b);
     break;
+  case MV__K_IO_CREATE: case MV__K_IO_DESTROY: case MV__K_IO_BEGIN: case MV__K_IO_ISSUED:
+  case MV__K_IO_COMPLETE: case MV__K_IO_SEEK:
+    r->a = mv__idmap_find(m->iohandles, m->niohandles, r->a);
+    break;
+  case MV__K_IO_DELETE:
+    r->a = mv__idmap_find(m->iofiles, m->niofiles, r->a);
+    break;
   default:
     break;
   }
@@ -115,6 +122,14 @@ static OTF2_ErrorCode write_one(OTF2_EvtWriter *w, OTF2_AttributeList *al, const
     return OTF2_EvtWriter_RmaAtomic(w, NULL, t, r->b, r->a, r->sub, r->x, r->c, r->y);
   case MV__K_RMA_COMPLETE_NB: return OTF2_EvtWriter_RmaOpCompleteNonBlocking(w, NULL, t, r->b, r->y);
   case MV__K_RMA_COMPLETE_REMOTE: return OTF2_EvtWriter_RmaOpCompleteRemote(w, NULL, t, r->b, r->y);
+  case MV__K_IO_CREATE: return OTF2_EvtWriter_IoCreateHandle(w, NULL, t, r->a, r->sub, r->b, r->c);
+  case MV__K_IO_DESTROY: return OTF2_EvtWriter_IoDestroyHandle(w, NULL, t, r->a);
+  case MV__K_IO_DELETE: return OTF2_EvtWriter_IoDeleteFile(w, NULL, t, MV__IO_PARADIGM, r->a);
+  case MV__K_IO_BEGIN:
+    return OTF2_EvtWriter_IoOperationBegin(w, NULL, t, r->a, r->sub, r->b, r->x, r->y);
+  case MV__K_IO_ISSUED: return OTF2_EvtWriter_IoOperationIssued(w, NULL, t, r->a, r->y);
+  case MV__K_IO_COMPLETE: return OTF2_EvtWriter_IoOperationComplete(w, NULL, t, r->a, r->x, r->y);
+  case MV__K_IO_SEEK: return OTF2_EvtWriter_IoSeek(w, NULL, t, r->a, (int64_t)r->x, r->sub, r->y);
   default: return OTF2_ERROR_INVALID_DATA;
   }
 }

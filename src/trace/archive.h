@@ -9,8 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Attribute 0 is the call site. */
+/* Attribute 0 is the call site; I/O paradigm 0 is MPI-IO. */
 #define ATTR_CALLSITE 0
+#define MV__IO_PARADIGM 0
 
 
 struct mv__clock {
@@ -45,16 +46,21 @@ struct mv__defs {
   size_t nwins;
   char **sites;          /* "hash module+off(sym) ..." lines, deduplicated */
   size_t nsites;
+  struct mv__iohandle { uint32_t id, comm, file; } *iohandles;  /* MPI-IO: per rank and open */
+  size_t niohandles;
+  struct mv__iofile { uint32_t id; char *name; } *iofiles;      /* id: hash of the path */
+  size_t niofiles;
 };
 
 /* The tracer's sparse ids (k * nranks + leader) -> dense OTF2 ids, which readers expect:
  * communicator i and window i are the i-th smallest ids; group 0 lists all ranks, group 1+i
- * is communicator i's, group 1+ncomms+j is RMA sync group j. */
+ * is communicator i's, group 1+ncomms+j is RMA sync group j; I/O handle i and file i the
+ * i-th smallest handle id (k * nranks + rank) and path hash. */
 struct mv__idmap {
-  uint32_t *comms, *wins, *groups;
-  size_t ncomms, nwins, ngroups;
+  uint32_t *comms, *wins, *groups, *iohandles, *iofiles;
+  size_t ncomms, nwins, ngroups, niohandles, niofiles;
 };
-void mv__idmap_finish(struct mv__idmap *m);   /* sort and deduplicate the three lists */
+void mv__idmap_finish(struct mv__idmap *m);   /* sort and deduplicate the lists */
 void mv__idmap_from_defs(struct mv__idmap *m, const struct mv__defs *d);
 void mv__idmap_release(struct mv__idmap *m);
 uint32_t mv__idmap_find(const uint32_t *v, size_t n, uint32_t id);  /* UINT32_MAX: unknown */

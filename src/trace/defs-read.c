@@ -64,12 +64,42 @@ static void add_site(struct mv__defs *d, const char *line)
   d->sites[d->nsites++] = strdup(line);
 }
 
+/* MPI-IO: an I/O handle (one per rank and open), a file (the first path seen for its id) */
+static void add_iohandle(struct mv__defs *d, uint32_t id, uint32_t comm, uint32_t file)
+{
+  for (size_t i = 0; i < d->niohandles; i++)
+    if (d->iohandles[i].id == id)
+      return;
+  struct mv__iohandle *p = realloc(d->iohandles, (d->niohandles + 1) * sizeof *p);
+  if (!p)
+    return;
+  d->iohandles = p;
+  p[d->niohandles++] = (struct mv__iohandle){id, comm, file};
+}
+
+static void add_iofile(struct mv__defs *d, uint32_t id, const char *name)
+{
+  for (size_t i = 0; i < d->niofiles; i++)
+    if (d->iofiles[i].id == id)
+      return;
+  struct mv__iofile *p = realloc(d->iofiles, (d->niofiles + 1) * sizeof *p);
+  char *copy = strdup(name);
+  if (!p || !copy) {
+    free(copy);
+    if (p)
+      d->iofiles = p;
+    return;
+  }
+  d->iofiles = p;
+  p[d->niofiles++] = (struct mv__iofile){id, copy};
+}
+
 static void parse_line(struct mv__defs *d, int rank, char *line)
 {
   struct mv__rank_info *ri = &d->ranks[rank];
   unsigned long long t, n;
   long long o;
-  unsigned id, c;
+  unsigned id, c, k2;
   int k, off = 0;
   char name[48];
   line[strcspn(line, "\n")] = 0;
@@ -104,6 +134,10 @@ static void parse_line(struct mv__defs *d, int rank, char *line)
       d->wins = p, p[2 * d->nwins] = id, p[2 * d->nwins + 1] = c, d->nwins++;
   } else if (strncmp(line, "site ", 5) == 0)
     add_site(d, line + 5);
+  else if (sscanf(line, "iohandle %u %u %u", &id, &c, &k2) == 3)
+    add_iohandle(d, id, c, k2);
+  else if (sscanf(line, "iofile %u %n", &id, &off) == 1 && off > 0)
+    add_iofile(d, id, line + off);
   else if (strncmp(line, "meta ", 5) == 0 && rank == 0)
     snprintf(d->meta, sizeof d->meta, "%.159s", line + 5);
 }
@@ -172,6 +206,10 @@ void mv__defs_release(struct mv__defs *d)
     free(d->groups[i].members);
   for (size_t i = 0; i < d->nsites; i++)
     free(d->sites[i]);
+  for (size_t i = 0; i < d->niofiles; i++)
+    free(d->iofiles[i].name);
+  free(d->iohandles);
+  free(d->iofiles);
   free(d->comms);
   free(d->groups);
   free(d->wins);

@@ -51,6 +51,8 @@ static void build_idmap(struct mv__idmap *m, struct mv__clock *clk)
   gather_list(&m->comms, &m->ncomms);
   gather_list(&m->wins, &m->nwins);
   gather_list(&m->groups, &m->ngroups);
+  gather_list(&m->iohandles, &m->niohandles);
+  gather_list(&m->iofiles, &m->niofiles);
   mv__idmap_finish(m);
 }
 

@@ -20,6 +20,16 @@ void *mv__fortran_next(const char *symbol)
   return f;
 }
 
+void mv__f_string(char *c, size_t size, const char *f, size_t len)
+{
+  while (len > 0 && f[len - 1] == ' ')
+    len--;
+  if (len >= size)
+    len = size - 1;
+  memcpy(c, f, len);
+  c[len] = 0;
+}
+
 /* stack, or room for n elements of size bytes on the heap (NULL when memory is short) */
 static void *room(int n, size_t size, void *stack, size_t stack_n)
 {

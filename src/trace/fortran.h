@@ -30,6 +30,10 @@ extern MPI_Fint mpi_status_ignore_, mpi_statuses_ignore_;
  * when the library has none. */
 void *mv__fortran_next(const char *symbol);
 
+/* A CHARACTER argument of len characters as a C string in c (size bytes): trailing blanks
+ * dropped, cut to fit. */
+void mv__f_string(char *c, size_t size, const char *f, size_t len);
+
 /* A Fortran index (1-based, MPI_UNDEFINED stays) as C's. */
 static inline int mv__f_index(MPI_Fint i)
 {

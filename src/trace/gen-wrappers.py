@@ -260,6 +260,13 @@ def fortran_body(f):
     for decl, name, ann in params:
         kind, base = fortran_param(decl, name, ann)
         arg = ann.split(":", 1)[1] if ann and ":" in ann else None
+        if kind == "string" and (name in pre or name in post):  # a C copy for the hook
+            fdecl.append("char *%s_f" % name)
+            fargs.append(name + "_f")
+            lengths.append(name + "_len")
+            before += ["char %s[1024];" % name,
+                       "mv__f_string(%s, sizeof %s, %s_f, %s_len);" % (name, name, name, name)]
+            continue
         if kind in ("buffer", "string"):
             fdecl.append("%s *%s" % (base, name))
             fargs.append(name)

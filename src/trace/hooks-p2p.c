@@ -182,6 +182,8 @@ static void complete(struct mv__call *c, int i, MPI_Status *status)
              status_bytes(status), e->id);
   else if (e->kind == MV__REQ_RMA)
     mv__rma_local_done(e->win, e->id);
+  else if (e->kind == MV__REQ_IO)
+    mv__io_request_done(e, status);
   else if (e->kind == MV__REQ_ICOLL)
     mv__emit_z(G.tnow, MV__K_ICOLL_COMPLETE, (int)e->tag, e->peer, e->comm, 0, e->bytes, e->received,
                e->id);

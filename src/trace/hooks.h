@@ -236,5 +236,19 @@ void mv__post_win_sync(struct mv__call *c, int ret, MPI_Win win);
 void mv__pre_rma_op(struct mv__call *c, int kind, int target, uint64_t sent, uint64_t received,
                     MPI_Win win);
 void mv__post_rma_req(struct mv__call *c, int ret, MPI_Request *request);
+/* MPI-IO (hooks-io.c); c->win carries the I/O handle id, c->match the operation's */
+void mv__post_file_open(struct mv__call *c, int ret, MPI_Comm comm, const char *filename, int amode,
+                        MPI_File fh);
+void mv__pre_file_close(struct mv__call *c, MPI_File fh);
+void mv__post_file_closed(struct mv__call *c, int ret);
+void mv__post_file_delete(struct mv__call *c, int ret, const char *filename);
+void mv__post_file_seek(struct mv__call *c, int ret, MPI_File fh, MPI_Offset offset, int whence);
+void mv__pre_io_begin(struct mv__call *c, MPI_File fh, int mode, int flags, int count,
+                      MPI_Datatype type);
+void mv__post_io_end(struct mv__call *c, int ret, MPI_Status *status);
+void mv__post_io_issue(struct mv__call *c, int ret, MPI_File fh, int mode, int count,
+                       MPI_Datatype type, MPI_Request *request);
+uint32_t mv__io_handle(MPI_File fh);                 /* MV__NONE: not opened while tracing */
+void mv__io_request_done(const struct mv__req_ent *e, const MPI_Status *status);
 
 #endif

@@ -27,6 +27,8 @@ void mv__idmap_finish(struct mv__idmap *m)
   sort_unique(m->comms, &m->ncomms);
   sort_unique(m->wins, &m->nwins);
   sort_unique(m->groups, &m->ngroups);
+  sort_unique(m->iohandles, &m->niohandles);
+  sort_unique(m->iofiles, &m->niofiles);
 }
 
 uint32_t mv__idmap_find(const uint32_t *v, size_t n, uint32_t id)
@@ -48,7 +50,9 @@ void mv__idmap_from_defs(struct mv__idmap *m, const struct mv__defs *d)
   m->comms = malloc((d->ncomms + 1) * sizeof *m->comms);
   m->wins = malloc((d->nwins + 1) * sizeof *m->wins);
   m->groups = malloc((d->ngroups + 1) * sizeof *m->groups);
-  if (!m->comms || !m->wins || !m->groups)
+  m->iohandles = malloc((d->niohandles + 1) * sizeof *m->iohandles);
+  m->iofiles = malloc((d->niofiles + 1) * sizeof *m->iofiles);
+  if (!m->comms || !m->wins || !m->groups || !m->iohandles || !m->iofiles)
     return;
   for (size_t i = 0; i < d->ncomms; i++)
     m->comms[m->ncomms++] = d->comms[i].id;
@@ -56,6 +60,10 @@ void mv__idmap_from_defs(struct mv__idmap *m, const struct mv__defs *d)
     m->wins[m->nwins++] = d->wins[2 * i];
   for (size_t i = 0; i < d->ngroups; i++)
     m->groups[m->ngroups++] = d->groups[i].id;
+  for (size_t i = 0; i < d->niohandles; i++)
+    m->iohandles[m->niohandles++] = d->iohandles[i].id;
+  for (size_t i = 0; i < d->niofiles; i++)
+    m->iofiles[m->niofiles++] = d->iofiles[i].id;
   mv__idmap_finish(m);
 }
 
@@ -64,5 +72,7 @@ void mv__idmap_release(struct mv__idmap *m)
   free(m->comms);
   free(m->wins);
   free(m->groups);
+  free(m->iohandles);
+  free(m->iofiles);
   memset(m, 0, sizeof *m);
 }

@@ -1,7 +1,7 @@
 /* The per-rank files libmpivet-trace writes while the application runs, before they become an
  * OTF2 archive: <dir>/mpivet-raw/rank-<r>.raw (fixed-size event records, flushed when the
  * buffer is full; 16 to 48 bytes each) and rank-<r>.defs (text lines: communicators, windows, groups, call sites,
- * clock offsets, state). A crash leaves both readable; see docs/trace.md. */
+ * files and I/O handles, clock offsets, state). A crash leaves both readable; see docs/trace.md. */
 #ifndef MPIVET_TRACE_RAWFMT_H
 #define MPIVET_TRACE_RAWFMT_H
 
@@ -36,6 +36,14 @@ enum mv__rec_kind {
   MV__K_RMA_COMPLETE_REMOTE,
   MV__K_ICOLL_REQUEST,     /* y=request id (a non-blocking collective started) */
   MV__K_ICOLL_COMPLETE,    /* as COLL_END, z=request id */
+  MV__K_IO_CREATE,         /* a=I/O handle, sub=OTF2 access mode, b=creation flags, c=status flags */
+  MV__K_IO_DESTROY,        /* a=I/O handle */
+  MV__K_IO_DELETE,         /* a=file (hash of its name) */
+  MV__K_IO_BEGIN,          /* a=I/O handle, sub=OTF2 operation mode, b=operation flags, x=bytes
+                              requested, y=matching id */
+  MV__K_IO_ISSUED,         /* a=I/O handle, y=matching id */
+  MV__K_IO_COMPLETE,       /* a=I/O handle, x=bytes done, y=matching id */
+  MV__K_IO_SEEK,           /* a=I/O handle, sub=OTF2 whence, x=offset requested, y=resulting offset */
   MV__K_COUNT
 };
 
@@ -78,6 +86,13 @@ static const unsigned char mv__rec_fields[MV__K_COUNT] = {
   [MV__K_RMA_COMPLETE_REMOTE] = MV__F_BC | MV__F_Y,
   [MV__K_ICOLL_REQUEST] = MV__F_Y,
   [MV__K_ICOLL_COMPLETE] = MV__F_BC | MV__F_X | MV__F_Y | MV__F_Z,
+  [MV__K_IO_CREATE] = MV__F_BC,
+  [MV__K_IO_DESTROY] = 0,
+  [MV__K_IO_DELETE] = 0,
+  [MV__K_IO_BEGIN] = MV__F_BC | MV__F_X | MV__F_Y,
+  [MV__K_IO_ISSUED] = MV__F_Y,
+  [MV__K_IO_COMPLETE] = MV__F_X | MV__F_Y,
+  [MV__K_IO_SEEK] = MV__F_X | MV__F_Y,
 };
 #define MV__REC_MAX_WORDS 6
 

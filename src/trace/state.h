@@ -17,6 +17,7 @@
 struct mv__comm_ent { MPI_Comm comm; uint32_t id; int size, rank; };  /* intra-communicators */
 struct mv__win_ent { MPI_Win win; uint32_t id; int alloc; uint32_t post_group, start_group; };
 struct mv__grp_ent { uint64_t hash; uint32_t id; };
+struct mv__file_ent { MPI_File fh; uint32_t id; };  /* an open MPI-IO handle and its I/O handle id */
 /* A pending request; persistent ones (kinds set in hooks-p2p.c) stay from *_init to
  * MPI_Request_free with their parameters, active between MPI_Start and the completion. */
 struct mv__req_ent {
@@ -27,7 +28,8 @@ struct mv__req_ent {
   uint64_t received;                  /* non-blocking collectives: bytes received (tag: the op) */
 };
 /* struct mv__req_ent.kind */
-enum { MV__REQ_ISEND = 1, MV__REQ_IRECV, MV__REQ_RMA, MV__REQ_PSEND, MV__REQ_PRECV, MV__REQ_ICOLL };
+enum { MV__REQ_ISEND = 1, MV__REQ_IRECV, MV__REQ_RMA, MV__REQ_PSEND, MV__REQ_PRECV, MV__REQ_ICOLL,
+       MV__REQ_IO };
 struct mv__rma_op { uint32_t win; int target; uint8_t get; uint8_t local_done; uint64_t match; };
 struct mv__site { uintptr_t raw; uint64_t hash; };
 struct mv__type_ent { MPI_Datatype type; int size1; };  /* size1 = size + 1; 0: empty slot */
@@ -59,7 +61,7 @@ struct mv__state {
   size_t cap, n;                      /* in 64-bit words */
   uint64_t nevents;
   uint64_t next_req, next_match, next_lock;
-  uint32_t next_comm, next_win, next_group;
+  uint32_t next_comm, next_win, next_group, next_file;
   MPI_Comm tool_comm;                 /* private duplicate of MPI_COMM_WORLD */
   struct mv__comm_ent *comms; size_t ncomms, capcomms;
   struct mv__win_ent *wins; size_t nwins, capwins;
@@ -67,6 +69,7 @@ struct mv__state {
   struct mv__rma_op *ops; size_t nops, capops;
   struct mv__site *sites; size_t capsites, nsites;      /* open addressing */
   struct mv__grp_ent *grps; size_t ngrps, capgrps;
+  struct mv__file_ent *files; size_t nfiles, capfiles;
   struct mv__type_ent types[MV__TYPE_SLOTS];             /* predefined datatypes' sizes */
   struct mv__pending pending;
   struct mv__in_flight in_flight;

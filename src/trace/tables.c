@@ -160,7 +160,9 @@ void mv__tables_release(void)
   free(G.ops);
   free(G.sites);
   free(G.grps);
+  free(G.files);
   G.grps = NULL, G.ngrps = G.capgrps = 0;
+  G.files = NULL, G.nfiles = G.capfiles = 0;
   G.comms = NULL, G.wins = NULL, G.reqs = NULL, G.ops = NULL, G.sites = NULL;
   G.ncomms = G.capcomms = G.nwins = G.capwins = G.nreqs = G.capreqs = 0;
   G.nops = G.capops = G.nsites = G.capsites = 0;
