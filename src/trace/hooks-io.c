@@ -65,11 +65,10 @@ void mv__post_file_open(struct mv__call *c, int ret, MPI_Comm comm, const char *
   if (ret != MPI_SUCCESS)
     return;
   if (G.nfiles == G.capfiles) {
-    size_t cap = G.capfiles ? G.capfiles * 2 : 8;
-    void *p = realloc(G.files, cap * sizeof *G.files);
+    void *p = mv__grow(G.files, &G.capfiles, sizeof *G.files);
     if (!p)
       return;
-    G.files = p, G.capfiles = cap;
+    G.files = p;
   }
   uint32_t id = G.next_file++ * (uint32_t)G.size + (uint32_t)G.rank;
   G.files[G.nfiles++] = (struct mv__file_ent){fh, id};

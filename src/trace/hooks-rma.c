@@ -30,11 +30,10 @@ void mv__post_win_new(struct mv__call *c, int ret, MPI_Win win, MPI_Comm comm, i
     return;
   uint32_t id = mv__new_id(comm, &G.next_win);
   if (G.nwins == G.capwins) {
-    size_t cap = G.capwins ? G.capwins * 2 : 8;
-    void *p = realloc(G.wins, cap * sizeof *G.wins);
+    void *p = mv__grow(G.wins, &G.capwins, sizeof *G.wins);
     if (!p)
       return;
-    G.wins = p, G.capwins = cap;
+    G.wins = p;
   }
   struct mv__win_ent *w = &G.wins[G.nwins++];
   w->win = win, w->id = id, w->alloc = op != OTF2_COLLECTIVE_OP_CREATE_HANDLE;
@@ -142,10 +141,9 @@ static uint32_t group_id(MPI_Group group)
         mv__def("group-members %u%s", id, line), used = 0;
     }
     if (G.ngrps == G.capgrps) {
-      size_t cap = G.capgrps ? G.capgrps * 2 : 8;
-      void *p = realloc(G.grps, cap * sizeof *G.grps);
+      void *p = mv__grow(G.grps, &G.capgrps, sizeof *G.grps);
       if (p)
-        G.grps = p, G.capgrps = cap;
+        G.grps = p;
     }
     if (G.ngrps < G.capgrps)
       G.grps[G.ngrps].hash = h, G.grps[G.ngrps++].id = id;
@@ -246,11 +244,10 @@ void mv__pre_rma_op(struct mv__call *c, int kind, int target, uint64_t sent, uin
     mv__emit_at(c->t, MV__K_RMA_ATOMIC, atomic_type[kind], (uint32_t)target, c->win,
                 (uint32_t)received, sent, c->match);
   if (G.nops == G.capops) {
-    size_t cap = G.capops ? G.capops * 2 : 64;
-    void *p = realloc(G.ops, cap * sizeof *G.ops);
+    void *p = mv__grow(G.ops, &G.capops, sizeof *G.ops);
     if (!p)
       return;
-    G.ops = p, G.capops = cap;
+    G.ops = p;
   }
   G.ops[G.nops++] = (struct mv__rma_op){c->win, target, kind == MV_RMA_GET, 0, c->match};
 }

@@ -179,6 +179,9 @@ static inline unsigned mv__type_slot(MPI_Datatype type)
   memcpy(&k, &type, sizeof type < sizeof k ? sizeof type : sizeof k);
   return (unsigned)((k ^ k >> 7 ^ k >> 17) % MV__TYPE_SLOTS);
 }
+/* p (*cap elements of elem bytes) reallocated to twice as many (16 at first); NULL if memory
+ * is short, p and *cap then unchanged. */
+void *mv__grow(void *p, size_t *cap, size_t elem);
 void mv__comm_add(MPI_Comm comm, uint32_t id);
 uint32_t mv__new_id(MPI_Comm comm, uint32_t *counter);
 void mv__define_comm(MPI_Comm comm, uint32_t id, const char *name);

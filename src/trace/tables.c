@@ -8,7 +8,7 @@
 
 #include "state.h"
 
-static void *grow(void *p, size_t *cap, size_t elem)
+void *mv__grow(void *p, size_t *cap, size_t elem)
 {
   size_t n = *cap ? *cap * 2 : 16;
   void *q = realloc(p, n * elem);
@@ -20,7 +20,7 @@ static void *grow(void *p, size_t *cap, size_t elem)
 void mv__comm_add(MPI_Comm comm, uint32_t id)
 {
   if (G.ncomms == G.capcomms) {
-    void *p = grow(G.comms, &G.capcomms, sizeof *G.comms);
+    void *p = mv__grow(G.comms, &G.capcomms, sizeof *G.comms);
     if (!p)
       return;
     G.comms = p;
