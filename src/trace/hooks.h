@@ -110,9 +110,10 @@ MV__INLINE void mv__call_end(struct mv__call *c, int leave)
 /* Spec column "records" (off the latency-critical path of a message chain: a receive's end and
  * the next send's start): "after": Enter and the pre hook's events, stamped before PMPI, are
  * written when PMPI returns (mv__call_fly before, mv__call_land after; a fatal signal meanwhile
- * writes them, runtime.c; not on the fast path below, mv__fast_land). "next": the post hook's events and the Leave are written at the
- * rank's next traced call from a copy of the hook's arguments (mv__call_pend returns where to
- * put them; NULL: nothing to record), or at finalize, abort or a fatal signal. */
+ * writes them, runtime.c; not on the fast path below, mv__fast_land). "next": the post hook's
+ * events and the Leave are written at the rank's next traced call from a copy of the hook's
+ * arguments (mv__call_pend returns where to put them; NULL: nothing to record), or at
+ * finalize, abort or a fatal signal. */
 MV__INLINE void mv__call_fly(struct mv__call *c, mv__late_fn *fn, void *args)
 {
   if (c->on)
@@ -139,9 +140,10 @@ MV__INLINE void *mv__call_pend(struct mv__call *c, mv__late_fn *fn)
 
 /* The fast path of the calls with late records (a send's start, a receive's end: the latency-
  * critical path of a message chain), in the generated wrappers: when the rank records the call's
- * group and the call site is the one the wrapper saw last (so its hash is known), only a clock
- * read and the re-entry flag before PMPI and, after a receive, a clock read and the stores of
- * what its records need; any other case takes the general path (mv__traced_<name>). Stores before
+ * group with the TSC clock (G.fast) and the call site is in the wrapper's cache (its hash is
+ * known), only a clock read and the re-entry flag before PMPI and, after a receive, a clock read
+ * and the stores of what its records need; any other case takes the general path
+ * (mv__traced_<name>), which fills the cache. Stores before
  * a send cost more than their count suggests (measured in docs/trace.md), so a fast send keeps
  * nothing in memory while PMPI runs: a rank that dies inside it has no record of that call. */
 #define MV__NOINLINE __attribute__((noinline))
