@@ -38,25 +38,19 @@ static void *room(int n, size_t size, void *stack, size_t stack_n)
   return malloc((size_t)n * size);
 }
 
-MPI_Request *mv__f_requests(int n, const MPI_Fint *f, MPI_Request *stack, MPI_Request **heap)
-{
-  MPI_Request *c = room(n, sizeof *c, stack, MV__STATUS_STACK);
-  if (c != stack)
-    *heap = c;
-  for (int i = 0; c && i < n; i++)
-    c[i] = MPI_Request_f2c(f[i]);
-  return c;
-}
-
-int *mv__f_indices(int n, const MPI_Fint *f, int *stack, int **heap)
-{
-  int *c = room(n, sizeof *c, stack, MV__STATUS_STACK);
-  if (c != stack)
-    *heap = c;
-  for (int i = 0; c && i < n; i++)
-    c[i] = mv__f_index(f[i]);
-  return c;
-}
+/* name(n, f, stack, heap): the n elements of f converted by conv into stack or *heap. */
+#define MV__F_ARRAY(name, type, conv)                                  \
+  type *name(int n, const MPI_Fint *f, type *stack, type **heap)       \
+  {                                                                    \
+    type *c = room(n, sizeof *c, stack, MV__STATUS_STACK);             \
+    if (c != stack)                                                    \
+      *heap = c;                                                       \
+    for (int i = 0; c && i < n; i++)                                   \
+      c[i] = conv(f[i]);                                               \
+    return c;                                                          \
+  }
+MV__F_ARRAY(mv__f_requests, MPI_Request, MPI_Request_f2c)
+MV__F_ARRAY(mv__f_indices, int, mv__f_index)
 
 MPI_Status *mv__f_status(const MPI_Fint *f, MPI_Status *c)
 {
