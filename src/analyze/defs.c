@@ -92,7 +92,7 @@ static const struct name_class name_classes[] = {
   {"MPI_Issend", MV__RC_P2P, 0}, {"MPI_Irsend", MV__RC_P2P, 0}, {"MPI_Recv", MV__RC_P2P, 0},
   {"MPI_Irecv", MV__RC_P2P, 0}, {"MPI_Sendrecv", MV__RC_P2P, 0}, {"MPI_Wait", MV__RC_P2P, 0},
   {"MPI_Test", MV__RC_P2P, 0}, {"MPI_Probe", MV__RC_P2P, 0}, {"MPI_Iprobe", MV__RC_P2P, 0},
-  {"MPI_", MV__RC_MPI, 0},
+  {"MPI_File_", MV__RC_IO, 0}, {"MPI_", MV__RC_MPI, 0},
 };
 
 static void classify(struct mv__region *r, const char *name, OTF2_Paradigm paradigm)

@@ -41,7 +41,7 @@ void *mv__vec_push(struct mv__vec *v);          /* NULL when out of memory */
 
 /* ---- definitions ---- */
 enum mv__rclass {     /* what an MPI region is, for the metric tree and the replay */
-  MV__RC_USER, MV__RC_MPI, MV__RC_P2P, MV__RC_COLL, MV__RC_RSYNC, MV__RC_RCOMM
+  MV__RC_USER, MV__RC_MPI, MV__RC_P2P, MV__RC_COLL, MV__RC_RSYNC, MV__RC_RCOMM, MV__RC_IO
 };
 enum mv__gsync_role { MV__GS_NONE, MV__GS_POST, MV__GS_START, MV__GS_COMPLETE, MV__GS_WAIT };
 
@@ -150,6 +150,7 @@ uint32_t mv__tree_child(struct mv__tree *t, uint32_t parent, uint32_t region, ui
   XX(WFP, RSYNC, "wait_for_progress", "Wait for Progress (no-overlap, lower bound)", "sec")      \
   XX(RCOMM, MPI, "rma_comm", "RMA Communication", "sec")                                         \
   XX(LPOSTC, RCOMM, "late_post_comm", "Late Post", "sec")                                        \
+  XX(IO, MPI, "mpi_io", "File I/O", "sec")                                                       \
   XX(WFPUP, NONE, "wait_for_progress_upper", "Wait for Progress (last-call, upper bound)", "sec") \
   XX(PAIRS, NONE, "rma_pairwise_sync", "RMA pairwise synchronizations", "occ")                   \
   XX(PAIRSU, PAIRS, "rma_pairwise_sync_unneeded", "Unneeded RMA pairwise synchronizations", "occ")

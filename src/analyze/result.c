@@ -98,7 +98,8 @@ static void finalize(struct mv_analysis *a, struct mv__store *raw)
     }
     uint32_t reg = cp < a->tree.n ? a->tree.region[cp] : MV__NONE;
     int cls = reg < a->nregions ? a->classes[reg] : MV__RC_USER;
-    static const int cat[] = {MV__M_TIME, MV__M_MPI, MV__M_P2P, MV__M_COLL, MV__M_RSYNC, MV__M_RCOMM};
+    static const int cat[] = {MV__M_TIME, MV__M_MPI, MV__M_P2P, MV__M_COLL, MV__M_RSYNC, MV__M_RCOMM,
+                              MV__M_IO};
     int64_t own = (int64_t)s->val;
     if (cls != MV__RC_USER)
       for (int m = 0; m < MV__M_COUNT; m++)

@@ -6,7 +6,7 @@
 # IoSeek to rank x 4 from the start, a 4-byte write, a flush (MPI_File_sync) and
 # IoDestroyHandle; rank 0 an IoDeleteFile after. Every Complete carries its Begin's matching
 # id. Definitions: the MPI-IO paradigm, one regular file (the path), one handle per rank on
-# MPI_COMM_WORLD.
+# MPI_COMM_WORLD. `mpivet analyze` reads the archive and reports File I/O time.
 set -u
 . "$MV_SRC/tests/mpi/trace-lib.bash"
 
@@ -71,5 +71,9 @@ for flavor in openmpi mpich; do
     fail "$flavor: not one regular file definition for data.bin"
   [ "$(grep -c '^IO_HANDLE .*Communicator: "MPI_COMM_WORLD"' <<<"$defs")" = 4 ] ||
     fail "$flavor: not 4 I/O handles on MPI_COMM_WORLD"
+  # mpivet analyze puts the time of the MPI_File_* calls under File I/O
+  "$MPIVET" analyze "$dir" >"$dir.analysis" 2>&1 || fail "$flavor: mpivet analyze failed: $(tail -2 "$dir.analysis")"
+  awk '$1 == "File" && $2 == "I/O" { found = 1; if ($3 + 0 <= 0) exit 1 } END { exit !found }' "$dir.analysis" ||
+    fail "$flavor: no File I/O time in the analysis: $(grep -m1 'File I/O' "$dir.analysis")"
 done
 finish

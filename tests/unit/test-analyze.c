@@ -495,6 +495,32 @@ static void test_no_overlap(void)
   ASSERT_INT_EQ(mv__no_overlap(0, 100, e1, l1, 1), 40);
 }
 
+/* MPI-IO regions (MPI_File_*) are their own category, File I/O, not generic MPI time: 2 ranks,
+ * each a write of 300 (rank 0) or 200 ticks (rank 1) inside user code, and an MPI_Init of 50. */
+static void test_file_io(void)
+{
+  char dir[320];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 2, 0);
+  for (int r = 0; r < 2; r++) {
+    mv__synth_enter(s, r, 0, "main");
+    mv__synth_enter(s, r, 10, "MPI_Init");
+    mv__synth_leave(s, r, 60, "MPI_Init");
+    mv__synth_enter(s, r, 100, "MPI_File_write_at");
+    mv__synth_leave(s, r, r == 0 ? 400 : 300, "MPI_File_write_at");
+    mv__synth_leave(s, r, 1000, "main");
+  }
+  ASSERT_INT_EQ(mv__synth_close(s), 0);
+  struct mv_analysis *a = analyze(dir);
+  ASSERT_TRUE(a != NULL);
+  if (!a)
+    return;
+  ASSERT_INT_EQ(TICKS(a, "mpi_io", 0, "MPI_File_write_at"), 300);
+  ASSERT_INT_EQ(TICKS(a, "mpi_io", -1, NULL), 500);
+  ASSERT_INT_EQ(TICKS(a, "mpi_p2p", -1, NULL), 0);
+  ASSERT_INT_EQ(TICKS(a, "mpi", -1, "MPI_Init"), 100);  /* own MPI time: Init only */
+  mv_analysis_free(a);
+}
+
 int main(void)
 {
   const char *keep = getenv("MV_ANALYZE_KEEP");
@@ -518,6 +544,7 @@ int main(void)
   RUN_TEST(test_call_sites);
   RUN_TEST(test_truncated);
   RUN_TEST(test_no_overlap);
+  RUN_TEST(test_file_io);
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
   if (!keep && system(cmd) != 0)
