@@ -148,12 +148,13 @@ def fast_wrapper(f, decl, args):
     out += ["  " + x for x in before]
     for s in status:
         out += ["  if (%s == MPI_STATUS_IGNORE)" % s, "    %s = &mv__b->%s;" % (s, s)]
-    out += ["  int ret = P%s(%s);" % (name, args), "  uint64_t tleave = mv__fast_now();"]
+    out += ["  mv__fast_arm(mv__next_%s);" % name,
+            "  int ret = P%s(%s);" % (name, args), "  uint64_t tleave = mv__fast_now();"]
     if any(x.startswith("mv__b->ret") for x in fill):
         out.append("  mv__b->ret = ret;")
     for s in status:
         out += ["  if (%s != &mv__b->%s)" % (s, s), "    mv__b->%s = *%s;" % (s, s)]
-    out += ["  mv__fast_pend(tleave, mv__next_%s);" % name, "  return ret;", "}", ""]
+    out += ["  mv__fast_pend(tleave);", "  return ret;", "}", ""]
     return out
 
 

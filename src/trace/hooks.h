@@ -49,7 +49,7 @@ struct mv__site_cache {
 #define MV__SITE_WAYS 8
 static inline struct mv__site_cache *mv__site_slot(struct mv__site_cache *ways, uintptr_t caller)
 {
-  return &ways[(caller ^ caller >> 3 ^ caller >> 9) % MV__SITE_WAYS];
+  return &ways[(caller ^ caller >> 4) % MV__SITE_WAYS];
 }
 
 /* A request table entry of this kind (state.h) for a call's new request; NULL when nothing is
@@ -167,13 +167,19 @@ MV__INLINE int mv__fast_begin(int group, uintptr_t caller, const struct mv__site
 void mv__fast_land(int region, uint64_t t, uint64_t tleave, const struct mv__site_cache *last,
                    mv__late_fn *fn, void *args);
 /* A fast "next" call before PMPI: the pending call's records, the Enter; its arguments go to
- * G.pending.args, then mv__fast_pend when PMPI has returned. */
+ * G.pending.args; mv__fast_arm makes it the pending call with no Leave stamp yet
+ * (MV__IN_PMPI, which a fatal signal then leaves out, see mv__write_pending), mv__fast_pend
+ * stamps it when PMPI has returned: one store less there. */
 void mv__fast_enter(int region, uint64_t t, const struct mv__site_cache *last);
-MV__INLINE void mv__fast_pend(uint64_t tleave, mv__late_fn *fn)
+MV__INLINE void mv__fast_arm(mv__late_fn *fn)
+{
+  G.pending.tleave = MV__IN_PMPI;
+  G.pending.fn = fn;
+}
+MV__INLINE void mv__fast_pend(uint64_t tleave)
 {
   struct mv__state *s = &G;
   s->pending.tleave = tleave;
-  s->pending.fn = fn;
   s->depth = 0;
 }
 

@@ -163,13 +163,16 @@ static void late_frame(struct mv__call *c, int region, uint64_t t, uintptr_t cal
   c->match = 0, c->win = MV__NONE, c->nreq = 0, c->req = c->req_stack;
 }
 
-/* The pending call (hooks.h, mv__call_pend): its post hook's events and Leave, with its stamps. */
+/* The pending call (hooks.h, mv__call_pend): its post hook's events and Leave, with its stamps;
+ * nothing for a fast receive still in PMPI (from a fatal signal: MV__IN_PMPI, mv__fast_arm). */
 void mv__write_pending(void)
 {
   struct mv__pending *p = &G.pending;
   mv__late_fn *fn = p->fn;
   uint64_t tnow = G.tnow;
   p->fn = NULL;
+  if (p->tleave == MV__IN_PMPI)
+    return;
   struct mv__call c;
   late_frame(&c, p->region, p->t, 0, 0);
   G.tnow = p->tleave;

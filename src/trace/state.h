@@ -40,6 +40,7 @@ struct mv__type_ent { MPI_Datatype type; int size1; };  /* size1 = size + 1; 0: 
 struct mv__call;
 typedef void mv__late_fn(struct mv__call *c, void *args);
 #define MV__PENDING_ARGS 64
+#define MV__IN_PMPI UINT64_MAX           /* mv__pending.tleave of a call still in PMPI */
 struct mv__pending {
   mv__late_fn *fn;                    /* NULL: nothing pending */
   int region;
