@@ -34,6 +34,15 @@ static struct mv_analysis *analyze(const char *dir)
 
 #define TICKS(a, key, rank, region) mv_analysis_ticks(a, key, rank, region)
 
+/* Closes the synthetic archive and analyzes it; NULL (a failed check) when either fails. */
+static struct mv_analysis *close_and_analyze(struct mv__synth *s, const char *dir)
+{
+  ASSERT_INT_EQ(mv__synth_close(s), 0);
+  struct mv_analysis *a = analyze(dir);
+  ASSERT_TRUE(a != NULL);
+  return a;
+}
+
 static void test_late_sender_receiver(void)
 {
   char dir[320];
@@ -48,9 +57,7 @@ static void test_late_sender_receiver(void)
   mv__synth_recv(s, 1, 700, 800, 0, 7);
   mv__synth_recv(s, 1, 900, 910, 0, 7);
   mv__synth_leave(s, 1, 1000, "main");
-  ASSERT_INT_EQ(mv__synth_close(s), 0);
-  struct mv_analysis *a = analyze(dir);
-  ASSERT_TRUE(a != NULL);
+  struct mv_analysis *a = close_and_analyze(s, dir);
   if (!a)
     return;
   ASSERT_INT_EQ(TICKS(a, "late_sender", 1, "MPI_Recv"), 400);
@@ -79,9 +86,7 @@ static void test_wrong_order_and_waitall(void)
   /* waitall from 600 for sends entered at 650 and 800: the latest sender, 200, in order */
   int srcs[2] = {0, 1}, tags[2] = {5, 6};
   mv__synth_waitall(s, 2, 600, 900, 2, srcs, tags);
-  ASSERT_INT_EQ(mv__synth_close(s), 0);
-  struct mv_analysis *a = analyze(dir);
-  ASSERT_TRUE(a != NULL);
+  struct mv_analysis *a = close_and_analyze(s, dir);
   if (!a)
     return;
   ASSERT_INT_EQ(TICKS(a, "late_sender_wrong_order", 2, "MPI_Recv"), 300);
@@ -104,9 +109,7 @@ static void test_collectives(void)
     mv__synth_coll(s, r, bc[r], 1000, "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, 1);
     mv__synth_coll(s, r, red[r], 1400, "MPI_Reduce", OTF2_COLLECTIVE_OP_REDUCE, 0);
   }
-  ASSERT_INT_EQ(mv__synth_close(s), 0);
-  struct mv_analysis *a = analyze(dir);
-  ASSERT_TRUE(a != NULL);
+  struct mv_analysis *a = close_and_analyze(s, dir);
   if (!a)
     return;
   /* barrier: last enter 400 -> 300, 200, 100, 0 */
@@ -143,9 +146,7 @@ static void test_fence(void)
     mv__synth_rcoll(s, r, close_fence[r], 510, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, 0);
     mv__synth_rcoll(s, r, freeing[r], 710, "MPI_Win_free", OTF2_COLLECTIVE_OP_DESTROY_HANDLE, 0);
   }
-  ASSERT_INT_EQ(mv__synth_close(s), 0);
-  struct mv_analysis *a = analyze(dir);
-  ASSERT_TRUE(a != NULL);
+  struct mv_analysis *a = close_and_analyze(s, dir);
   if (!a)
     return;
   /* create: all inside at 80 < 100 (synchronizing): 80 + 30 + 0 */
@@ -178,9 +179,7 @@ static void test_fence_instant(void)
     mv__synth_rcoll(s, r, enter[r], 150, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, 0);
     mv__synth_rcoll(s, r, free_enter[r], free_leave[r], "MPI_Win_free", OTF2_COLLECTIVE_OP_DESTROY_HANDLE, 0);
   }
-  ASSERT_INT_EQ(mv__synth_close(s), 0);
-  struct mv_analysis *a = analyze(dir);
-  ASSERT_TRUE(a != NULL);
+  struct mv_analysis *a = close_and_analyze(s, dir);
   if (!a)
     return;
   /* fence: max E 150 = min L 150: rank 0 waited 150 - 0 */
@@ -205,9 +204,7 @@ static void test_late_post(void)
   mv__synth_gsync(s, 2, 100, 110, "MPI_Win_start", 0, gt);
   mv__synth_rma(s, 2, 120, 505, "MPI_Put", 0, 0);            /* blocks in the put: 380 */
   mv__synth_gsync(s, 2, 580, 590, "MPI_Win_complete", 0, gt);
-  ASSERT_INT_EQ(mv__synth_close(s), 0);
-  struct mv_analysis *a = analyze(dir);
-  ASSERT_TRUE(a != NULL);
+  struct mv_analysis *a = close_and_analyze(s, dir);
   if (!a)
     return;
   ASSERT_INT_EQ(TICKS(a, "late_post", 1, "MPI_Win_start"), 400);
@@ -237,9 +234,7 @@ static void test_early_wait(void)
   mv__synth_gsync(s, 0, 620, 700, "MPI_Win_wait", 0, go);
   mv__synth_gsync(s, 1, 605, 615, "MPI_Win_start", 0, gt);
   mv__synth_gsync(s, 1, 650, 660, "MPI_Win_complete", 0, gt);
-  ASSERT_INT_EQ(mv__synth_close(s), 0);
-  struct mv_analysis *a = analyze(dir);
-  ASSERT_TRUE(a != NULL);
+  struct mv_analysis *a = close_and_analyze(s, dir);
   if (!a)
     return;
   /* epoch 1: complete enters at 400, wait at 20: 380, of which 400 - max(20, 60) = 340 is
@@ -276,9 +271,7 @@ static void test_lock_chain(void)
     mv__synth_coll(s, r, barrier[r], 4000, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, -1);
     mv__synth_rcoll(s, r, 4000, 4100, "MPI_Win_free", OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE, 0);
   }
-  ASSERT_INT_EQ(mv__synth_close(s), 0);
-  struct mv_analysis *a = analyze(dir);
-  ASSERT_TRUE(a != NULL);
+  struct mv_analysis *a = close_and_analyze(s, dir);
   if (!a)
     return;
   /* rank 1: lock free at 3020 while rank 0 is still in MPI_Win_unlock: 3020 - 1120 contention */
@@ -509,9 +502,7 @@ static void test_file_io(void)
     mv__synth_leave(s, r, r == 0 ? 400 : 300, "MPI_File_write_at");
     mv__synth_leave(s, r, 1000, "main");
   }
-  ASSERT_INT_EQ(mv__synth_close(s), 0);
-  struct mv_analysis *a = analyze(dir);
-  ASSERT_TRUE(a != NULL);
+  struct mv_analysis *a = close_and_analyze(s, dir);
   if (!a)
     return;
   ASSERT_INT_EQ(TICKS(a, "mpi_io", 0, "MPI_File_write_at"), 300);
