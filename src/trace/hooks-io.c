@@ -122,13 +122,10 @@ void mv__pre_io_begin(struct mv__call *c, MPI_File fh, int mode, int flags, int 
   mv__emit(MV__K_IO_BEGIN, mode, c->win, (uint32_t)flags, 0, mv__bytes(count, type), c->match);
 }
 
-/* Bytes done, from the status (what MPI_Get_count(MPI_BYTE) would say). */
+/* Bytes done, from the status (0 when the status was ignored). */
 static uint64_t io_bytes(const MPI_Status *status)
 {
-  int n = 0;
-  if (status == MPI_STATUS_IGNORE || PMPI_Get_count(status, MPI_BYTE, &n) != MPI_SUCCESS || n < 0)
-    return 0;
-  return (uint64_t)n;
+  return status == MPI_STATUS_IGNORE ? 0 : mv__status_bytes(status);
 }
 
 void mv__post_io_end(struct mv__call *c, int ret, MPI_Status *status)

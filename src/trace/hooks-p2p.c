@@ -32,7 +32,7 @@ void mv__pre_send(struct mv__call *c, int count, MPI_Datatype type, int dest, in
 
 /* Bytes received, from the status fields of the MPIs whose layout is known (what
  * MPI_Get_count(MPI_BYTE) computes, without a call, and beyond INT_MAX). */
-static uint64_t status_bytes(const MPI_Status *status)
+uint64_t mv__status_bytes(const MPI_Status *status)
 {
 #if defined(MV_SMPI)
   return status->count > 0 ? (uint64_t)status->count : 0;
@@ -51,7 +51,7 @@ void mv__post_recv(struct mv__call *c, int ret, MPI_Comm comm, MPI_Status *statu
 {
   if (c->on && ret == MPI_SUCCESS && status->MPI_SOURCE != MPI_PROC_NULL)
     mv__emit(MV__K_RECV, 0, (uint32_t)status->MPI_SOURCE, mv__comm_id(comm),
-             (uint32_t)status->MPI_TAG, status_bytes(status), 0);
+             (uint32_t)status->MPI_TAG, mv__status_bytes(status), 0);
 }
 
 /* The table entry of a request a call just created, NULL when nothing is recorded (tracing off,
@@ -179,7 +179,7 @@ static void complete(struct mv__call *c, int i, MPI_Status *status)
     mv__emit(MV__K_ISEND_COMPLETE, 0, 0, 0, 0, 0, e->id);
   else if (recv && status != MPI_STATUS_IGNORE)
     mv__emit(MV__K_IRECV, 0, (uint32_t)status->MPI_SOURCE, e->comm, (uint32_t)status->MPI_TAG,
-             status_bytes(status), e->id);
+             mv__status_bytes(status), e->id);
   else if (e->kind == MV__REQ_RMA)
     mv__rma_local_done(e->win, e->id);
   else if (e->kind == MV__REQ_IO)

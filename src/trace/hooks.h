@@ -193,6 +193,8 @@ static inline uint64_t mv__bytes(int count, MPI_Datatype type)
   int size = e->size1 && e->type == type ? e->size1 - 1 : mv__type_size(type);
   return (uint64_t)count * (uint64_t)size;
 }
+/* Bytes received or done, from a status (hooks-p2p.c; not MPI_STATUS_IGNORE). */
+uint64_t mv__status_bytes(const MPI_Status *status);
 uint64_t mv__all_bytes(int count, MPI_Datatype type, MPI_Comm comm);
 uint64_t mv__vbytes(const int counts[], MPI_Datatype type, MPI_Comm comm);
 uint64_t mv__own_vbytes(const int counts[], MPI_Datatype type, MPI_Comm comm);
