@@ -203,12 +203,9 @@ void mv__fast_land(int region, uint64_t t, uint64_t tleave, const struct mv__sit
 {
   struct mv__call c;
   late_frame(&c, region, t, last->caller, last->hash);
-  G.tnow = t;
-  if (G.pending.fn)
-    mv__write_pending();
-  mv__emit_at(t, MV__K_ENTER, 0, (uint32_t)region, 0, 0, c.site, 0);
-  fn(&c, args);
+  G.in_flight = (struct mv__in_flight){fn, &c, args};  /* in flight only now: written at once */
   G.tnow = tleave;
+  mv__write_late();
   mv__emit_at(tleave, MV__K_LEAVE, 0, (uint32_t)region, 0, 0, 0, 0);
   G.depth = 0;
 }
