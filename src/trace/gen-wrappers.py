@@ -142,7 +142,6 @@ def fast_wrapper(f, decl, args):
         return out
     status = [p[1] for p in f["params"] if p[2] == "status"]
     before = [x for x in fill if not re.match(r"mv__b->(ret|%s) =" % "|".join(status or ["-"]), x)]
-    after = [x for x in fill if x not in before and not x.startswith("mv__b->ret")]
     out += ["  mv__fast_enter(MV__R_%s, t, last);" % name,
             "  struct mv__next_%s *mv__b = (void *)G.pending.args;" % name]
     out += ["  " + x for x in before]
@@ -261,18 +260,17 @@ def fortran_body(f):
     for decl, name, ann in params:
         kind, base = fortran_param(decl, name, ann)
         arg = ann.split(":", 1)[1] if ann and ":" in ann else None
-        if kind == "string" and (name in pre or name in post):  # a C copy for the hook
-            fdecl.append("char *%s_f" % name)
-            fargs.append(name + "_f")
+        if kind == "string":
             lengths.append(name + "_len")
-            before += ["char %s[1024];" % name,
-                       "mv__f_string(%s, sizeof %s, %s_f, %s_len);" % (name, name, name, name)]
-            continue
+            if name in pre or name in post:  # a C copy for the hook
+                fdecl.append("char *%s_f" % name)
+                fargs.append(name + "_f")
+                before += ["char %s[1024];" % name,
+                           "mv__f_string(%s, sizeof %s, %s_f, %s_len);" % (name, name, name, name)]
+                continue
         if kind in ("buffer", "string"):
             fdecl.append("%s *%s" % (base, name))
             fargs.append(name)
-            if kind == "string":
-                lengths.append(name + "_len")
             continue
         fdecl.append("%s *%s_f" % (base if kind == "aint" else "MPI_Fint", name))
         fargs.append("%s_f" % name)
