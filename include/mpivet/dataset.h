@@ -44,6 +44,8 @@ struct mv_group *mv_dataset_find(struct mv_dataset *ds, const char *library, con
                                  const char *impl, const char *metric, int64_t msize, int nprocs);
 /* Sort groups by (library, engine, op, impl, metric, msize, nprocs) for stable reports. */
 void mv_dataset_sort(struct mv_dataset *ds);
+/* Insert g into out[0..n), kept by increasing nprocs (out has room for n + 1); returns n + 1. */
+size_t mv_groups_insert_by_nprocs(const struct mv_group **out, size_t n, const struct mv_group *g);
 
 /* Per-launch location: for each distinct run in g, the median of its values (after Tukey
  * filtering with factor k when k > 0). Writes at most cap medians; returns their count or

@@ -160,14 +160,8 @@ static size_t kernel_groups(const struct mv_dataset *ds, const struct mv_group *
   for (size_t i = 0; i < ds->ngroups && n < cap; i++) {
     const struct mv_group *h = &ds->groups[i];
     if (h->msize == g->msize && h->n > 0 && strcmp(h->op, g->op) == 0 &&
-        strcmp(h->impl, g->impl) == 0 && strcmp(h->metric, g->metric) == 0) {
-      size_t k = n++;
-      while (k > 0 && out[k - 1]->nprocs > h->nprocs) {
-        out[k] = out[k - 1];
-        k--;
-      }
-      out[k] = h;
-    }
+        strcmp(h->impl, g->impl) == 0 && strcmp(h->metric, g->metric) == 0)
+      n = mv_groups_insert_by_nprocs(out, n, h);
   }
   return n;
 }

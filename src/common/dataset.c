@@ -188,6 +188,15 @@ static int cmp_group(const void *a, const void *b)
   return (x->nprocs > y->nprocs) - (x->nprocs < y->nprocs);
 }
 
+size_t mv_groups_insert_by_nprocs(const struct mv_group **out, size_t n, const struct mv_group *g)
+{
+  size_t k = n;
+  for (; k > 0 && out[k - 1]->nprocs > g->nprocs; k--)
+    out[k] = out[k - 1];
+  out[k] = g;
+  return n + 1;
+}
+
 void mv_dataset_sort(struct mv_dataset *ds)
 {
   if (ds->ngroups > 1)

@@ -163,12 +163,7 @@ static size_t collect(struct mv_dataset *ds, const char *callpath, const char *m
     const struct mv_group *g = &ds->groups[i];
     if (!mv_msize_spec_has(size, g->msize, g->nprocs) || g->n == 0 || !group_is(g, callpath, metric))
       continue;
-    size_t k = n++;
-    while (k > 0 && out[k - 1]->nprocs > g->nprocs) {
-      out[k] = out[k - 1];
-      k--;
-    }
-    out[k] = g;
+    n = mv_groups_insert_by_nprocs(out, n, g);
   }
   return n;
 }

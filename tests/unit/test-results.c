@@ -1,11 +1,13 @@
 /* Unit tests of results.csv: parsing, strict validation messages (file:line:column), quoting,
- * append mode repairing a torn line, atomic mode, and a million rows read in bounded memory. */
+ * append mode repairing a torn line, atomic mode, a million rows read in bounded memory, and the
+ * dataset's ordering of groups by process count. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "mpivet/dataset.h"
 #include "mpivet/error.h"
 #include "mpivet/results.h"
 #include "test.h"
@@ -199,6 +201,21 @@ static void test_million_rows_bounded(void)
   unlink(path);
 }
 
+/* Groups arriving as 8, 2, 16, 4, 2' come out 2, 2', 4, 8, 16: by nprocs, equal ones in
+ * arrival order (the order a stable sort by nprocs gives, worked out by hand). */
+static void test_insert_by_nprocs(void)
+{
+  struct mv_group g[5] = {{.nprocs = 8}, {.nprocs = 2}, {.nprocs = 16}, {.nprocs = 4}, {.nprocs = 2}};
+  const struct mv_group *out[5];
+  size_t n = 0;
+  for (int i = 0; i < 5; i++)
+    n = mv_groups_insert_by_nprocs(out, n, &g[i]);
+  ASSERT_INT_EQ((int)n, 5);
+  const struct mv_group *want[5] = {&g[1], &g[4], &g[3], &g[0], &g[2]};
+  for (int i = 0; i < 5; i++)
+    ASSERT_TRUE(out[i] == want[i]);
+}
+
 int main(void)
 {
   if (!mkdtemp(dir))
@@ -209,6 +226,7 @@ int main(void)
   RUN_TEST(test_append_repairs_torn_line);
   RUN_TEST(test_atomic_abandon);
   RUN_TEST(test_million_rows_bounded);
+  RUN_TEST(test_insert_by_nprocs);
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   if (system(cmd) != 0)
