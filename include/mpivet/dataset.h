@@ -46,6 +46,9 @@ struct mv_group *mv_dataset_find(struct mv_dataset *ds, const char *library, con
 void mv_dataset_sort(struct mv_dataset *ds);
 /* Insert g into out[0..n), kept by increasing nprocs (out has room for n + 1); returns n + 1. */
 size_t mv_groups_insert_by_nprocs(const struct mv_group **out, size_t n, const struct mv_group *g);
+/* The points of n groups for a fit over process counts: x[i] = nprocs, nv[i] = values, vals[i]. */
+void mv_groups_points(const struct mv_group *const *gs, size_t n, double *x, size_t *nv,
+                      const double **vals);
 
 /* Per-launch location: for each distinct run in g, the median of its values (after Tukey
  * filtering with factor k when k > 0). Writes at most cap medians; returns their count or

@@ -172,11 +172,7 @@ static int fit_side(const struct mv_group *const *gs, size_t n, struct mv_functi
   double x[64];
   size_t nv[64];
   const double *vals[64];
-  for (size_t i = 0; i < n; i++) {
-    x[i] = gs[i]->nprocs;
-    nv[i] = gs[i]->n;
-    vals[i] = gs[i]->values;
-  }
+  mv_groups_points(gs, n, x, nv, vals);
   struct mv_fit_options fo;
   mv_fit_options_init(&fo);
   struct mv_model m;

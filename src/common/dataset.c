@@ -197,6 +197,16 @@ size_t mv_groups_insert_by_nprocs(const struct mv_group **out, size_t n, const s
   return n + 1;
 }
 
+void mv_groups_points(const struct mv_group *const *gs, size_t n, double *x, size_t *nv,
+                      const double **vals)
+{
+  for (size_t i = 0; i < n; i++) {
+    x[i] = gs[i]->nprocs;
+    nv[i] = gs[i]->n;
+    vals[i] = gs[i]->values;
+  }
+}
+
 void mv_dataset_sort(struct mv_dataset *ds)
 {
   if (ds->ngroups > 1)

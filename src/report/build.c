@@ -117,11 +117,7 @@ static int model_fn(struct mv_report_fn *fn, const struct mv_expectation *e,
   double x[MAX_POINTS];
   size_t nv[MAX_POINTS];
   const double *vals[MAX_POINTS];
-  for (size_t i = 0; i < n; i++) {
-    x[i] = gs[i]->nprocs;
-    nv[i] = gs[i]->n;
-    vals[i] = gs[i]->values;
-  }
+  mv_groups_points(gs, n, x, nv, vals);
   struct mv_fit_options fo;
   mv_fit_options_init(&fo);
   struct mv_model m;
