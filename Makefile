@@ -21,9 +21,9 @@ test-main: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE fuzz
 
 test-sanitize:
-	cmake -S . -B $(BUILD)-asan $(CMAKE_FLAGS) -DMV_SANITIZE=ON -DMV_MPI_PROGRAMS=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
+	cmake -S . -B $(BUILD)-asan $(CMAKE_FLAGS) -DMV_SANITIZE=ON -DMV_MPI_PROGRAMS=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 	cmake --build $(BUILD)-asan -j $(JOBS)
-	cd $(BUILD)-asan && ctest --output-on-failure -j $(JOBS) -L unit
+	cd $(BUILD)-asan && ctest --output-on-failure -j $(JOBS) -L 'unit|sanitize'
 
 test-fuzz:
 	CC=clang cmake -S . -B $(BUILD)-fuzz $(CMAKE_FLAGS) -DMV_FUZZ=ON -DMV_MPI_PROGRAMS=OFF >/dev/null

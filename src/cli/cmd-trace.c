@@ -82,13 +82,45 @@ static int parse(int argc, char **argv, struct opts *o)
   return 0;
 }
 
+/* Length of the leading entries of an LD_PRELOAD list (separated by ':' or ' ', as ld.so
+ * reads it) that are sanitizer runtimes: AddressSanitizer refuses to run unless its runtime is
+ * the first library loaded, so the tracer goes after them (and before everything else, so that
+ * its MPI functions win over another preloaded PMPI tool's). */
+static size_t sanitizer_prefix(const char *list)
+{
+  static const char *const runtimes[] = {"libasan.", "libubsan.", "libtsan.", "libhwasan.",
+                                         "libclang_rt."};
+  size_t keep = 0, at = 0;
+  while (list[at]) {
+    size_t len = strcspn(list + at, ": "), base = len;
+    while (base > 0 && list[at + base - 1] != '/')
+      base--;
+    int sanitizer = 0;
+    for (size_t i = 0; i < sizeof runtimes / sizeof *runtimes; i++)
+      sanitizer |= strncmp(list + at + base, runtimes[i], strlen(runtimes[i])) == 0;
+    if (len > 0 && !sanitizer)
+      break;
+    at += len + (list[at + len] != '\0');
+    keep = at;
+  }
+  return keep;
+}
+
 /* lib NULL: nothing to preload (SMPI). */
 static int set_env(const struct opts *o, const char *lib, const char *absdir)
 {
   if (lib) {
     char preload[2 * PATH_MAX];
     const char *old = getenv("LD_PRELOAD");
-    snprintf(preload, sizeof preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
+    old = old ? old : "";
+    size_t keep = sanitizer_prefix(old);
+    int n = snprintf(preload, sizeof preload, "%.*s%s%s%s%s", (int)keep, old,
+                     keep && !strchr(": ", old[keep - 1]) ? ":" : "", lib,
+                     old[keep] ? ":" : "", old + keep);
+    if (n < 0 || (size_t)n >= sizeof preload) {
+      errno = ENAMETOOLONG;
+      return -1;
+    }
     if (setenv("LD_PRELOAD", preload, 1))
       return -1;
   }

@@ -53,9 +53,11 @@ trace_run() {
   local opts=()
   while [ "$1" != "--" ]; do opts+=("$1"); shift; done
   shift
+  # smpirun puts TMPDIR first in LD_LIBRARY_PATH: a private one keeps stray libraries out.
+  # MV_TRACE_PRELOAD: libraries preloaded around `mpivet trace` (the sanitizer runtimes).
   # shellcheck disable=SC2046
-  # smpirun puts TMPDIR first in LD_LIBRARY_PATH: a private one keeps stray libraries out
-  TMPDIR="$WORK/smpi-tmp" timeout 120 "$MPIVET" trace -o "$dir" --mpi "$flavor" "${opts[@]}" -- $(launcher "$flavor") "$@" \
+  TMPDIR="$WORK/smpi-tmp" env ${MV_TRACE_PRELOAD:+LD_PRELOAD="$MV_TRACE_PRELOAD"} \
+    timeout 120 "$MPIVET" trace -o "$dir" --mpi "$flavor" "${opts[@]}" -- $(launcher "$flavor") "$@" \
     </dev/null >"$dir.log" 2>&1
   local rc=$?
   [ -n "${EXPECT_RC:-}" ] && [ "$rc" != "$EXPECT_RC" ] && fail "$flavor $*: exit $rc, expected $EXPECT_RC"
