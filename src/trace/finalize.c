@@ -166,7 +166,8 @@ static int build_idmap(struct mv__idmap *m, struct mv__clock *clk)
 
 void mv__write_archive(void)
 {
-  OTF2_Archive *ar = OTF2_Archive_Open(G.dir, "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
+  OTF2_Archive *ar = OTF2_Archive_Open(G.dir, "traces", OTF2_FILEMODE_WRITE,
+                                       MV__OTF2_CHUNK, MV__OTF2_CHUNK,
                                        OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   int err = ar ? mv__archive_prepare(ar) : -1;
   if (ar && OTF2_MPI_Archive_SetCollectiveCallbacks(ar, G.tool_comm, MPI_COMM_NULL) != OTF2_SUCCESS)

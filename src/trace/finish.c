@@ -32,7 +32,8 @@ void mv__archive_remove(const char *dir)
 
 static int write_archive(const char *dir, struct mv__defs *d, uint64_t *total)
 {
-  OTF2_Archive *ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
+  OTF2_Archive *ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE,
+                                       MV__OTF2_CHUNK, MV__OTF2_CHUNK,
                                        OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!ar || mv__archive_prepare(ar) != 0 ||
       OTF2_Archive_SetSerialCollectiveCallbacks(ar) != OTF2_SUCCESS ||
