@@ -14,8 +14,8 @@
 #define MV__IO_PARADIGM 0
 /* OTF2's chunk size for events and definitions: its minimum. Every location's reader in
  * mpivet analyze holds a chunk: with the 1 MB / 4 MB chunks used before, analyzing the archive
- * of 1024 SMPI ranks took 2.7 s, now 0.37 s (bench/trace_smpi_scale; the tracing itself takes
- * about as long as before, 20 s, and a 70 MB real-MPI archive is written and read as fast). */
+ * of 1024 SMPI ranks took 2.7 s, now 0.37 s (bench/trace_smpi_scale; writing took as long,
+ * and a 70 MB real-MPI archive is written and read as fast as before). */
 #define MV__OTF2_CHUNK OTF2_CHUNK_SIZE_MIN
 
 
