@@ -53,18 +53,7 @@ C
 
 for flavor in openmpi mpich; do
   have_flavor "$flavor" || continue
-  dir="$WORK/$flavor-crash"
-  EXPECT_RC=3 trace_run "$flavor" "$dir" -- "$(example "$flavor" crash-rank)" 100 || continue
-  counts "$dir" >"$dir.counts" || { fail "$flavor: otf2-print cannot read the truncated archive"; continue; }
-  # ranks killed by the launcher (SIGKILL) before their first flush have no events: only
-  # rank 1, whose signal handler flushed, is certain
-  expect "$flavor crash" "$dir.counts" "Enter:MPI_Sendrecv@1=50 Enter:MPI_Init@1=1 Enter:MPI_Finalize=0"
-  grep -q "rank 1: signal 11" "$dir/TRUNCATED" 2>/dev/null ||
-    fail "$flavor: TRUNCATED does not name signal 11 on rank 1: $(cat "$dir/TRUNCATED" 2>&1)"
-  grep -q "MPIVET::TRUNCATED" "$dir/traces.otf2" ||
-    fail "$flavor: the anchor file lacks the MPIVET::TRUNCATED property"
-  otf2-print -A "$dir/traces.otf2" 2>/dev/null | grep -A1 "MPIVET::TRUNCATED" | grep -q true ||
-    fail "$flavor: MPIVET::TRUNCATED is not true"
+  check_crash "$flavor"
 
   dir="$WORK/$flavor-blocked" prog="$WORK/blocked-send-$flavor"
   build_program "$flavor" "$WORK/blocked-send.c" "$prog" || continue

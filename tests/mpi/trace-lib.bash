@@ -127,6 +127,23 @@ check_examples() {
       fail "$flavor --callstack 2: call sites not starting in late-sender: ${bad:-none at all}"
   fi
 }
+# check_crash FLAVOR: crash-rank's rank 1 raises SIGSEGV at iteration 50 of 100: `mpivet trace`
+# exits 3 and leaves a readable archive marked truncated (TRUNCATED file naming signal 11 on
+# rank 1, OTF2 property MPIVET::TRUNCATED=true) with rank 1's 50 completed MPI_Sendrecv calls.
+check_crash() {
+  local flavor=$1 dir="$WORK/$1-crash"
+  EXPECT_RC=3 trace_run "$flavor" "$dir" -- "$(example "$flavor" crash-rank)" 100 || return
+  counts "$dir" >"$dir.counts" || { fail "$flavor: otf2-print cannot read the truncated archive"; return; }
+  # ranks killed by the launcher (SIGKILL) before their first flush have no events: only
+  # rank 1, whose signal handler flushed, is certain
+  expect "$flavor crash" "$dir.counts" "Enter:MPI_Sendrecv@1=50 Enter:MPI_Init@1=1 Enter:MPI_Finalize=0"
+  grep -q "rank 1: signal 11" "$dir/TRUNCATED" 2>/dev/null ||
+    fail "$flavor: TRUNCATED does not name signal 11 on rank 1: $(cat "$dir/TRUNCATED" 2>&1)"
+  grep -q "MPIVET::TRUNCATED" "$dir/traces.otf2" ||
+    fail "$flavor: the anchor file lacks the MPIVET::TRUNCATED property"
+  otf2-print -A "$dir/traces.otf2" 2>/dev/null | grep -A1 "MPIVET::TRUNCATED" | grep -q true ||
+    fail "$flavor: MPIVET::TRUNCATED is not true"
+}
 finish() {
   [ "$TESTED" -gt 0 ] || { echo "no MPI flavor with libmpivet-trace built"; exit 77; }
   [ "$FAILS" -eq 0 ] || { echo "$FAILS check(s) failed"; exit 1; }
