@@ -82,28 +82,24 @@ static int merge(struct mv__idmap *m, const uint32_t *all, const int *counts, co
     size_t len = 0;
     for (int r = 0; r < size; r++)
       len += (size_t)counts[r * MV__NLISTS + k];
-    if (!(*ul.v[k] = malloc((len + 1) * sizeof **ul.v[k]))) {
+    if (!(*ul.v[k] = malloc((len + 1) * sizeof **ul.v[k])))
       err = -1;
-      continue;
-    }
-    for (int r = 0; r < size; r++) {
-      int at = displs[r];
-      for (int j = 0; j < k; j++)
-        at += counts[r * MV__NLISTS + j];
+  }
+  for (int r = 0; !err && r < size; r++)
+    for (int k = 0, at = displs[r]; k < MV__NLISTS; at += counts[r * MV__NLISTS + k], k++) {
       memcpy(*ul.v[k] + *ul.n[k], all + at, (size_t)counts[r * MV__NLISTS + k] * sizeof *all);
       *ul.n[k] += (size_t)counts[r * MV__NLISTS + k];
     }
-  }
-  if (!err) {
-    mv__idmap_finish(&u);
-    for (int k = 0; k < MV__NLISTS; k++) {
-      free(*l.v[k]);
-      *l.v[k] = *ul.v[k], *l.n[k] = *ul.n[k];
-    }
-  } else {
+  if (err) {
     mv__idmap_release(&u);
+    return -1;
   }
-  return err;
+  mv__idmap_finish(&u);
+  for (int k = 0; k < MV__NLISTS; k++) {
+    free(*l.v[k]);
+    *l.v[k] = *ul.v[k], *l.n[k] = *ul.n[k];
+  }
+  return 0;
 }
 
 /* Returns 0, or -1 on every rank when one ran out of memory (its lists are then empty). */
@@ -144,7 +140,7 @@ static int gather_lists(struct mv__idmap *m)
   PMPI_Allreduce(&ok, &every, 1, MPI_INT, MPI_LAND, G.tool_comm);
   if (every)
     PMPI_Bcast(own, total, MPI_UINT32_T, 0, G.tool_comm);
-  int err = unpack(l, every ? own : NULL, sizes);
+  int err = root && every ? 0 : unpack(l, every ? own : NULL, sizes);  /* rank 0 has them */
   free(own);
   free(all);
   free(counts);
