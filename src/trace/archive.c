@@ -134,14 +134,7 @@ static OTF2_ErrorCode write_one(OTF2_EvtWriter *w, OTF2_AttributeList *al, const
   }
 }
 
-/* Sequential decoding of a raw file; a record cut by a failed write ends the data. */
-struct raw_reader {
-  FILE *f;
-  size_t n, pos;
-  uint64_t w[4096];
-};
-
-static int raw_next(struct raw_reader *rd, struct mv__rec *r)
+int mv__raw_next(struct mv__raw_reader *rd, struct mv__rec *r)
 {
   if (rd->n - rd->pos < MV__REC_MAX_WORDS && !feof(rd->f)) {
     memmove(rd->w, rd->w + rd->pos, (rd->n - rd->pos) * sizeof *rd->w);
@@ -180,13 +173,13 @@ int mv__convert_rank(OTF2_Archive *ar, const char *dir, int rank, const struct m
   FILE *f = fopen(path, "rb");
   int err = w ? 0 : -EIO;
   OTF2_AttributeList *al = OTF2_AttributeList_New();
-  struct raw_reader *rd = malloc(sizeof *rd);
+  struct mv__raw_reader *rd = malloc(sizeof *rd);
   if (!rd)
     err = -ENOMEM;
   else
     rd->f = f, rd->n = rd->pos = 0;
   struct mv__rec r;
-  while (f && !err && raw_next(rd, &r)) {
+  while (f && !err && mv__raw_next(rd, &r)) {
     uint64_t t = mv__clock_map(clk, r.t);
     if (t < *last)
       t = *last;  /* keep the stream monotonic if the correction ever steps back */

@@ -7,6 +7,7 @@
 
 #include <otf2/otf2.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* Attribute 0 is the call site; I/O paradigm 0 is MPI-IO. */
@@ -80,6 +81,15 @@ int mv__defs_nranks(const char *dir);
 void mv__defs_release(struct mv__defs *d);
 /* Event stamp (ticks) -> ns on rank 0's clock. */
 uint64_t mv__clock_map(const struct mv__clock *c, uint64_t t);
+/* Sequential decoding of a raw file (f open, n = pos = 0 at first); 1 and *r filled, or 0 at
+ * the end; a record cut by a failed write ends the data. */
+struct mv__raw_reader {
+  FILE *f;
+  size_t n, pos;
+  uint64_t w[4096];
+};
+struct mv__rec;
+int mv__raw_next(struct mv__raw_reader *rd, struct mv__rec *r);
 /* Writes rank's events into the archive (location = rank); first/last corrected times. */
 int mv__convert_rank(OTF2_Archive *ar, const char *dir, int rank, const struct mv__clock *clk,
                      const struct mv__idmap *map, uint64_t *nevents, uint64_t *first,

@@ -160,7 +160,8 @@ static int build_idmap(struct mv__idmap *m, struct mv__clock *clk)
   return gather_lists(m);
 }
 
-void mv__write_archive(void)
+/* The OTF2 archive; 0, or 1 on every rank when it could not be written (raw files kept). */
+static int write_otf2(void)
 {
   OTF2_Archive *ar = OTF2_Archive_Open(G.dir, "traces", OTF2_FILEMODE_WRITE,
                                        MV__OTF2_CHUNK, MV__OTF2_CHUNK,
@@ -194,12 +195,23 @@ void mv__write_archive(void)
   mv__idmap_release(&map);
   if (ar)
     OTF2_Archive_Close(ar);
-  if (any_bad) {
+  if (any_bad && G.rank == 0)
+    mv__say("writing the OTF2 archive in %s failed; the raw files stay in %s/mpivet-raw "
+            "(mpivet-trace-finish %s retries)", G.dir, G.dir, G.dir);
+  return any_bad;
+}
+
+void mv__write_archive(void)
+{
+  int bad = (G.formats & MV__OUT_OTF2) ? write_otf2() : 0;
+  if ((G.formats & MV__OUT_MVT) && mv__write_compressed() != 0) {
     if (G.rank == 0)
-      mv__say("writing the OTF2 archive in %s failed; the raw files stay in %s/mpivet-raw "
-              "(mpivet-trace-finish %s retries)", G.dir, G.dir, G.dir);
-    return;
+      mv__say("writing %s/compressed.mvt failed%s", G.dir,
+              G.formats & MV__OUT_OTF2 ? "" : "; the raw files stay in the mpivet-raw folder");
+    bad |= !(G.formats & MV__OUT_OTF2);
   }
+  if (bad)
+    return;
   PMPI_Barrier(G.tool_comm);  /* rank 0 has read every side file */
   mv__raw_remove(G.dir, G.rank);
 }

@@ -71,6 +71,16 @@ int mv__read_options(void)
     mv__say("MPIVET_TRACE_RECORD=%s: expected a comma list of all,p2p,coll,rma,comm,io; not tracing", rec);
     return -1;
   }
+  const char *fmt = getenv("MPIVET_TRACE_FORMAT");
+  G.formats = MV__OUT_OTF2 | MV__OUT_MVT;
+  if (fmt && *fmt) {
+    G.formats = !strcmp(fmt, "otf2") ? MV__OUT_OTF2 : !strcmp(fmt, "mvt") ? MV__OUT_MVT
+                : !strcmp(fmt, "otf2,mvt") || !strcmp(fmt, "mvt,otf2") ? MV__OUT_OTF2 | MV__OUT_MVT : 0;
+    if (!G.formats) {
+      mv__say("MPIVET_TRACE_FORMAT=%s: expected otf2, mvt or otf2,mvt; not tracing", fmt);
+      return -1;
+    }
+  }
   G.stack_depth = depth ? atoi(depth) : 1;
   if (G.stack_depth < 1 || G.stack_depth > 16) {
     mv__say("MPIVET_TRACE_CALLSTACK=%s: expected 1..16; not tracing", depth);
@@ -101,7 +111,8 @@ static void empty_dir(const char *path, const char *suffix1, const char *suffix2
 static int clean_dir(void)
 {
   char p[PATH_MAX];
-  static const char *const files[] = {"traces.otf2", "traces.def", "TRUNCATED", "callsites.txt"};
+  static const char *const files[] = {"traces.otf2", "traces.def", "TRUNCATED", "callsites.txt",
+                                      "compressed.mvt"};
   if (mkdir(G.dir, 0777) != 0 && errno != EEXIST) {
     mv__say("cannot create the trace folder %s: %s", G.dir, strerror(errno));
     return -1;

@@ -15,6 +15,8 @@
 #define MV__NONE UINT32_MAX
 
 struct mv__comm_ent { MPI_Comm comm; uint32_t id; int size, rank; };  /* intra-communicators */
+struct mv__comm_seen { uint32_t id; int size, rank; };  /* every one, freed or not (ctrace.c) */
+enum { MV__OUT_OTF2 = 1, MV__OUT_MVT = 2 };  /* MPIVET_TRACE_FORMAT */
 struct mv__win_ent { MPI_Win win; uint32_t id; int alloc; uint32_t post_group, start_group; };
 struct mv__grp_ent { uint64_t hash; uint32_t id; };
 struct mv__file_ent { MPI_File fh; uint32_t id; };  /* an open MPI-IO handle and its I/O handle id */
@@ -56,6 +58,7 @@ struct mv__state {
   unsigned record;                    /* bit per enum mv__group */
   unsigned fast;                      /* record while active, else 0 (hooks.h, mv__fast_begin) */
   int stack_depth;                    /* return addresses hashed per call site */
+  int formats;                        /* MV__OUT_* bits */
   char dir[PATH_MAX - 64];
   int raw_fd, defs_fd;
   uint64_t *buf;                      /* encoded records (rawfmt.h) */
@@ -65,6 +68,7 @@ struct mv__state {
   uint32_t next_comm, next_win, next_group, next_file;
   MPI_Comm tool_comm;                 /* private duplicate of MPI_COMM_WORLD */
   struct mv__comm_ent *comms; size_t ncomms, capcomms;
+  struct mv__comm_seen *seen; size_t nseen, capseen;
   struct mv__win_ent *wins; size_t nwins, capwins;
   struct mv__req_ent *reqs; size_t capreqs, nreqs;      /* open addressing */
   struct mv__rma_op *ops; size_t nops, capops;
@@ -196,7 +200,8 @@ void mv__rma_local_done(uint32_t win, uint64_t match);
 
 /* clock alignment with rank 0 (clocksync.c): writes "<tag> <local ns> <offset ns>" and an anchor */
 void mv__clock_sync(const char *tag);
-/* OTF2 output at finalize (finalize.c) */
+/* OTF2 and compressed output at finalize (finalize.c, ctrace-mpi.c; MV__OUT_* in G.formats) */
 void mv__write_archive(void);
+int mv__write_compressed(void);   /* 0 on every rank, or -1 on every rank */
 
 #endif

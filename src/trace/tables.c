@@ -30,17 +30,27 @@ void mv__comm_add(MPI_Comm comm, uint32_t id)
   e->id = id;
   PMPI_Comm_size(comm, &e->size);
   PMPI_Comm_rank(comm, &e->rank);
+  if (G.nseen == G.capseen) {
+    void *p = mv__grow(G.seen, &G.capseen, sizeof *G.seen);
+    if (!p)
+      return;
+    G.seen = p;
+  }
+  G.seen[G.nseen++] = (struct mv__comm_seen){id, e->size, e->rank};
 }
 
+/* id = k * size + leader (the world rank of the new object's rank 0), k the largest counter of
+ * the members, after which every member's counter is k + 1: members that created the same
+ * objects before agree on k whatever their leaders, which makes k the symbolic communicator
+ * of the compressed trace (ctrace.c). One Allreduce (MAX) carries k and the leader. */
 uint32_t mv__new_id(MPI_Comm comm, uint32_t *counter)
 {
   int rank;
   PMPI_Comm_rank(comm, &rank);
-  uint32_t id = 0;
-  if (rank == 0)
-    id = (*counter)++ * (uint32_t)G.size + (uint32_t)G.rank;
-  PMPI_Bcast(&id, 1, MPI_UINT32_T, 0, comm);
-  return id;
+  long long mine[2] = {(long long)*counter, rank == 0 ? G.rank : -1}, all[2] = {0, 0};
+  PMPI_Allreduce(mine, all, 2, MPI_LONG_LONG, MPI_MAX, comm);
+  *counter = (uint32_t)all[0] + 1;
+  return (uint32_t)all[0] * (uint32_t)G.size + (uint32_t)all[1];
 }
 
 /* "comm ID NAME SIZE" then "members ID w..." lines of at most 256 world ranks each. */
@@ -161,6 +171,8 @@ void mv__tables_release(void)
   free(G.sites);
   free(G.grps);
   free(G.files);
+  free(G.seen);
+  G.seen = NULL, G.nseen = G.capseen = 0;
   G.grps = NULL, G.ngrps = G.capgrps = 0;
   G.files = NULL, G.nfiles = G.capfiles = 0;
   G.comms = NULL, G.wins = NULL, G.reqs = NULL, G.ops = NULL, G.sites = NULL;

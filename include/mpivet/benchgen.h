@@ -1,0 +1,94 @@
+/* mpivet benchgen: the compressed trace DIR/compressed.mvt (docs/formats.md) read into memory,
+ * dumped for humans, checked by replaying its matching (deadlocks, collective alignment), and
+ * turned into one standalone C+MPI benchmark. Ownership: mv_mvt_read fills a struct mv_mvt that
+ * mv_mvt_release frees; nothing else allocates for the caller. */
+#ifndef MPIVET_BENCHGEN_H
+#define MPIVET_BENCHGEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* One operation of a call (kinds: enum mv_mvt_op in src/trace/mvt.h, names mv_mvt_op_name).
+ * comm: symbolic communicator (0 world, 1 self, k: the k-th creation); peer: relative, so the
+ * peer's rank in comm is (rank + peer) mod size; root: rank in comm or -1. */
+struct mv_mvt_opv {
+  int kind;
+  uint32_t comm;
+  int64_t peer, root;
+  uint64_t tag, bytes, received, slot, other;
+};
+struct mv_mvt_sig {
+  uint32_t region;
+  const char *func;                 /* "MPI_Isend"; "?" for a region the file does not name */
+  uint64_t site;                    /* call-site hash (callsites.txt of the OTF2 archive) */
+  size_t nops;
+  struct mv_mvt_opv *ops;
+};
+struct mv_mvt_item { uint64_t sym, count; };   /* sym: signature * 2, or rule * 2 + 1 */
+struct mv_mvt_rule { size_t n; struct mv_mvt_item *items; };
+struct mv_mvt_hist { size_t n; uint32_t *bin; uint64_t *count; };   /* log bins, mvt.h */
+struct mv_mvt_class {
+  size_t nranks;
+  uint32_t *ranks;                  /* sorted world ranks */
+  size_t nsigs;
+  uint32_t *sigs;                   /* local signature -> index in mv_mvt.sigs */
+  size_t nrules;
+  struct mv_mvt_rule *rules;        /* rule r refers only to signatures and rules < r */
+  struct mv_mvt_rule main;          /* items refer to local signatures */
+  uint64_t span_ns;                 /* longest MPI_Init..MPI_Finalize of its ranks */
+  struct mv_mvt_hist *comp, *dur;   /* per local signature: computation before, call time */
+};
+struct mv_mvt_comm { uint32_t id, sym; size_t n; uint32_t *members; };  /* world ranks, in order */
+struct mv_mvt {
+  unsigned version;
+  uint32_t nranks;
+  uint64_t elapsed_ns;
+  char *meta;
+  size_t nregions;
+  uint32_t *region_ids;
+  char **region_names;
+  size_t ncomms;
+  struct mv_mvt_comm *comms;
+  size_t nsigs;
+  struct mv_mvt_sig *sigs;
+  size_t nclasses;
+  struct mv_mvt_class *classes;
+};
+
+/* Parses n bytes (the whole file). 0, or MV_EPARSE / MV_EUNSUP (newer version) / MV_ENOMEM with
+ * "byte N: expected X" in err. */
+int mv_mvt_parse(const uint8_t *p, size_t n, struct mv_mvt *t, char *err, size_t errsize);
+/* Reads DIR/compressed.mvt or a file path; MV_ENOENT / MV_EIO as well. */
+int mv_mvt_read(const char *path, struct mv_mvt *t, char *err, size_t errsize);
+void mv_mvt_release(struct mv_mvt *t);
+const char *mv_mvt_op_name(int kind);
+/* The middle of a log bin in ns (the value a replay uses). */
+double mv_mvt_bin_ns(uint32_t bin);
+/* Total calls a class makes (the grammar expanded, counts multiplied); UINT64_MAX on overflow. */
+uint64_t mv_mvt_class_calls(const struct mv_mvt_class *c);
+/* Human-readable dump of the whole file. */
+int mv_mvt_print(const struct mv_mvt *t, FILE *out);
+
+/* Generation options: what-if scales and collectives replaced by point-to-point. */
+struct mv_benchgen_opts {
+  double compute_scale, msg_scale;
+  const char *coll_as_p2p;          /* NULL or a function name ("MPI_Allreduce") or "all" */
+};
+/* Checks the trace as the benchmark would run (every rank's calls expanded, point-to-point
+ * matched in order, collectives aligned per communicator whatever their call sites, blocking
+ * sends treated as synchronous). 0 when it completes; 1 with a description of the potential
+ * deadlock (ranks and calls) or the misaligned collective in msg; MV_EUNSUP when a call cannot
+ * be replayed (msg names it); MV_ERANGE when it is too long to check (over limit calls). */
+int mv_benchgen_check(const struct mv_mvt *t, uint64_t limit, char *msg, size_t msgsize);
+/* Writes the benchmark's C source. MV_EUNSUP with msg naming the call that cannot be generated. */
+int mv_benchgen_emit(const struct mv_mvt *t, const struct mv_benchgen_opts *o, FILE *out,
+                     char *msg, size_t msgsize);
+
+/* Validation: a re-traced benchmark against the original, rank by rank and call by call
+ * (function; per operation kind, communicator by its members, peer as a world rank, tag, bytes,
+ * root, request slot). 0 equal (*calls compared), 1 with the first difference in msg. */
+int mv_benchgen_compare(const struct mv_mvt *a, const struct mv_mvt *b, uint64_t *calls, char *msg,
+                        size_t msgsize);
+
+#endif

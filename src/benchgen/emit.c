@@ -1,0 +1,233 @@
+/* The generated benchmark's structure: a header saying where it comes from and how to build and
+ * run it, the prelude, the communicators (split from MPI_COMM_WORLD by their recorded members),
+ * one function per call signature, per rank class its computation distributions, its loops
+ * (grammar rules as functions with for loops) and its main sequence, and main() choosing the
+ * class of the rank. The source grows with signatures and rules, never with repeat counts. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "emit.h"
+#include "mpivet/error.h"
+
+static int refuse(struct mv__gen *g, int rc, const char *fmt, const char *a, const char *b)
+{
+  snprintf(g->msg, g->msgsize, fmt, a, b);
+  return rc;
+}
+
+/* Every rank must find at most one communicator per symbol (its own row, its own column...). */
+static int check_comms(struct mv__gen *g)
+{
+  const struct mv_mvt *t = g->t;
+  for (size_t i = 0; i < t->ncomms; i++)
+    for (size_t j = i + 1; j < t->ncomms; j++) {
+      if (t->comms[i].sym != t->comms[j].sym)
+        continue;
+      for (size_t a = 0; a < t->comms[i].n; a++)
+        for (size_t b = 0; b < t->comms[j].n; b++)
+          if (t->comms[i].members[a] == t->comms[j].members[b]) {
+            char x[32], y[32];
+            snprintf(x, sizeof x, "%" PRIu32, t->comms[i].members[a]);
+            snprintf(y, sizeof y, "%" PRIu32, t->comms[i].sym);
+            return refuse(g, MV_EUNSUP, "rank %s belongs to two communicators created by the "
+                          "same call (communicator %s); benchgen cannot tell them apart", x, y);
+          }
+    }
+  return 0;
+}
+
+static void sizes(struct mv__gen *g)
+{
+  const struct mv_mvt *t = g->t;
+  g->nsyms = 2, g->nslots = 1, g->maxbytes = 64, g->slotbytes = 1;
+  for (size_t i = 0; i < t->ncomms; i++)
+    g->nsyms = t->comms[i].sym + 1 > g->nsyms ? t->comms[i].sym + 1 : g->nsyms;
+  for (size_t i = 0; i < t->nsigs; i++)
+    for (size_t k = 0; k < t->sigs[i].nops; k++) {
+      const struct mv_mvt_opv *o = &t->sigs[i].ops[k];
+      uint64_t b = o->bytes > o->received ? o->bytes : o->received;
+      g->maxbytes = b > g->maxbytes ? b : g->maxbytes;
+      if (o->kind != MV_MVT_OP_COLL && o->kind != MV_MVT_OP_OTHER)
+        g->nslots = o->slot + 1 > g->nslots ? o->slot + 1 : g->nslots;
+      if (o->kind == MV_MVT_OP_IRECV && o->bytes > g->slotbytes)
+        g->slotbytes = o->bytes;
+      if (o->kind <= MV_MVT_OP_IRECV || o->kind == MV_MVT_OP_COLL)
+        g->nsyms = o->comm + 1 > g->nsyms ? o->comm + 1 : g->nsyms;
+    }
+}
+
+/* Ranks as (start, count, stride) triples. */
+static void runs(FILE *out, const uint32_t *v, size_t n, size_t *nruns)
+{
+  *nruns = 0;
+  for (size_t i = 0; i < n;) {
+    size_t j = i + 1;
+    int64_t st = j < n ? (int64_t)v[j] - v[i] : 1;
+    while (j < n && (int64_t)v[j] - v[j - 1] == st)
+      j++;
+    fprintf(out, "%s%" PRIu32 ", %zu, %" PRId64, *nruns ? ", " : "", v[i], j - i, j == i + 1 ? 1 : st);
+    ++*nruns, i = j;
+  }
+}
+
+/* A communicator of all ranks in world order: duplicated, not split (cheaper, like the
+ * Cart_create or Comm_dup it usually came from). */
+static int is_world(const struct mv_mvt *t, const struct mv_mvt_comm *c)
+{
+  for (size_t i = 0; i < c->n; i++)
+    if (c->members[i] != i)
+      return 0;
+  return c->n == t->nranks;
+}
+
+static void comms(struct mv__gen *g)
+{
+  const struct mv_mvt *t = g->t;
+  for (size_t i = 0; i < t->ncomms; i++) {
+    size_t n;
+    if (t->comms[i].sym < 2 || is_world(t, &t->comms[i]))
+      continue;
+    fprintf(g->out, "static const int cm%zu[] = {", i);
+    runs(g->out, t->comms[i].members, t->comms[i].n, &n);
+    fprintf(g->out, "};\n#define CM%zu_RUNS %zu\n", i, n);
+  }
+  fprintf(g->out, "\n/* The traced communicators, split from MPI_COMM_WORLD by their members in order. */\n"
+          "static void make_comms(int rank)\n{\n  MPI_Comm c;\n  int at;\n  (void)rank, (void)c, (void)at;\n"
+          "  for (int s = 0; s < NSYMS; s++)\n    comm[s] = MPI_COMM_NULL;\n"
+          "  comm[0] = MPI_COMM_WORLD;\n  comm[1] = MPI_COMM_SELF;\n");
+  for (size_t i = 0; i < t->ncomms; i++) {
+    if (t->comms[i].sym < 2)
+      continue;
+    if (is_world(t, &t->comms[i])) {
+      fprintf(g->out, "  MPI_Comm_dup(MPI_COMM_WORLD, &comm[%" PRIu32 "]);\n", t->comms[i].sym);
+      continue;
+    }
+    fprintf(g->out, "  at = position(rank, cm%zu, CM%zu_RUNS);\n"
+            "  MPI_Comm_split(MPI_COMM_WORLD, at >= 0 ? 0 : MPI_UNDEFINED, at, &c);\n"
+            "  if (at >= 0)\n    comm[%" PRIu32 "] = c;\n", i, i, t->comms[i].sym);
+  }
+  fprintf(g->out, "  for (int s = 0; s < NSYMS; s++)\n    if (comm[s] != MPI_COMM_NULL) {\n"
+          "      MPI_Comm_rank(comm[s], &crank[s]);\n      MPI_Comm_size(comm[s], &csize[s]);\n    }\n}\n\n");
+}
+
+static void dist(struct mv__gen *g, size_t k, size_t s, const struct mv_mvt_hist *h)
+{
+  double cum = 0;
+  fprintf(g->out, "static const double c%zu_v%zu[] = {", k, s);
+  for (size_t i = 0; i < h->n; i++)
+    fprintf(g->out, "%s%.6g", i ? ", " : "", mv_mvt_bin_ns(h->bin[i]));
+  fprintf(g->out, "}, c%zu_n%zu[] = {", k, s);
+  for (size_t i = 0; i < h->n; i++)
+    fprintf(g->out, "%s%.17g", i ? ", " : "", cum += (double)h->count[i]);
+  fprintf(g->out, "};\nstatic struct dist c%zu_d%zu = {%zu, c%zu_v%zu, c%zu_n%zu, 0};\n", k, s, h->n,
+          k, s, k, s);
+}
+
+static void item(struct mv__gen *g, size_t k, const struct mv_mvt_item *it)
+{
+  const char *kind = it->sym & 1 ? "r" : "s";
+  if (it->count == 1)
+    fprintf(g->out, "  c%zu_%s%" PRIu64 "();\n", k, kind, it->sym >> 1);
+  else
+    fprintf(g->out, "  for (long i = 0; i < %" PRIu64 "L; i++)\n    c%zu_%s%" PRIu64 "();\n", it->count,
+            k, kind, it->sym >> 1);
+}
+
+static void klass(struct mv__gen *g, size_t k)
+{
+  const struct mv_mvt_class *c = &g->t->classes[k];
+  size_t n;
+  fprintf(g->out, "/* class %zu: %zu rank%s */\n", k, c->nranks, c->nranks == 1 ? "" : "s");
+  for (size_t s = 0; s < c->nsigs; s++) {
+    int busy = c->comp[s].n > 1 || (c->comp[s].n == 1 && c->comp[s].bin[0] != 0);
+    if (busy)
+      dist(g, k, s, &c->comp[s]);
+    fprintf(g->out, "static void c%zu_s%zu(void)\n{\n", k, s);
+    if (busy)
+      fprintf(g->out, "  spin(draw(&c%zu_d%zu));\n", k, s);
+    fprintf(g->out, "  s%" PRIu32 "();\n}\n", c->sigs[s]);
+  }
+  for (size_t r = 0; r <= c->nrules; r++) {
+    const struct mv_mvt_rule *rule = r < c->nrules ? &c->rules[r] : &c->main;
+    if (r < c->nrules)
+      fprintf(g->out, "static void c%zu_r%zu(void)\n{\n", k, r);
+    else
+      fprintf(g->out, "static void c%zu_main(void)\n{\n", k);
+    for (size_t i = 0; i < rule->n; i++)
+      item(g, k, &rule->items[i]);
+    fprintf(g->out, "}\n");
+  }
+  fprintf(g->out, "static const int c%zu_ranks[] = {", k);
+  runs(g->out, c->ranks, c->nranks, &n);
+  fprintf(g->out, "};\n#define C%zu_RUNS %zu\n\n", k, n);
+}
+
+static void header(struct mv__gen *g)
+{
+  const struct mv_mvt *t = g->t;
+  fprintf(g->out, "/* Generated by mpivet benchgen " MV_VERSION " from a compressed trace of %" PRIu32
+          " ranks (%s).\n * It makes the traced application's MPI calls (same functions, peers, tags, sizes\n"
+          " * and order per rank) and replays the computation recorded between them.\n"
+          " * Build: mpicc -O2 -o bench bench.c -lm (or smpicc). Run on %" PRIu32 " ranks:\n"
+          " *   mpirun -np %" PRIu32 " ./bench [COMPUTE_SCALE [MSG_SCALE]]\n"
+          " * Rank 0 prints its time from MPI_Init to MPI_Finalize (the traced run: %.6f s). */\n",
+          t->nranks, t->meta, t->nranks, t->nranks, (double)t->elapsed_ns / 1e9);
+  fprintf(g->out, "#define NRANKS %" PRIu32 "\n#define NSYMS %" PRIu32 "\n#define NSLOTS %" PRIu64
+          "\n#define MAXBYTES %" PRIu64 "\n#define SLOTBYTES %" PRIu64 "\n#define COMPUTE_SCALE %.17g\n"
+          "#define MSG_SCALE %.17g\n", t->nranks, g->nsyms, g->nslots, g->maxbytes, g->slotbytes,
+          g->o->compute_scale, g->o->msg_scale);
+  fputs(mv__bg_prelude, g->out);
+  fputc('\n', g->out);
+}
+
+static void main_fn(struct mv__gen *g)
+{
+  fprintf(g->out, "int main(int argc, char **argv)\n{\n  int rank, size;\n  MPI_Init(&argc, &argv);\n"
+          "  double t0 = MPI_Wtime();\n"
+          "  MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n  MPI_Comm_size(MPI_COMM_WORLD, &size);\n"
+          "  if (size != NRANKS) {\n    if (rank == 0)\n"
+          "      fprintf(stderr, \"this benchmark replays %%d ranks; run it on %%d (got %%d)\\n\", NRANKS, NRANKS, size);\n"
+          "    MPI_Finalize();\n    return 2;\n  }\n"
+          "  if (argc > 1)\n    compute_scale = atof(argv[1]);\n"
+          "  if (argc > 2)\n    msg_scale = atof(argv[2]);\n"
+          "  double tc = MPI_Wtime();\n"
+          "  make_comms(rank);\n"
+          "  credit = MPI_Wtime() - tc;\n"
+          "  slot_bytes = (size_t)(SLOTBYTES * msg_scale) + 64;\n"
+          "  size_t big = (size_t)(MAXBYTES * msg_scale) + 64;\n"
+          "  sbuf = calloc(big, 1);\n"
+          "  rbuf = calloc(big > slot_bytes * (NSLOTS + 1) ? big : slot_bytes * (NSLOTS + 1), 1);\n"
+          "  if (!sbuf || !rbuf) {\n    fprintf(stderr, \"rank %%d: out of memory\\n\", rank);\n"
+          "    MPI_Abort(MPI_COMM_WORLD, 2);\n  }\n");
+  for (size_t k = 0; k < g->t->nclasses; k++)
+    fprintf(g->out, "  %sif (position(rank, c%zu_ranks, C%zu_RUNS) >= 0)\n    c%zu_main();\n",
+            k ? "else " : "", k, k, k);
+  fprintf(g->out, "  double t = MPI_Wtime() - t0;\n"
+          "  if (rank == 0)\n    printf(\"elapsed %%.6f s (rank 0, MPI_Init to MPI_Finalize)\\n\", t);\n"
+          "  free(sbuf);\n  free(rbuf);\n  MPI_Finalize();\n  return 0;\n}\n");
+}
+
+int mv_benchgen_emit(const struct mv_mvt *t, const struct mv_benchgen_opts *o, FILE *out,
+                     char *msg, size_t msgsize)
+{
+  struct mv__gen g = {.t = t, .o = o, .out = out, .msg = msg, .msgsize = msgsize};
+  const char *why = NULL;
+  long bad = mv__bg_unsupported(t, &why);
+  if (bad >= 0) {
+    char sig[64];
+    snprintf(sig, sizeof sig, "%s (signature s%ld)", t->sigs[bad].func, bad);
+    return refuse(&g, MV_EUNSUP, "cannot generate %s: %s", sig, why);
+  }
+  int rc = check_comms(&g);
+  if (rc)
+    return rc;
+  sizes(&g);
+  header(&g);
+  comms(&g);
+  for (size_t i = 0; i < t->nsigs; i++)
+    mv__bg_emit_sig(&g, i);
+  for (size_t k = 0; k < t->nclasses; k++)
+    klass(&g, k);
+  main_fn(&g);
+  return ferror(out) ? MV_EIO : 0;
+}

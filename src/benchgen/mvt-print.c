@@ -1,0 +1,166 @@
+/* `mpivet benchgen DIR --print`: the compressed trace as text, one signature per line, each
+ * class's grammar as rules with repeat counts (r3^100), and per signature the computation
+ * before the call and the call's own time (mean and range of the log bins, with units). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mpivet/benchgen.h"
+#include "mpivet/error.h"
+#include "mvt.h"
+
+const char *mv_mvt_op_name(int kind)
+{
+  static const char *const names[] = {
+#define MV_MVT_X(name, fields) #name,
+    MV_MVT_OPS(MV_MVT_X)
+#undef MV_MVT_X
+  };
+  return kind >= 0 && kind < MV_MVT_OP_COUNT ? names[kind] : "?";
+}
+
+double mv_mvt_bin_ns(uint32_t bin)
+{
+  return bin == 0 ? 0 : pow(MV_MVT_BIN_BASE, (double)bin - 0.5);
+}
+
+static uint64_t mul(uint64_t a, uint64_t b)
+{
+  return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
+static uint64_t add(uint64_t a, uint64_t b)
+{
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t rule_calls(const struct mv_mvt_class *c, const struct mv_mvt_rule *r, uint64_t *memo)
+{
+  uint64_t n = 0;
+  for (size_t i = 0; i < r->n; i++) {
+    uint64_t s = r->items[i].sym, one = 1;
+    if (s & 1) {
+      if (memo[s >> 1] == 0)
+        memo[s >> 1] = rule_calls(c, &c->rules[s >> 1], memo);
+      one = memo[s >> 1];
+    }
+    n = add(n, mul(one, r->items[i].count));
+  }
+  return n;
+}
+
+uint64_t mv_mvt_class_calls(const struct mv_mvt_class *c)
+{
+  uint64_t *memo = calloc(c->nrules + 1, sizeof *memo);
+  uint64_t n = memo ? rule_calls(c, &c->main, memo) : UINT64_MAX;
+  free(memo);
+  return n;
+}
+
+static void print_op(const struct mv_mvt_opv *o, FILE *out)
+{
+  fprintf(out, " %s", mv_mvt_op_name(o->kind));
+  switch (o->kind) {
+  case MV_MVT_OP_SEND: case MV_MVT_OP_RECV: case MV_MVT_OP_ISEND: case MV_MVT_OP_IRECV:
+    fprintf(out, "(comm %" PRIu32 ", peer %+" PRId64 ", tag %" PRIu64 ", %" PRIu64 " B", o->comm,
+            o->peer, o->tag, o->bytes);
+    if (o->kind == MV_MVT_OP_ISEND || o->kind == MV_MVT_OP_IRECV)
+      fprintf(out, ", req %" PRIu64, o->slot);
+    fputc(')', out);
+    break;
+  case MV_MVT_OP_COLL:
+    fprintf(out, "(comm %" PRIu32 ", root %" PRId64 ", sent %" PRIu64 " B, received %" PRIu64 " B)",
+            o->comm, o->root, o->bytes, o->received);
+    break;
+  case MV_MVT_OP_DONE: case MV_MVT_OP_LOST:
+    fprintf(out, "(req %" PRIu64 ")", o->slot);
+    break;
+  default:
+    fprintf(out, "(raw event kind %" PRIu64 ")", o->other);
+  }
+}
+
+static void print_items(const struct mv_mvt_rule *r, const struct mv_mvt_class *c, FILE *out)
+{
+  for (size_t i = 0; i < r->n; i++) {
+    uint64_t s = r->items[i].sym;
+    if (s & 1)
+      fprintf(out, " r%" PRIu64, s >> 1);
+    else
+      fprintf(out, " s%" PRIu32, c->sigs[s >> 1]);
+    if (r->items[i].count != 1)
+      fprintf(out, "^%" PRIu64, r->items[i].count);
+  }
+  fputc('\n', out);
+}
+
+static void print_hist(const char *what, const struct mv_mvt_hist *h, FILE *out)
+{
+  double sum = 0, lo = INFINITY, hi = 0;
+  uint64_t n = 0;
+  for (size_t i = 0; i < h->n; i++) {
+    double v = mv_mvt_bin_ns(h->bin[i]) / 1e3;
+    sum += v * (double)h->count[i], n += h->count[i];
+    lo = v < lo ? v : lo, hi = v > hi ? v : hi;
+  }
+  if (n)
+    fprintf(out, " %s %.3g us (%.3g..%.3g us, %zu bins)", what, sum / (double)n, lo, hi, h->n);
+}
+
+static void print_ranks(const uint32_t *r, size_t n, FILE *out)
+{
+  for (size_t i = 0; i < n; i++) {
+    size_t j = i;
+    while (j + 1 < n && r[j + 1] == r[j] + 1)
+      j++;
+    fprintf(out, "%s%" PRIu32, i ? "," : "", r[i]);
+    if (j > i)
+      fprintf(out, "-%" PRIu32, r[j]);
+    i = j;
+  }
+}
+
+static void print_class(const struct mv_mvt_class *c, size_t k, FILE *out)
+{
+  fprintf(out, "class %zu: %zu rank%s: ", k, c->nranks, c->nranks == 1 ? "" : "s");
+  print_ranks(c->ranks, c->nranks, out);
+  fprintf(out, "\n  %" PRIu64 " calls per rank, longest span %.6f s\n", mv_mvt_class_calls(c),
+          (double)c->span_ns / 1e9);
+  for (size_t r = 0; r < c->nrules; r++) {
+    fprintf(out, "  r%zu =", r);
+    print_items(&c->rules[r], c, out);
+  }
+  fprintf(out, "  main =");
+  print_items(&c->main, c, out);
+  for (size_t s = 0; s < c->nsigs; s++) {
+    fprintf(out, "  s%" PRIu32 ":", c->sigs[s]);
+    print_hist("computation before", &c->comp[s], out);
+    print_hist("; in the call", &c->dur[s], out);
+    fputc('\n', out);
+  }
+}
+
+int mv_mvt_print(const struct mv_mvt *t, FILE *out)
+{
+  fprintf(out, "compressed trace, format version %u: %" PRIu32 " ranks, longest span %.6f s (%s)\n",
+          t->version, t->nranks, (double)t->elapsed_ns / 1e9, t->meta);
+  for (size_t i = 0; i < t->ncomms; i++) {
+    fprintf(out, "communicator %" PRIu32 " (id %" PRIu32 "): %zu ranks: ", t->comms[i].sym,
+            t->comms[i].id, t->comms[i].n);
+    print_ranks(t->comms[i].members, t->comms[i].n, out);
+    fputc('\n', out);
+  }
+  fprintf(out, "%zu signatures:\n", t->nsigs);
+  for (size_t i = 0; i < t->nsigs; i++) {
+    const struct mv_mvt_sig *s = &t->sigs[i];
+    fprintf(out, "  s%zu %s site %016" PRIx64 ":", i, s->func, s->site);
+    for (size_t k = 0; k < s->nops; k++)
+      print_op(&s->ops[k], out);
+    fputc('\n', out);
+  }
+  fprintf(out, "%zu rank class%s:\n", t->nclasses, t->nclasses == 1 ? "" : "es");
+  for (size_t k = 0; k < t->nclasses; k++)
+    print_class(&t->classes[k], k, out);
+  return ferror(out) ? MV_EIO : 0;
+}

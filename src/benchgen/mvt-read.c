@@ -1,0 +1,320 @@
+/* Reader of the compressed trace (docs/formats.md, "Compressed trace"; codec in
+ * src/trace/mvt.h): every count is checked against the bytes left, every reference against
+ * what it refers to, rules may only refer to earlier rules (so expanding one terminates), and a
+ * failure names the byte offset and what was expected. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpivet/benchgen.h"
+#include "mpivet/error.h"
+#include "mvt.h"
+
+struct cur {
+  const uint8_t *p, *start, *end;
+  char *err;
+  size_t errsize;
+  int rc;
+};
+
+static int fail(struct cur *c, int rc, const char *what)
+{
+  if (!c->rc)
+    snprintf(c->err, c->errsize, "byte %zu: %s", (size_t)(c->p - c->start), what);
+  c->rc = c->rc ? c->rc : rc;
+  return c->rc;
+}
+
+/* A varint no larger than max; on failure *v = 0 and the error is set. */
+static int get(struct cur *c, uint64_t *v, uint64_t max, const char *what)
+{
+  *v = 0;
+  if (c->rc)
+    return c->rc;
+  if (mv_mvt_get(&c->p, c->end, v) != 0)
+    return fail(c, MV_EPARSE, what);
+  if (*v > max) {
+    *v = 0;
+    return fail(c, MV_EPARSE, what);
+  }
+  return 0;
+}
+
+/* A count of items of at least one byte each: no more than the bytes left. */
+static int count(struct cur *c, uint64_t *n, const char *what)
+{
+  return get(c, n, (uint64_t)(c->end - c->p), what);
+}
+
+static void *array(struct cur *c, uint64_t n, size_t elem)
+{
+  void *p = c->rc ? NULL : calloc(n + 1, elem);
+  if (!p && !c->rc)
+    fail(c, MV_ENOMEM, "out of memory");
+  return p;
+}
+
+static char *str(struct cur *c, const char *what)
+{
+  uint64_t n;
+  count(c, &n, what);
+  char *s = array(c, n, 1);
+  if (s)
+    memcpy(s, c->p, n), c->p += n;
+  return s;
+}
+
+/* Nested runs (ctrace-write.c) into a list of at most max values below limit. */
+static uint32_t *seq(struct cur *c, size_t *n, uint64_t max, uint64_t limit, const char *what)
+{
+  uint64_t ng, total = 0;
+  uint32_t *v = array(c, max, sizeof *v);
+  count(c, &ng, what);
+  for (uint64_t g = 0; g < ng && !c->rc; g++) {
+    uint64_t start, cnt, st, reps, rs;
+    get(c, &start, limit, what), get(c, &cnt, max, what), get(c, &st, UINT64_MAX, what);
+    get(c, &reps, max, what), get(c, &rs, UINT64_MAX, what);
+    if (c->rc || cnt == 0 || reps == 0 || cnt * reps > max - total)
+      return fail(c, MV_EPARSE, what), free(v), NULL;
+    for (uint64_t r = 0; r < reps; r++)
+      for (uint64_t i = 0; i < cnt; i++) {
+        int64_t x = (int64_t)start + (int64_t)r * mv_mvt_unzig(rs) + (int64_t)i * mv_mvt_unzig(st);
+        if (x < 0 || (uint64_t)x >= limit)
+          return fail(c, MV_EPARSE, what), free(v), NULL;
+        v[total++] = (uint32_t)x;
+      }
+  }
+  *n = total;
+  if (c->rc)
+    free(v), v = NULL;
+  return v;
+}
+
+static void op(struct cur *c, struct mv_mvt_opv *o)
+{
+  uint64_t k, f[5] = {0};
+  get(c, &k, MV_MVT_OP_COUNT - 1, "expected an operation kind");
+  int nf = mv_mvt_op_nfields((unsigned)k);
+  for (int i = 0; i < nf; i++)
+    get(c, &f[i], UINT64_MAX, "expected an operation field");
+  *o = (struct mv_mvt_opv){.kind = (int)k, .root = -1};
+  switch (k) {
+  case MV_MVT_OP_SEND: case MV_MVT_OP_RECV: case MV_MVT_OP_ISEND: case MV_MVT_OP_IRECV:
+    o->comm = (uint32_t)f[0], o->tag = f[2], o->bytes = f[3], o->slot = f[4];
+    o->peer = mv_mvt_unzig(f[1] >> 1);
+    if (f[1] & 1)
+      fail(c, MV_EPARSE, "a peer in an unknown communicator");
+    break;
+  case MV_MVT_OP_COLL:
+    o->comm = (uint32_t)f[0], o->root = (int64_t)f[1] - 1, o->bytes = f[2], o->received = f[3];
+    break;
+  case MV_MVT_OP_DONE: case MV_MVT_OP_LOST:
+    o->slot = f[0];
+    break;
+  default:
+    o->other = f[0];
+  }
+  if (o->slot > 1u << 20)
+    fail(c, MV_EPARSE, "a request slot over 2^20");
+}
+
+static const char *region_name(const struct mv_mvt *t, uint64_t id)
+{
+  for (size_t i = 0; i < t->nregions; i++)
+    if (t->region_ids[i] == id)
+      return t->region_names[i];
+  return "?";
+}
+
+static void sig(struct cur *c, const struct mv_mvt *t, struct mv_mvt_sig *s)
+{
+  uint64_t len, region, n;
+  count(c, &len, "expected a signature length");
+  struct cur sub = *c;
+  sub.end = c->p + len;
+  get(&sub, &region, UINT32_MAX, "expected a function id");
+  get(&sub, &s->site, UINT64_MAX, "expected a call site");
+  count(&sub, &n, "expected a number of operations");
+  s->region = (uint32_t)region;
+  s->func = region_name(t, region);
+  s->ops = array(&sub, n, sizeof *s->ops);
+  for (s->nops = 0; s->ops && s->nops < n && !sub.rc; s->nops++)
+    op(&sub, &s->ops[s->nops]);
+  if (!sub.rc && sub.p != sub.end)
+    fail(&sub, MV_EPARSE, "signature longer than its operations");
+  c->rc = sub.rc;
+  c->p = sub.rc ? c->p : sub.end;
+}
+
+static void rule(struct cur *c, struct mv_mvt_rule *r, uint64_t nsigs, uint64_t nrules)
+{
+  uint64_t n;
+  count(c, &n, "expected a rule length");
+  r->items = array(c, n, sizeof *r->items);
+  for (r->n = 0; r->items && r->n < n && !c->rc; r->n++) {
+    struct mv_mvt_item *it = &r->items[r->n];
+    get(c, &it->sym, UINT64_MAX, "expected a symbol");
+    get(c, &it->count, UINT64_MAX, "expected a repeat count");
+    if (!c->rc && ((it->sym & 1) ? it->sym >> 1 >= nrules : it->sym >> 1 >= nsigs))
+      fail(c, MV_EPARSE, "a symbol referring to a later rule or an unknown signature");
+    if (!c->rc && it->count == 0)
+      fail(c, MV_EPARSE, "a repeat count of 0");
+  }
+}
+
+static void hist(struct cur *c, struct mv_mvt_hist *h)
+{
+  uint64_t n, d, k = 0;
+  get(c, &n, 256, "expected a number of bins");
+  h->bin = array(c, n, sizeof *h->bin);
+  h->count = array(c, n, sizeof *h->count);
+  for (h->n = 0; h->bin && h->count && h->n < n && !c->rc; h->n++) {
+    get(c, &d, 256, "expected a bin"), get(c, &h->count[h->n], UINT64_MAX, "expected a bin count");
+    if ((k += d) >= 256 || (h->n > 0 && d == 0))
+      fail(c, MV_EPARSE, "bins out of order");
+    h->bin[h->n] = (uint32_t)k;
+  }
+}
+
+static void klass(struct cur *c, const struct mv_mvt *t, struct mv_mvt_class *k)
+{
+  uint64_t n, g, nr;
+  k->ranks = seq(c, &k->nranks, t->nranks, t->nranks, "expected the class's ranks");
+  count(c, &n, "expected the class's number of signatures");
+  k->sigs = array(c, n, sizeof *k->sigs);
+  for (k->nsigs = 0; k->sigs && k->nsigs < n && !c->rc; k->nsigs++) {
+    get(c, &g, t->nsigs ? t->nsigs - 1 : 0, "expected a signature id");
+    if (!t->nsigs)
+      fail(c, MV_EPARSE, "a signature id but no signatures");
+    k->sigs[k->nsigs] = (uint32_t)g;
+  }
+  count(c, &nr, "expected a number of rules");
+  k->rules = array(c, nr, sizeof *k->rules);
+  for (k->nrules = 0; k->rules && k->nrules < nr && !c->rc; k->nrules++)
+    rule(c, &k->rules[k->nrules], k->nsigs, k->nrules);
+  rule(c, &k->main, k->nsigs, k->nrules);
+  get(c, &k->span_ns, UINT64_MAX, "expected the span");
+  k->comp = array(c, k->nsigs, sizeof *k->comp);
+  k->dur = array(c, k->nsigs, sizeof *k->dur);
+  for (size_t i = 0; k->comp && k->dur && i < k->nsigs && !c->rc; i++)
+    hist(c, &k->comp[i]), hist(c, &k->dur[i]);
+}
+
+static void header(struct cur *c, struct mv_mvt *t)
+{
+  uint64_t v;
+  if (c->end - c->p < 8 || memcmp(c->p, MV_MVT_MAGIC, 4) != 0) {
+    fail(c, MV_EPARSE, "not a compressed trace (no MVCT magic)");
+    return;
+  }
+  c->p += 4;
+  get(c, &v, UINT32_MAX, "expected the format version");
+  t->version = (unsigned)v;
+  if (!c->rc && v != MV_MVT_VERSION)
+    fail(c, MV_EUNSUP, "format version not supported by this mpivet (it reads version 1)");
+  get(c, &v, 1u << 24, "expected the number of ranks (1..2^24)");
+  t->nranks = (uint32_t)v;
+  if (!c->rc && v == 0)
+    fail(c, MV_EPARSE, "expected the number of ranks (1..2^24)");
+  get(c, &t->elapsed_ns, UINT64_MAX, "expected the elapsed time");
+  t->meta = str(c, "expected the meta string");
+}
+
+static void tables(struct cur *c, struct mv_mvt *t)
+{
+  uint64_t n;
+  count(c, &n, "expected the number of functions");
+  t->region_ids = array(c, n, sizeof *t->region_ids);
+  t->region_names = array(c, n, sizeof *t->region_names);
+  for (t->nregions = 0; t->region_names && t->region_ids && t->nregions < n && !c->rc; t->nregions++) {
+    uint64_t id;
+    get(c, &id, UINT32_MAX, "expected a function id");
+    t->region_ids[t->nregions] = (uint32_t)id;
+    t->region_names[t->nregions] = str(c, "expected a function name");
+  }
+  count(c, &n, "expected the number of communicators");
+  t->comms = array(c, n, sizeof *t->comms);
+  for (t->ncomms = 0; t->comms && t->ncomms < n && !c->rc; t->ncomms++) {
+    struct mv_mvt_comm *m = &t->comms[t->ncomms];
+    uint64_t id;
+    get(c, &id, UINT32_MAX, "expected a communicator id");
+    m->id = (uint32_t)id, m->sym = (uint32_t)(id / t->nranks);
+    m->members = seq(c, &m->n, t->nranks, t->nranks, "expected the communicator's members");
+  }
+  count(c, &n, "expected the number of signatures");
+  t->sigs = array(c, n, sizeof *t->sigs);
+  for (t->nsigs = 0; t->sigs && t->nsigs < n && !c->rc; t->nsigs++)
+    sig(c, t, &t->sigs[t->nsigs]);
+}
+
+int mv_mvt_parse(const uint8_t *p, size_t n, struct mv_mvt *t, char *err, size_t errsize)
+{
+  struct cur c = {p, p, p + n, err, errsize, 0};
+  uint64_t nc;
+  memset(t, 0, sizeof *t);
+  header(&c, t);
+  tables(&c, t);
+  count(&c, &nc, "expected the number of rank classes");
+  t->classes = array(&c, nc, sizeof *t->classes);
+  for (t->nclasses = 0; t->classes && t->nclasses < nc && !c.rc; t->nclasses++)
+    klass(&c, t, &t->classes[t->nclasses]);
+  if (!c.rc && (c.end - c.p != 4 || memcmp(c.p, MV_MVT_TRAILER, 4) != 0))
+    fail(&c, MV_EPARSE, "expected the MVCE trailer at the end (file cut or garbled)");
+  if (c.rc)
+    mv_mvt_release(t);
+  return c.rc;
+}
+
+int mv_mvt_read(const char *path, struct mv_mvt *t, char *err, size_t errsize)
+{
+  FILE *f = fopen(path, "rb");
+  memset(t, 0, sizeof *t);
+  if (!f) {
+    snprintf(err, errsize, "cannot open it");
+    return MV_ENOENT;
+  }
+  size_t cap = 1 << 16, n = 0;
+  uint8_t *buf = malloc(cap);
+  while (buf) {
+    n += fread(buf + n, 1, cap - n, f);
+    if (n < cap)
+      break;
+    uint8_t *q = realloc(buf, cap *= 2);
+    if (!q)
+      free(buf);
+    buf = q;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  int rc = !buf ? MV_ENOMEM : bad ? MV_EIO : mv_mvt_parse(buf, n, t, err, errsize);
+  if (!buf || bad)
+    snprintf(err, errsize, "%s", !buf ? "out of memory" : "read error");
+  free(buf);
+  return rc;
+}
+
+static void free_rule(struct mv_mvt_rule *r)
+{
+  free(r->items);
+}
+
+void mv_mvt_release(struct mv_mvt *t)
+{
+  for (size_t i = 0; t->region_names && i < t->nregions + 1; i++)
+    free(t->region_names[i]);
+  for (size_t i = 0; t->comms && i < t->ncomms + 1; i++)
+    free(t->comms[i].members);
+  for (size_t i = 0; t->sigs && i < t->nsigs + 1; i++)
+    free(t->sigs[i].ops);
+  for (size_t i = 0; t->classes && i < t->nclasses + 1; i++) {
+    struct mv_mvt_class *k = &t->classes[i];
+    for (size_t r = 0; k->rules && r < k->nrules + 1; r++)
+      free_rule(&k->rules[r]);
+    for (size_t s = 0; k->comp && k->dur && s < k->nsigs + 1; s++)
+      free(k->comp[s].bin), free(k->comp[s].count), free(k->dur[s].bin), free(k->dur[s].count);
+    free(k->ranks), free(k->sigs), free(k->rules), free_rule(&k->main), free(k->comp), free(k->dur);
+  }
+  free(t->meta), free(t->region_ids), free(t->region_names), free(t->comms), free(t->sigs);
+  free(t->classes);
+  memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,170 @@
+/* `mpivet benchgen DIR [-o FILE.c] [--print] [options]`: the compressed trace of DIR
+ * (DIR/compressed.mvt, or the file itself) dumped, checked and turned into a C+MPI benchmark. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "mpivet/benchgen.h"
+#include "mpivet/error.h"
+
+static const char usage[] =
+  "usage: mpivet benchgen DIR [-o FILE.c] [--print] [--compute-scale X] [--msg-scale Y]\n"
+  "                           [--coll-as-p2p OP] [--no-check] [--force]\n"
+  "       mpivet benchgen DIR --compare OTHER\n\n"
+  "Turn the compressed trace DIR/compressed.mvt (written by mpivet trace) into one standalone\n"
+  "C+MPI benchmark that makes the same MPI calls with the same peers, tags and sizes, in loops,\n"
+  "and replays the computation between them. Build it with mpicc or smpicc; it takes no\n"
+  "argument (optional: compute scale, message scale) and prints its elapsed time in seconds.\n\n"
+  "  -o, --output FILE.c     write the program there (default: stdout); an existing file is\n"
+  "                          kept unless --force\n"
+  "  --print                 dump the compressed trace for humans instead\n"
+  "  --compute-scale X       computation replayed X times as long (default 1)\n"
+  "  --msg-scale Y           messages Y times as large (default 1)\n"
+  "  --coll-as-p2p OP        replay collective OP (e.g. MPI_Allreduce, or all) with point-to-point\n"
+  "  --compare OTHER         compare DIR's calls with OTHER's (a folder or .mvt file; e.g. the\n"
+  "                          generated benchmark re-traced): per rank and call the function,\n"
+  "                          communicator members, peer, tag, bytes, root; and the time (s, %)\n"
+  "  --no-check              skip the matching check (potential deadlocks, misaligned collectives)\n"
+  "  --force                 overwrite FILE.c\n"
+  "Exit status: 0 written (or the same calls); 1 the calls differ, or the trace could deadlock or its collectives do not align (the\n"
+  "ranks and calls are named); 2 usage, unreadable trace or a call benchgen cannot replay.\n";
+
+struct opts {
+  const char *out, *dir, *compare;
+  int print, check, force;
+  struct mv_benchgen_opts gen;
+};
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+  static const struct option longopts[] = {
+    {"output", required_argument, 0, 'o'}, {"print", no_argument, 0, 'p'},
+    {"compute-scale", required_argument, 0, 'c'}, {"msg-scale", required_argument, 0, 'm'},
+    {"coll-as-p2p", required_argument, 0, 'a'}, {"no-check", no_argument, 0, 'n'},
+    {"force", no_argument, 0, 'f'}, {"compare", required_argument, 0, 'C'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+  int c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    double *scale = c == 'c' ? &o->gen.compute_scale : &o->gen.msg_scale;
+    if (c == 'h') {
+      fputs(usage, stdout);
+      return -1;
+    } else if (c == 'o')
+      o->out = optarg;
+    else if (c == 'p')
+      o->print = 1;
+    else if (c == 'n')
+      o->check = 0;
+    else if (c == 'f')
+      o->force = 1;
+    else if (c == 'C')
+      o->compare = optarg;
+    else if (c == 'a')
+      o->gen.coll_as_p2p = optarg;
+    else if ((c == 'c' || c == 'm') && (mv_cli_parse_double(optarg, scale) || !(*scale >= 0) || *scale > 1e6))
+      return mv_cli_error("benchgen", "--%s: expected a factor between 0 and 1e6, got \"%s\"",
+                          c == 'c' ? "compute-scale" : "msg-scale", optarg);
+    else if (c == '?' || c == ':')
+      return mv_cli_bad_option("benchgen", argv, optopt);
+  }
+  if (optind != argc - 1)
+    return mv_cli_error("benchgen", "expected one trace folder (see --help)");
+  o->dir = argv[optind];
+  return 0;
+}
+
+static int load(const char *dir, struct mv_mvt *t)
+{
+  char path[4096], err[256] = "";
+  struct stat st;
+  if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+    snprintf(path, sizeof path, "%s/compressed.mvt", dir);
+  else
+    snprintf(path, sizeof path, "%s", dir);
+  int rc = mv_mvt_read(path, t, err, sizeof err);
+  if (rc == MV_ENOENT)
+    return mv_cli_error("benchgen", "%s: no compressed trace (trace with mpivet trace; "
+                        "MPIVET_TRACE_FORMAT must include mvt)", path);
+  return rc ? mv_cli_fail("benchgen", rc, "%s: %s", path, err) : 0;
+}
+
+static int generate(const struct opts *o, const struct mv_mvt *t)
+{
+  char msg[1024] = "", tmp[4200];
+  struct stat st;
+  if (o->out && !o->force && stat(o->out, &st) == 0)
+    return mv_cli_error("benchgen", "%s exists; not overwriting it (--force to replace it)", o->out);
+  snprintf(tmp, sizeof tmp, "%s.part", o->out ? o->out : "");
+  FILE *f = o->out ? fopen(tmp, "w") : stdout;
+  if (!f)
+    return mv_cli_error("benchgen", "%s: cannot write", tmp);
+  int rc = mv_benchgen_emit(t, &o->gen, f, msg, sizeof msg);
+  if (f != stdout && (fclose(f) != 0 || rc || rename(tmp, o->out) != 0)) {
+    remove(tmp);
+    rc = rc ? rc : MV_EIO;
+  }
+  if (rc)
+    return mv_cli_fail("benchgen", rc, "%s", *msg ? msg : mv_strerror(rc));
+  return mv_cli_finish(MV_EXIT_OK);
+}
+
+static int compare(const struct opts *o, const struct mv_mvt *a)
+{
+  struct mv_mvt b;
+  int rc = load(o->compare, &b);
+  if (rc)
+    return rc;
+  char msg[1024] = "";
+  uint64_t calls = 0;
+  rc = mv_benchgen_compare(a, &b, &calls, msg, sizeof msg);
+  if (rc == 1)
+    fprintf(stderr, "mpivet benchgen: the calls differ: %s\n", msg);
+  else if (rc == 0) {
+    double x = (double)a->elapsed_ns / 1e9, y = (double)b.elapsed_ns / 1e9;
+    printf("same calls: %llu calls on %u ranks; longest span %.6f s against %.6f s (%+.2f %%)\n",
+           (unsigned long long)calls, (unsigned)a->nranks, x, y, x > 0 ? 100 * (y - x) / x : 0.0);
+  }
+  mv_mvt_release(&b);
+  if (rc < 0)
+    return mv_cli_fail("benchgen", rc, "%s", mv_strerror(rc));
+  return rc ? MV_EXIT_VERDICT : mv_cli_finish(MV_EXIT_OK);
+}
+
+int cmd_benchgen(int argc, char **argv)
+{
+  struct opts o = {.check = 1, .gen = {1, 1, NULL}};
+  int rc = parse(argc, argv, &o);
+  if (rc)
+    return rc == -1 ? mv_cli_finish(MV_EXIT_OK) : rc;
+  struct mv_mvt t;
+  if ((rc = load(o.dir, &t)) != 0)
+    return rc;
+  if (o.compare) {
+    rc = compare(&o, &t);
+    mv_mvt_release(&t);
+    return rc;
+  }
+  if (o.print) {
+    rc = mv_mvt_print(&t, stdout);
+    mv_mvt_release(&t);
+    return rc ? mv_cli_fail("benchgen", rc, "stdout: %s", mv_strerror(rc)) : mv_cli_finish(MV_EXIT_OK);
+  }
+  char msg[1024] = "";
+  rc = o.check ? mv_benchgen_check(&t, 2000000000ull, msg, sizeof msg) : 0;
+  if (rc == 1) {
+    fprintf(stderr, "mpivet benchgen: %s: %s\n", o.dir, msg);
+    mv_mvt_release(&t);
+    return MV_EXIT_VERDICT;
+  }
+  if (rc == MV_ERANGE)
+    fprintf(stderr, "mpivet benchgen: %s: not checked: %s\n", o.dir, msg);
+  else if (rc) {
+    mv_mvt_release(&t);
+    return mv_cli_fail("benchgen", rc, "%s: %s", o.dir, msg);
+  }
+  rc = generate(&o, &t);
+  mv_mvt_release(&t);
+  return rc;
+}

@@ -1,0 +1,358 @@
+/* One rank's compressed trace from its raw records (docs/formats.md, "Compressed trace"): each
+ * replayable call becomes a signature (function, call site, operations with symbolic
+ * communicator, relative peer and recycled request slot), interned, pushed into the grammar,
+ * and its computation before it and its own duration go into log bins of that signature. A
+ * call without operations (MPI_Init, communicator management, a Test that completed nothing,
+ * an exchange with MPI_PROC_NULL) is not replayed: its time counts as computation. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctrace.h"
+#include "mvt.h"
+#include "rawfmt.h"
+#include "trace-regions.h"
+
+#define NBINS MV__CT_NBINS
+#define MAX_OPS 4096
+
+struct op { uint64_t f[6]; };            /* f[0] kind (enum mv_mvt_op), then its fields */
+struct call {
+  uint32_t region;
+  uint64_t site, comp, dur;              /* ns */
+  struct op *ops; size_t nops, cap;
+  int pending;                           /* IRECVs waiting for their completion */
+};
+struct slot { uint64_t req; size_t call, op; int used; };
+struct builder {
+  const struct mv__ct_input *in;
+  struct call *q; size_t qhead, qn, qcap;   /* calls waiting for their receives' completions */
+  struct slot *slots; size_t nslots;
+  struct mv__intern sigs;
+  uint64_t (*hist)[2][NBINS]; size_t caphist;
+  struct mv__grammar g;
+  uint64_t tprev, tstart, tend;
+  int started, err;
+};
+
+static const struct mv__ct_comm *comm_of(const struct builder *b, uint32_t id)
+{
+  for (size_t i = 0; i < b->in->ncomms; i++)
+    if (b->in->comms[i].id == id)
+      return &b->in->comms[i];
+  return NULL;
+}
+
+/* Symbolic communicator: the creation number k of the tracer's id k * size + leader. */
+static uint64_t comm_sym(const struct builder *b, uint32_t id)
+{
+  return id == UINT32_MAX ? UINT32_MAX : id / (uint32_t)b->in->size;
+}
+
+static uint64_t peer_rel(const struct builder *b, uint32_t comm, uint32_t peer)
+{
+  const struct mv__ct_comm *c = comm_of(b, comm);
+  if (!c || c->size <= 0)
+    return mv_mvt_zig((int64_t)peer) << 1 | 1;   /* unknown communicator: absolute, flagged */
+  int64_t d = ((int64_t)peer - c->rank) % c->size;
+  if (d < 0)
+    d += c->size;
+  if (d > c->size / 2)
+    d -= c->size;
+  return mv_mvt_zig(d) << 1;
+}
+
+static struct op *add_op(struct builder *b, struct call *c, uint64_t kind)
+{
+  if (c->nops == c->cap) {
+    size_t n = c->cap ? c->cap * 2 : 4;
+    struct op *p = n <= MAX_OPS ? realloc(c->ops, n * sizeof *p) : NULL;
+    if (!p)
+      return b->err = -ENOMEM, NULL;
+    c->ops = p, c->cap = n;
+  }
+  struct op *o = &c->ops[c->nops++];
+  memset(o, 0, sizeof *o);
+  o->f[0] = kind;
+  return o;
+}
+
+static long slot_find(const struct builder *b, uint64_t req)
+{
+  for (size_t i = 0; i < b->nslots; i++)
+    if (b->slots[i].used && b->slots[i].req == req)
+      return (long)i;
+  return -1;
+}
+
+/* The lowest free slot for request req (the symbolic request id); -1 when out of memory. */
+static long slot_take(struct builder *b, uint64_t req)
+{
+  size_t i = 0;
+  while (i < b->nslots && b->slots[i].used)
+    i++;
+  if (i == b->nslots) {
+    struct slot *p = realloc(b->slots, (b->nslots + 1) * sizeof *p);
+    if (!p)
+      return b->err = -ENOMEM, -1;
+    b->slots = p, b->nslots++;
+  }
+  b->slots[i] = (struct slot){req, 0, 0, 1};
+  return (long)i;
+}
+
+static void p2p_fields(const struct builder *b, struct op *o, const struct mv__rec *r)
+{
+  o->f[1] = comm_sym(b, r->b);
+  o->f[2] = peer_rel(b, r->b, r->a);
+  o->f[3] = r->c;
+  o->f[4] = r->x;
+}
+
+/* A completion (ISEND_COMPLETE, IRECV, REQUEST_CANCELLED) in the current call c. */
+static void complete(struct builder *b, struct call *c, const struct mv__rec *r)
+{
+  long s = slot_find(b, r->y);
+  if (s < 0)
+    return;  /* a request started before tracing or not recorded */
+  struct slot *sl = &b->slots[s];
+  if (sl->call != SIZE_MAX) {  /* an Irecv waiting for its peer, tag and bytes */
+    struct call *ic = &b->q[sl->call];
+    struct op *o = &ic->ops[sl->op];
+    if (r->kind == MV__K_IRECV)
+      p2p_fields(b, o, r);
+    else
+      o->f[0] = MV_MVT_OP_LOST, o->f[1] = (uint64_t)s;
+    ic->pending--;
+  }
+  struct op *o = add_op(b, c, MV_MVT_OP_DONE);
+  if (o)
+    o->f[1] = (uint64_t)s;
+  sl->used = 0;
+}
+
+static void request(struct builder *b, struct call *c, const struct mv__rec *r)
+{
+  long s = slot_take(b, r->y);
+  struct op *o = s >= 0 ? add_op(b, c, r->kind == MV__K_ISEND ? MV_MVT_OP_ISEND : MV_MVT_OP_IRECV) : NULL;
+  if (!o)
+    return;
+  if (r->kind == MV__K_ISEND) {
+    p2p_fields(b, o, r);
+    b->slots[s].call = SIZE_MAX;
+  } else {
+    b->slots[s].call = (size_t)(c - b->q), b->slots[s].op = c->nops - 1;
+    c->pending++;
+  }
+  o->f[5] = (uint64_t)s;
+}
+
+static void event(struct builder *b, struct call *c, const struct mv__rec *r)
+{
+  struct op *o;
+  switch (r->kind) {
+  case MV__K_SEND: case MV__K_RECV:
+    if ((o = add_op(b, c, r->kind == MV__K_SEND ? MV_MVT_OP_SEND : MV_MVT_OP_RECV)))
+      p2p_fields(b, o, r);
+    break;
+  case MV__K_ISEND: case MV__K_IRECV_REQUEST:
+    request(b, c, r);
+    break;
+  case MV__K_ISEND_COMPLETE: case MV__K_IRECV: case MV__K_REQUEST_CANCELLED:
+    complete(b, c, r);
+    break;
+  case MV__K_COLL_END:
+    if ((o = add_op(b, c, MV_MVT_OP_COLL))) {
+      o->f[1] = comm_sym(b, r->b);
+      o->f[2] = r->a == UINT32_MAX ? 0 : (uint64_t)r->a + 1;
+      o->f[3] = r->x, o->f[4] = r->y;
+    }
+    break;
+  case MV__K_COLL_BEGIN:
+    break;
+  default:
+    if ((o = add_op(b, c, MV_MVT_OP_OTHER)))
+      o->f[1] = r->kind;
+  }
+}
+
+static unsigned bin_of(uint64_t ns)
+{
+  if (ns == 0)
+    return 0;
+  unsigned k = 1 + (unsigned)floor(log((double)ns) / log(MV_MVT_BIN_BASE));
+  return k < NBINS ? k : NBINS - 1;
+}
+
+/* The signature of c as bytes: region, site, number of operations, each operation's fields. */
+static void signature(const struct call *c, struct mv__bytes *s)
+{
+  mv__bytes_put(s, c->region);
+  mv__bytes_put(s, c->site);
+  mv__bytes_put(s, c->nops);
+  for (size_t i = 0; i < c->nops; i++) {
+    int nf = mv_mvt_op_nfields((unsigned)c->ops[i].f[0]);
+    mv__bytes_put(s, c->ops[i].f[0]);
+    if (c->ops[i].f[0] == MV_MVT_OP_ISEND || c->ops[i].f[0] == MV_MVT_OP_IRECV)
+      for (int k = 1; k <= 5; k++)
+        mv__bytes_put(s, c->ops[i].f[k]);
+    else
+      for (int k = 1; k <= nf; k++)
+        mv__bytes_put(s, c->ops[i].f[k]);
+  }
+}
+
+static void emit(struct builder *b, const struct call *c)
+{
+  struct mv__bytes s = {0};
+  signature(c, &s);
+  long id = s.ok ? mv__intern_id(&b->sigs, s.p, s.n) : -1;
+  mv__bytes_release(&s);
+  if (id < 0) {
+    b->err = -ENOMEM;
+    return;
+  }
+  if ((size_t)id >= b->caphist) {
+    size_t n = b->caphist ? b->caphist * 2 : 16;
+    void *p = realloc(b->hist, n * sizeof *b->hist);
+    if (!p) {
+      b->err = -ENOMEM;
+      return;
+    }
+    b->hist = p;
+    memset(b->hist + b->caphist, 0, (n - b->caphist) * sizeof *b->hist);
+    b->caphist = n;
+  }
+  b->hist[id][0][bin_of(c->comp)]++;
+  b->hist[id][1][bin_of(c->dur)]++;
+  if (mv__grammar_push(&b->g, (uint64_t)id * 2) != 0)
+    b->err = -ENOMEM;
+}
+
+/* Signatures of the calls at the head of the queue whose receives all completed. */
+static void drain(struct builder *b, int all)
+{
+  while (b->qhead < b->qn && (all || b->q[b->qhead].pending == 0)) {
+    emit(b, &b->q[b->qhead]);
+    free(b->q[b->qhead].ops);
+    b->qhead++;
+  }
+  if (b->qhead == b->qn)
+    b->qhead = b->qn = 0;
+}
+
+static struct call *enter(struct builder *b, const struct mv__rec *r, uint64_t t)
+{
+  if (b->qn == b->qcap) {
+    size_t n = b->qcap ? b->qcap * 2 : 64;
+    struct call *p = realloc(b->q, n * sizeof *p);
+    if (!p)
+      return b->err = -ENOMEM, NULL;
+    b->q = p, b->qcap = n;
+  }
+  struct call *c = &b->q[b->qn++];
+  *c = (struct call){.region = r->a, .site = r->x, .comp = t > b->tprev ? t - b->tprev : 0};
+  return c;
+}
+
+/* The call at the queue's tail ends at t: replayed (kept, its time recorded) or dropped. */
+static void leave(struct builder *b, uint64_t t, uint64_t tenter)
+{
+  struct call *c = &b->q[b->qn - 1];
+  int init = c->region == MV__R_MPI_Init || c->region == MV__R_MPI_Init_thread;
+  if (init && !b->started)
+    b->started = 1, b->tstart = t;
+  if (c->nops == 0 && c->region != MV__R_MPI_Finalize) {
+    free(c->ops);
+    b->qn--;
+    if (init)
+      b->tprev = t;
+    return;
+  }
+  c->dur = t > tenter ? t - tenter : 0;
+  b->tprev = t;
+  if (c->region == MV__R_MPI_Finalize)
+    b->tend = tenter;
+  drain(b, 0);
+}
+
+static int read_rank(struct builder *b)
+{
+  char path[4096];
+  snprintf(path, sizeof path, "%s/" MV__RAW_DIR "/rank-%d.raw", b->in->dir, b->in->rank);
+  struct mv__raw_reader *rd = malloc(sizeof *rd);
+  FILE *f = rd ? fopen(path, "rb") : NULL;
+  if (!f) {
+    free(rd);
+    return rd ? -errno : -ENOMEM;
+  }
+  rd->f = f, rd->n = rd->pos = 0;
+  struct mv__rec r;
+  uint64_t tenter = 0;
+  int open = 0;
+  while (!b->err && mv__raw_next(rd, &r)) {
+    uint64_t t = mv__clock_map(b->in->clk, r.t);
+    if (r.kind == MV__K_ENTER) {
+      if (open)  /* a call without Leave (cut trace): ends where the next begins */
+        leave(b, t, tenter);
+      open = enter(b, &r, t) != NULL, tenter = t;
+    } else if (r.kind == MV__K_LEAVE && open) {
+      leave(b, t, tenter);
+      open = 0;
+    } else if (open) {
+      event(b, &b->q[b->qn - 1], &r);
+    }
+  }
+  if (open && !b->err) {  /* MPI_Finalize: the raw file closes inside it */
+    b->tend = tenter;
+    leave(b, tenter, tenter);
+  }
+  fclose(f);
+  free(rd);
+  for (size_t i = 0; i < b->nslots; i++)  /* receives never completed */
+    if (b->slots[i].used && b->slots[i].call != SIZE_MAX) {
+      struct op *o = &b->q[b->slots[i].call].ops[b->slots[i].op];
+      o->f[0] = MV_MVT_OP_LOST, o->f[1] = i;
+    }
+  drain(b, 1);
+  return b->err;
+}
+
+static void encode(const struct builder *b, struct mv__ct_rank *out)
+{
+  struct mv__bytes *o = &out->blob;
+  mv__bytes_put(o, b->sigs.n);
+  for (size_t i = 0; i < b->sigs.n; i++) {
+    size_t n;
+    const uint8_t *p = mv__intern_get(&b->sigs, i, &n);
+    mv__bytes_put(o, n);
+    mv__bytes_add(o, p, n);
+  }
+  mv__grammar_encode(&b->g, o);
+  out->nstruct = o->n;
+  mv__bytes_put(o, b->tend > b->tstart ? b->tend - b->tstart : 0);
+  for (size_t i = 0; i < b->sigs.n; i++)
+    mv__ct_put_hist(o, b->hist[i][0]), mv__ct_put_hist(o, b->hist[i][1]);
+}
+
+int mv__ct_build(const struct mv__ct_input *in, struct mv__ct_rank *out)
+{
+  struct builder b = {.in = in};
+  *out = (struct mv__ct_rank){0};
+  int err = read_rank(&b);
+  if (!err)
+    encode(&b, out);
+  if (!err && !out->blob.ok)
+    err = -ENOMEM;
+  for (size_t i = b.qhead; i < b.qn; i++)
+    free(b.q[i].ops);
+  free(b.q);
+  free(b.slots);
+  free(b.hist);
+  mv__intern_release(&b.sigs);
+  mv__grammar_release(&b.g);
+  if (err)
+    mv__bytes_release(&out->blob);
+  return err;
+}
