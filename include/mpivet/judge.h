@@ -17,7 +17,7 @@ struct mv_dataset;
 
 #define MV_JUDGE_NAME 264
 #define MV_JUDGE_TEXT 256
-#define MV_JUDGE_MAX_SEGMENTS 4
+#define MV_JUDGE_MAX_SEGMENTS 8   /* MV_SEGREG_MAX_SEGMENTS */
 /* A model needs this many distinct process counts (one parameter). */
 #define MV_JUDGE_MIN_POINTS 3
 
@@ -29,7 +29,7 @@ enum mv_judge_status { MV_JUDGE_EXACT = 0, MV_JUDGE_APPROX = 1, MV_JUDGE_MISMATC
 #define MV_JUDGE_NSTATUS 6
 
 /* One regime of a segmented model: the model holds for from <= x <= to (the first parameter). */
-struct mv_segment {
+struct mv_model_segment {
   double from, to;
   struct mv_function fn;
 };
@@ -51,7 +51,7 @@ struct mv_judgement {
   int widened;                    /* the fit left the expectation's search space */
   struct mv_verdict verdict;      /* valid for EXACT, APPROX, MISMATCH */
   size_t nsegments;               /* regime changes: 0 = one model for the whole range */
-  struct mv_segment segments[MV_JUDGE_MAX_SEGMENTS];
+  struct mv_model_segment segments[MV_JUDGE_MAX_SEGMENTS];
   char note[MV_JUDGE_TEXT];       /* why not modeled, poor fit, widened; "" when none */
 };
 
