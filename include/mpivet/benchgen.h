@@ -27,7 +27,9 @@ struct mv_mvt_sig {
 };
 struct mv_mvt_item { uint64_t sym, count; };   /* sym: signature * 2, or rule * 2 + 1 */
 struct mv_mvt_rule { size_t n; struct mv_mvt_item *items; };
-struct mv_mvt_hist { size_t n; uint32_t *bin; uint64_t *count; };   /* log bins, mvt.h */
+/* Log bins (mvt.h) of the values, their sum (ns) and the first value (summed over the ranks of
+ * a class). */
+struct mv_mvt_hist { size_t n; uint32_t *bin; uint64_t *count; uint64_t sum, first; };
 struct mv_mvt_class {
   size_t nranks;
   uint32_t *ranks;                  /* sorted world ranks */

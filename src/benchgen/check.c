@@ -1,2 +1,268 @@
+/* The generator's matching check (the paper's collective alignment and deadlock detection, done
+ * by running the benchmark symbolically): every rank's calls are expanded from its class's
+ * grammar and advanced as far as they can go; point-to-point operations match in order per
+ * (communicator, sender, receiver, tag), the i-th send with the i-th receive (wildcards were
+ * already replaced by the recorded senders); a blocking send waits for its receive (as MPI
+ * allows: a potential deadlock is reported even where buffering would hide it); the k-th
+ * collective of a communicator completes when all members reached their k-th, and they must
+ * be the same function with the same root whatever their call sites. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "internal.h"
-int mv_benchgen_check(const struct mv_mvt *t, uint64_t limit, char *msg, size_t msgsize) { (void)t; (void)limit; (void)msg; (void)msgsize; return 0; }
+#include "mpivet/error.h"
+
+struct view { long inst; size_t n, me; const uint32_t *m; };   /* a rank's communicator */
+struct pend { uint32_t key; uint64_t ord; int recv, live; };    /* a posted operation */
+struct coll { uint64_t ord, arrived; const char *func; int64_t root; };
+struct rank {
+  struct mv__bg_iter it;
+  long sig;
+  int stage, done;
+  uint64_t calls;
+  struct pend *slots, tmp[2];
+  uint64_t *ncoll;                                              /* per instance */
+};
+struct sim {
+  const struct mv_mvt *t;
+  uint32_t nsyms;
+  size_t ninst, nslots;                                          /* instance 0 world, 1+i comms[i] */
+  struct view *views;                                            /* rank * nsyms + sym */
+  struct rank *ranks;
+  struct coll (*colls)[2];
+  uint64_t *keys, *sends, *recvs;                                /* open addressing */
+  size_t nkeys, capkeys;
+  char *msg;
+  size_t msgsize;
+};
+
+static void views(struct sim *s)
+{
+  const struct mv_mvt *t = s->t;
+  for (uint32_t r = 0; r < t->nranks; r++)
+    for (uint32_t k = 0; k < s->nsyms; k++) {
+      struct view *v = &s->views[(size_t)r * s->nsyms + k];
+      *v = (struct view){-1, 0, 0, NULL};
+      if (k == 1) {
+        *v = (struct view){-2, 1, 0, NULL};
+        continue;
+      }
+      for (size_t i = 0; i < t->ncomms && v->inst == -1; i++)
+        for (size_t j = 0; t->comms[i].sym == k && j < t->comms[i].n; j++)
+          if (t->comms[i].members[j] == r) {
+            *v = (struct view){(long)i, t->comms[i].n, j, t->comms[i].members};
+            break;
+          }
+    }
+}
+
+static uint64_t hkey(long inst, uint32_t src, uint32_t dst, uint64_t tag)
+{
+  uint64_t h = (uint64_t)(inst + 3) * 0x9E3779B97F4A7C15u ^ ((uint64_t)src << 32 | dst);
+  return (h ^ tag * 0xC2B2AE3D27D4EB4Fu) | 1;   /* never 0: 0 marks an empty slot */
+}
+
+/* The counter index of a key; -1 when out of memory. Keys are hashes of the 4 fields: a
+ * collision would merge two queues (64 bits: not expected at these sizes). */
+static long key_of(struct sim *s, uint64_t h)
+{
+  if ((s->nkeys + 1) * 2 > s->capkeys) {
+    size_t cap = s->capkeys ? s->capkeys * 2 : 1024;
+    uint64_t *k = calloc(cap, sizeof *k), *a = calloc(cap, sizeof *a), *b = calloc(cap, sizeof *b);
+    if (!k || !a || !b)
+      return free(k), free(a), free(b), -1;
+    for (size_t i = 0; i < s->capkeys; i++)
+      if (s->keys[i]) {
+        size_t j = s->keys[i] & (cap - 1);
+        while (k[j])
+          j = (j + 1) & (cap - 1);
+        k[j] = s->keys[i], a[j] = s->sends[i], b[j] = s->recvs[i];
+      }
+    free(s->keys), free(s->sends), free(s->recvs);
+    s->keys = k, s->sends = a, s->recvs = b, s->capkeys = cap;
+  }
+  size_t j = h & (s->capkeys - 1);
+  while (s->keys[j] && s->keys[j] != h)
+    j = (j + 1) & (s->capkeys - 1);
+  if (!s->keys[j])
+    s->keys[j] = h, s->nkeys++;
+  return (long)j;
+}
+
+static int post(struct sim *s, uint32_t r, const struct mv_mvt_opv *o, struct pend *p)
+{
+  const struct view *v = &s->views[(size_t)r * s->nsyms + o->comm];
+  if (v->inst == -1 || o->comm >= s->nsyms) {
+    snprintf(s->msg, s->msgsize, "rank %" PRIu32 " uses communicator %" PRIu32 " but belongs to none "
+             "with that number", r, o->comm);
+    return MV_EPARSE;
+  }
+  int64_t i = (((int64_t)v->me + o->peer) % (int64_t)v->n + (int64_t)v->n) % (int64_t)v->n;
+  uint32_t peer = v->m ? v->m[i] : r;
+  int recv = o->kind == MV_MVT_OP_RECV || o->kind == MV_MVT_OP_IRECV;
+  long k = key_of(s, hkey(v->inst, recv ? peer : r, recv ? r : peer, o->tag));
+  if (k < 0)
+    return MV_ENOMEM;
+  *p = (struct pend){(uint32_t)k, recv ? s->recvs[k]++ : s->sends[k]++, recv, 1};
+  return 0;
+}
+
+static int matched(const struct sim *s, const struct pend *p)
+{
+  if (!p->live)
+    return 1;  /* a completion of a request that was never started: nothing to wait for */
+  return p->recv ? s->sends[p->key] > p->ord : s->recvs[p->key] > p->ord;
+}
+
+/* Arrives at (stage 0) or waits in the rank's next collective; 1 done, 0 waiting, -1 misaligned. */
+static int collective(struct sim *s, uint32_t r, const struct mv_mvt_sig *g)
+{
+  struct rank *R = &s->ranks[r];
+  const struct mv_mvt_opv *o = g->nops ? &g->ops[0] : NULL;
+  const struct view *v = o && o->comm < s->nsyms ? &s->views[(size_t)r * s->nsyms + o->comm] : NULL;
+  if (!v || v->inst == -2)
+    return 1;  /* MPI_COMM_SELF */
+  if (v->inst < 0)
+    return snprintf(s->msg, s->msgsize, "rank %" PRIu32 " calls %s on communicator %" PRIu32
+                    " but belongs to none with that number", r, g->func, o->comm), -1;
+  if (R->stage == 0) {
+    uint64_t k = R->ncoll[v->inst]++;
+    struct coll *c = &s->colls[v->inst][k % 2];
+    if (c->ord != k || c->arrived == 0)
+      *c = (struct coll){k, 1, g->func, o->root};
+    else if (strcmp(c->func, g->func) || c->root != o->root)
+      return snprintf(s->msg, s->msgsize, "collectives do not align: collective %" PRIu64 " of "
+                      "communicator %" PRIu32 " is %s (root %" PRId64 ") on one rank and %s (root %"
+                      PRId64 ") on rank %" PRIu32 " (its call %" PRIu64 ")", k + 1, o->comm, c->func,
+                      c->root, g->func, o->root, r, R->calls), -1;
+    else
+      c->arrived++;
+    R->tmp[0].ord = k, R->stage = 1;
+  }
+  const struct coll *c = &s->colls[v->inst][R->tmp[0].ord % 2];
+  return c->ord == R->tmp[0].ord && c->arrived == v->n;
+}
+
+/* One call of rank r: 1 done, 0 blocked, 2 the rank finished, < 0 an error (msg set), -1 also
+ * the verdict "misaligned" (msg set). */
+static int step(struct sim *s, uint32_t r, uint64_t limit)
+{
+  struct rank *R = &s->ranks[r];
+  if (R->sig < 0) {
+    if ((R->sig = mv__bg_next(&R->it)) < 0)
+      return R->done = 1, 2;
+    R->stage = 0;
+    if (++R->calls > limit)
+      return snprintf(s->msg, s->msgsize, "over %" PRIu64 " calls on rank %" PRIu32, limit, r), MV_ERANGE;
+  }
+  const struct mv_mvt_sig *g = &s->t->sigs[R->sig];
+  int cls = mv__bg_call_of(g->func)->cls, rc = 0;
+  for (size_t i = 0; i < g->nops && !rc; i++) {
+    const struct mv_mvt_opv *o = &g->ops[i];
+    if ((cls == MV__BG_ISEND || cls == MV__BG_IRECV) && o->slot < s->nslots)
+      rc = post(s, r, o, &R->slots[o->slot]);
+    else if (cls == MV__BG_WAIT && o->slot < s->nslots && !matched(s, &R->slots[o->slot]))
+      return 0;
+    else if (cls <= MV__BG_SENDRECV && R->stage == 0)
+      rc = post(s, r, o, &R->tmp[i]);
+    else if (cls <= MV__BG_SENDRECV && !matched(s, &R->tmp[i]))
+      return 0;
+  }
+  if (rc)
+    return rc;
+  if (cls <= MV__BG_SENDRECV && R->stage == 0) {
+    R->stage = 1;
+    return step(s, r, limit);
+  }
+  if (cls == MV__BG_COLL && (rc = collective(s, r, g)) != 1)
+    return rc;
+  R->sig = -1;
+  return 1;
+}
+
+static void deadlock(struct sim *s)
+{
+  size_t n = 0, at = 0, blocked = 0;
+  for (uint32_t r = 0; r < s->t->nranks; r++)
+    blocked += !s->ranks[r].done;
+  at = (size_t)snprintf(s->msg, s->msgsize, "potential deadlock: %zu rank%s wait forever:", blocked,
+                        blocked == 1 ? "" : "s");
+  for (uint32_t r = 0; r < s->t->nranks && n < 6 && at < s->msgsize; r++) {
+    const struct rank *R = &s->ranks[r];
+    if (R->done)
+      continue;
+    const struct mv_mvt_sig *g = &s->t->sigs[R->sig];
+    at += (size_t)snprintf(s->msg + at, s->msgsize - at, "%s rank %" PRIu32 " in its call %" PRIu64
+                           " %s (signature s%ld, site %016" PRIx64 ")", n ? ";" : "", r, R->calls,
+                           g->func, R->sig, g->site);
+    n++;
+  }
+}
+
+static int run(struct sim *s, uint64_t limit)
+{
+  for (;;) {
+    int progress = 0, finished = 1;
+    for (uint32_t r = 0; r < s->t->nranks; r++) {
+      int rc;
+      while ((rc = step(s, r, limit)) == 1)
+        progress = 1;
+      if (rc < 0)
+        return rc == -1 ? 1 : rc;
+      finished &= rc == 2;
+    }
+    if (finished)
+      return 0;
+    if (!progress)
+      return deadlock(s), 1;
+  }
+}
+
+static int setup(struct sim *s)
+{
+  const struct mv_mvt *t = s->t;
+  s->nsyms = 2, s->nslots = 1;
+  for (size_t i = 0; i < t->ncomms; i++)
+    s->nsyms = t->comms[i].sym >= s->nsyms ? t->comms[i].sym + 1 : s->nsyms;
+  for (size_t i = 0; i < t->nsigs; i++)
+    for (size_t k = 0; k < t->sigs[i].nops; k++)
+      if (t->sigs[i].ops[k].kind != MV_MVT_OP_COLL)
+        s->nslots = t->sigs[i].ops[k].slot >= s->nslots ? t->sigs[i].ops[k].slot + 1 : s->nslots;
+  s->ninst = t->ncomms + 1;
+  s->views = calloc((size_t)t->nranks * s->nsyms, sizeof *s->views);
+  s->ranks = calloc(t->nranks, sizeof *s->ranks);
+  s->colls = calloc(s->ninst, sizeof *s->colls);
+  if (!s->views || !s->ranks || !s->colls)
+    return MV_ENOMEM;
+  views(s);
+  for (uint32_t r = 0; r < t->nranks; r++) {
+    struct rank *R = &s->ranks[r];
+    long k = mv__bg_class_of(t, r);
+    R->sig = -1, R->done = k < 0;
+    if (k >= 0 && mv__bg_iter_init(&R->it, &t->classes[k]))
+      return MV_ENOMEM;
+    if (!(R->slots = calloc(s->nslots, sizeof *R->slots)) || !(R->ncoll = calloc(s->ninst, sizeof *R->ncoll)))
+      return MV_ENOMEM;
+  }
+  return 0;
+}
+
+int mv_benchgen_check(const struct mv_mvt *t, uint64_t limit, char *msg, size_t msgsize)
+{
+  int rc = mv__bg_validate(t, msg, msgsize);
+  if (rc)
+    return rc;
+  struct sim s = {.t = t, .msg = msg, .msgsize = msgsize};
+  rc = setup(&s);
+  if (!rc)
+    rc = run(&s, limit);
+  for (uint32_t r = 0; s.ranks && r < t->nranks; r++) {
+    mv__bg_iter_release(&s.ranks[r].it);
+    free(s.ranks[r].slots);
+    free(s.ranks[r].ncoll);
+  }
+  free(s.views), free(s.ranks), free(s.colls), free(s.keys), free(s.sends), free(s.recvs);
+  return rc;
+}

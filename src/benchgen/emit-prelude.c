@@ -1,5 +1,6 @@
 /* The fixed part of every generated benchmark: buffers, the computation replay (a timed spin on
- * real MPI, smpi_execute under SMPI, so that simulated time advances by the recorded amount),
+ * real MPI, a simulated sleep under SMPI, which advances simulated time by the recorded
+ * amount even with smpi/simulate-computation:no, where smpi_execute adds nothing),
  * the deterministic sampler of log-binned times, peers as expressions of the rank, request
  * completion re-synthesised from what each Wait/Test call completed, and the point-to-point
  * replacements of collectives for --coll-as-p2p. */
@@ -11,6 +12,7 @@ const char mv__bg_prelude[] =
   "#include <stdio.h>\n"
   "#include <stdlib.h>\n"
   "#include <string.h>\n"
+  "#include <time.h>\n"
   "\n"
   "static double compute_scale = COMPUTE_SCALE, msg_scale = MSG_SCALE;\n"
   "static MPI_Comm comm[NSYMS];\n"
@@ -29,8 +31,9 @@ const char mv__bg_prelude[] =
   "  credit -= c, s -= c;\n"
   "  if (s <= 0)\n"
   "    return;\n"
-  "#ifdef SMPI_H\n"
-  "  smpi_execute(s);\n"
+  "#ifdef SMPI_H  /* a simulated sleep: advances simulated time whatever smpi/simulate-computation */\n"
+  "  struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};\n"
+  "  nanosleep(&ts, NULL);\n"
   "#else\n"
   "  double t0 = MPI_Wtime();\n"
   "  while (MPI_Wtime() - t0 < s)\n"
@@ -38,14 +41,17 @@ const char mv__bg_prelude[] =
   "#endif\n"
   "}\n"
   "\n"
-  "/* A recorded distribution (log-bin middles in ns and their counts), replayed in a\n"
-  " * deterministic low-discrepancy order that keeps the proportions of the bins. */\n"
-  "struct dist { int n; const double *v; const double *cum; unsigned long k; };\n"
+  "/* A recorded distribution: the first value, then the others' log-bin middles (ns, scaled to\n"
+  " * their recorded mean) with cumulative counts, replayed in a deterministic low-discrepancy\n"
+  " * order that keeps the proportions of the bins. */\n"
+  "struct dist { double first; int n; const double *v; const double *cum; unsigned long k; };\n"
   "static inline double draw(struct dist *d)\n"
   "{\n"
+  "  if (d->k++ == 0 || d->n == 0)\n"
+  "    return d->k == 1 ? d->first : 0;\n"
   "  if (d->n == 1)\n"
   "    return d->v[0];\n"
-  "  double u = fmod((double)d->k++ * 0.6180339887498949 + 0.5, 1.0) * d->cum[d->n - 1];\n"
+  "  double u = fmod((double)(d->k - 2) * 0.6180339887498949 + 0.5, 1.0) * d->cum[d->n - 1];\n"
   "  int i = 0;\n"
   "  while (i < d->n - 1 && d->cum[i] <= u)\n"
   "    i++;\n"

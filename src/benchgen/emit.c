@@ -4,6 +4,7 @@
  * (grammar rules as functions with for loops) and its main sequence, and main() choosing the
  * class of the rank. The source grows with signatures and rules, never with repeat counts. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit.h"
@@ -110,17 +111,29 @@ static void comms(struct mv__gen *g)
           "      MPI_Comm_rank(comm[s], &crank[s]);\n      MPI_Comm_size(comm[s], &csize[s]);\n    }\n}\n\n");
 }
 
-static void dist(struct mv__gen *g, size_t k, size_t s, const struct mv_mvt_hist *h)
+/* The first value, then the other values' bins, their middles scaled so that their mean is
+ * the recorded one (the total is exact). */
+static void dist(struct mv__gen *g, size_t k, size_t s, const struct mv_mvt_hist *h, size_t nranks)
 {
-  double cum = 0;
-  fprintf(g->out, "static const double c%zu_v%zu[] = {", k, s);
+  double first = (double)h->first / (double)nranks, mid = 0, cum = 0, total = 0;
+  unsigned fb = mv_mvt_bin((uint64_t)(first + 0.5), 256);
+  double *c = calloc(h->n + 1, sizeof *c);
+  for (size_t i = 0; c && i < h->n; i++) {  /* the ranks' first values leave the others */
+    c[i] = (double)h->count[i];
+    if (h->bin[i] == fb)
+      c[i] = c[i] > (double)nranks ? c[i] - (double)nranks : 0;
+    mid += mv_mvt_bin_ns(h->bin[i]) * c[i], total += c[i];
+  }
+  double rest = (double)h->sum - first * (double)nranks, f = mid > 0 && rest > 0 ? rest / mid : 0;
+  fprintf(g->out, "static const double c%zu_v%zu[] = {0", k, s);
   for (size_t i = 0; i < h->n; i++)
-    fprintf(g->out, "%s%.6g", i ? ", " : "", mv_mvt_bin_ns(h->bin[i]));
-  fprintf(g->out, "}, c%zu_n%zu[] = {", k, s);
-  for (size_t i = 0; i < h->n; i++)
-    fprintf(g->out, "%s%.17g", i ? ", " : "", cum += (double)h->count[i]);
-  fprintf(g->out, "};\nstatic struct dist c%zu_d%zu = {%zu, c%zu_v%zu, c%zu_n%zu, 0};\n", k, s, h->n,
-          k, s, k, s);
+    fprintf(g->out, ", %.9g", mv_mvt_bin_ns(h->bin[i]) * f);
+  fprintf(g->out, "}, c%zu_n%zu[] = {0", k, s);
+  for (size_t i = 0; c && i < h->n; i++)
+    fprintf(g->out, ", %.17g", cum += c[i]);
+  fprintf(g->out, "};\nstatic struct dist c%zu_d%zu = {%.9g, %zu, c%zu_v%zu + 1, c%zu_n%zu + 1, 0};\n",
+          k, s, first, total > 0 ? h->n : 0, k, s, k, s);
+  free(c);
 }
 
 static void item(struct mv__gen *g, size_t k, const struct mv_mvt_item *it)
@@ -139,9 +152,9 @@ static void klass(struct mv__gen *g, size_t k)
   size_t n;
   fprintf(g->out, "/* class %zu: %zu rank%s */\n", k, c->nranks, c->nranks == 1 ? "" : "s");
   for (size_t s = 0; s < c->nsigs; s++) {
-    int busy = c->comp[s].n > 1 || (c->comp[s].n == 1 && c->comp[s].bin[0] != 0);
+    int busy = c->comp[s].sum > 0;
     if (busy)
-      dist(g, k, s, &c->comp[s]);
+      dist(g, k, s, &c->comp[s], c->nranks);
     fprintf(g->out, "static void c%zu_s%zu(void)\n{\n", k, s);
     if (busy)
       fprintf(g->out, "  spin(draw(&c%zu_d%zu));\n", k, s);
@@ -211,14 +224,9 @@ int mv_benchgen_emit(const struct mv_mvt *t, const struct mv_benchgen_opts *o, F
                      char *msg, size_t msgsize)
 {
   struct mv__gen g = {.t = t, .o = o, .out = out, .msg = msg, .msgsize = msgsize};
-  const char *why = NULL;
-  long bad = mv__bg_unsupported(t, &why);
-  if (bad >= 0) {
-    char sig[64];
-    snprintf(sig, sizeof sig, "%s (signature s%ld)", t->sigs[bad].func, bad);
-    return refuse(&g, MV_EUNSUP, "cannot generate %s: %s", sig, why);
-  }
-  int rc = check_comms(&g);
+  int rc = mv__bg_validate(t, msg, msgsize);
+  if (!rc)
+    rc = check_comms(&g);
   if (rc)
     return rc;
   sizes(&g);

@@ -18,7 +18,9 @@ struct mv__bg_call {
   int reduce;   /* takes a datatype and an MPI_Op */
 };
 const struct mv__bg_call *mv__bg_call_of(const char *func);
-long mv__bg_unsupported(const struct mv_mvt *t, const char **why);
+/* 0 when every signature can be replayed; MV_EUNSUP (a function or event benchgen does not
+ * replay) or MV_EPARSE (operations that do not fit the function) with msg naming it. */
+int mv__bg_validate(const struct mv_mvt *t, char *msg, size_t msgsize);
 
 #endif
 

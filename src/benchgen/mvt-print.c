@@ -104,8 +104,9 @@ static void print_hist(const char *what, const struct mv_mvt_hist *h, FILE *out)
     sum += v * (double)h->count[i], n += h->count[i];
     lo = v < lo ? v : lo, hi = v > hi ? v : hi;
   }
+  (void)sum;
   if (n)
-    fprintf(out, " %s %.3g us (%.3g..%.3g us, %zu bins)", what, sum / (double)n, lo, hi, h->n);
+    fprintf(out, " %s %.3g us (%.3g..%.3g us, %zu bins)", what, (double)h->sum / 1e3 / (double)n, lo, hi, h->n);
 }
 
 static void print_ranks(const uint32_t *r, size_t n, FILE *out)

@@ -116,6 +116,9 @@ static void op(struct cur *c, struct mv_mvt_opv *o)
   }
   if (o->slot > 1u << 20)
     fail(c, MV_EPARSE, "a request slot over 2^20");
+  if (o->comm > 1u << 16 || o->peer > INT32_MAX || o->peer < -INT32_MAX || o->tag > INT32_MAX ||
+      o->root > INT32_MAX || o->bytes > (uint64_t)1 << 48 || o->received > (uint64_t)1 << 48)
+    fail(c, MV_EPARSE, "an operation field out of range (communicator, peer, tag, root or bytes)");
 }
 
 static const char *region_name(const struct mv_mvt *t, uint64_t id)
@@ -165,6 +168,8 @@ static void rule(struct cur *c, struct mv_mvt_rule *r, uint64_t nsigs, uint64_t 
 static void hist(struct cur *c, struct mv_mvt_hist *h)
 {
   uint64_t n, d, k = 0;
+  get(c, &h->sum, UINT64_MAX, "expected a sum of times");
+  get(c, &h->first, UINT64_MAX, "expected a first time");
   get(c, &n, 256, "expected a number of bins");
   h->bin = array(c, n, sizeof *h->bin);
   h->count = array(c, n, sizeof *h->count);

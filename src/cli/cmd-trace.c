@@ -18,12 +18,14 @@
 
 static const char usage[] =
   "usage: mpivet trace [-o DIR] [--buffer SIZE] [--record GROUPS] [--callstack N]\n"
-  "                    [--mpi openmpi|mpich|smpi] -- LAUNCHER [ARGS...]\n"
-  "Trace an MPI application into the OTF2 archive DIR/traces.otf2 (default DIR: trace).\n"
+  "                    [--format LIST] [--mpi openmpi|mpich|smpi] -- LAUNCHER [ARGS...]\n"
+  "Trace an MPI application into the OTF2 archive DIR/traces.otf2 (default DIR: trace) and\n"
+  "the compressed trace DIR/compressed.mvt (mpivet benchgen; docs/formats.md).\n"
   "  -o, --output DIR     output folder (an older archive in it is replaced)\n"
   "  --buffer SIZE        event buffer per rank before it is flushed to disk (default 8M)\n"
   "  --record GROUPS      comma list of p2p,coll,rma,comm,io or all (default all)\n"
   "  --callstack N        return addresses hashed into the call-site id (default 1)\n"
+  "  --format LIST        otf2, mvt or otf2,mvt (default): mvt alone for long or large runs\n"
   "  --mpi FLAVOR         MPI library of the application (default: guessed from LAUNCHER)\n"
   "Under SMPI (smpirun) the application must be linked with the library, e.g.\n"
   "  smpicc app.c -o app -L LIB -Wl,--no-as-needed -lmpivet-trace -Wl,--disable-new-dtags,-rpath,LIB\n"
@@ -31,7 +33,7 @@ static const char usage[] =
   "Example: mpivet trace -o tr -- mpirun -np 8 ./app\n";
 
 struct opts {
-  const char *dir, *buffer, *record, *callstack, *flavor;
+  const char *dir, *buffer, *record, *callstack, *flavor, *format;
 };
 
 /* mpirun.mpich, mpiexec.hydra, or an mpirun that resolves to MPICH's hydra: mpich. */
@@ -65,6 +67,7 @@ static int parse(int argc, char **argv, struct opts *o)
     {"output", required_argument, NULL, 'o'}, {"buffer", required_argument, NULL, 'b'},
     {"record", required_argument, NULL, 'r'}, {"callstack", required_argument, NULL, 'c'},
     {"mpi", required_argument, NULL, 'm'},    {"help", no_argument, NULL, 'h'},
+    {"format", required_argument, NULL, 'f'},
     {NULL, 0, NULL, 0}};
   int c;
   optind = 1;
@@ -75,6 +78,11 @@ static int parse(int argc, char **argv, struct opts *o)
     case 'r': o->record = optarg; break;
     case 'c': o->callstack = optarg; break;
     case 'm': o->flavor = optarg; break;
+    case 'f':
+      if (strcmp(optarg, "otf2") && strcmp(optarg, "mvt") && strcmp(optarg, "otf2,mvt") && strcmp(optarg, "mvt,otf2"))
+        return mv_cli_error("trace", "--format: expected otf2, mvt or otf2,mvt, got \"%s\"", optarg) + 100;
+      o->format = optarg;
+      break;
     case 'h': fputs(usage, stdout); return 1;
     default: return mv_cli_bad_option("trace", argv, optopt) + 100;
     }
@@ -130,6 +138,8 @@ static int set_env(const struct opts *o, const char *lib, const char *absdir)
     return -1;
   if (o->record && setenv("MPIVET_TRACE_RECORD", o->record, 1))
     return -1;
+  if (o->format && setenv("MPIVET_TRACE_FORMAT", o->format, 1))
+    return -1;
   return o->callstack ? setenv("MPIVET_TRACE_CALLSTACK", o->callstack, 1) : 0;
 }
 
@@ -160,9 +170,14 @@ static int exists(const char *dir, const char *name)
 }
 
 /* Completes an archive the application did not finish, and says what was written. */
-static int conclude(const char *flavor, const char *dir, int app_status)
+static int conclude(const char *flavor, const char *dir, int app_status, int otf2)
 {
   char finisher[PATH_MAX];
+  if (!otf2 && exists(dir, "compressed.mvt") && !exists(dir, "mpivet-raw/rank-0.defs")) {
+    fprintf(stderr, "mpivet trace: wrote %s/compressed.mvt\n", dir);
+    return app_status ? mv_cli_fail("trace", MV_EEXTERN, "the application exited with status %d",
+                                    app_status) : MV_EXIT_OK;
+  }
   if (!exists(dir, "mpivet-raw/rank-0.defs") && !exists(dir, "traces.otf2"))
     return mv_cli_fail("trace", MV_EEXTERN, "%s: no trace was written%s", dir,
                        strcmp(flavor, "smpi") == 0 ? ": under SMPI link the application with "
@@ -178,8 +193,9 @@ static int conclude(const char *flavor, const char *dir, int app_status)
       return mv_cli_fail("trace", MV_EEXTERN, "%s: no readable trace could be built", dir);
   }
   int truncated = exists(dir, "TRUNCATED");
-  fprintf(stderr, "mpivet trace: wrote %s/traces.otf2%s\n", dir,
-          truncated ? " (TRUNCATED: see TRUNCATED)" : "");
+  fprintf(stderr, "mpivet trace: wrote %s/traces.otf2%s%s%s\n", dir,
+          truncated ? " (TRUNCATED: see TRUNCATED)" : "", exists(dir, "compressed.mvt") ? " and " : "",
+          exists(dir, "compressed.mvt") ? "compressed.mvt" : "");
   if (app_status != 0)
     return mv_cli_fail("trace", MV_EEXTERN, "the application exited with status %d", app_status);
   return MV_EXIT_OK;
@@ -187,7 +203,7 @@ static int conclude(const char *flavor, const char *dir, int app_status)
 
 int cmd_trace(int argc, char **argv)
 {
-  struct opts o = {"trace", NULL, NULL, NULL, NULL};
+  struct opts o = {"trace", NULL, NULL, NULL, NULL, NULL};
   int rc = parse(argc, argv, &o);
   if (rc)
     return rc == 1 ? MV_EXIT_OK : rc - 100;
@@ -212,5 +228,5 @@ int cmd_trace(int argc, char **argv)
   int status = run(cmd);
   if (status < 0 || status == 127)
     return mv_cli_fail("trace", MV_EEXTERN, "cannot run %s", cmd[0]);
-  return conclude(flavor, absdir, status);
+  return conclude(flavor, absdir, status, !o.format || strstr(o.format, "otf2") != NULL);
 }

@@ -5,7 +5,6 @@
  * call without operations (MPI_Init, communicator management, a Test that completed nothing,
  * an exchange with MPI_PROC_NULL) is not replayed: its time counts as computation. */
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,7 +29,7 @@ struct builder {
   struct call *q; size_t qhead, qn, qcap;   /* calls waiting for their receives' completions */
   struct slot *slots; size_t nslots;
   struct mv__intern sigs;
-  uint64_t (*hist)[2][NBINS]; size_t caphist;
+  uint64_t (*hist)[2][NBINS + 2]; size_t caphist;   /* [NBINS]: sum, [NBINS + 1] first, ns */
   struct mv__grammar g;
   uint64_t tprev, tstart, tend;
   int started, err;
@@ -177,14 +176,6 @@ static void event(struct builder *b, struct call *c, const struct mv__rec *r)
   }
 }
 
-static unsigned bin_of(uint64_t ns)
-{
-  if (ns == 0)
-    return 0;
-  unsigned k = 1 + (unsigned)floor(log((double)ns) / log(MV_MVT_BIN_BASE));
-  return k < NBINS ? k : NBINS - 1;
-}
-
 /* The signature of c as bytes: region, site, number of operations, each operation's fields. */
 static void signature(const struct call *c, struct mv__bytes *s)
 {
@@ -207,6 +198,7 @@ static void emit(struct builder *b, const struct call *c)
 {
   struct mv__bytes s = {0};
   signature(c, &s);
+  size_t before = b->sigs.n;
   long id = s.ok ? mv__intern_id(&b->sigs, s.p, s.n) : -1;
   mv__bytes_release(&s);
   if (id < 0) {
@@ -224,8 +216,13 @@ static void emit(struct builder *b, const struct call *c)
     memset(b->hist + b->caphist, 0, (n - b->caphist) * sizeof *b->hist);
     b->caphist = n;
   }
-  b->hist[id][0][bin_of(c->comp)]++;
-  b->hist[id][1][bin_of(c->dur)]++;
+  for (int k = 0; k < 2; k++) {
+    uint64_t v = k ? c->dur : c->comp, *h = b->hist[id][k];
+    if ((size_t)id == before)
+      h[NBINS + 1] = v;   /* the first value: loops often begin differently */
+    h[mv_mvt_bin(v, NBINS)]++;
+    h[NBINS] += v;
+  }
   if (mv__grammar_push(&b->g, (uint64_t)id * 2) != 0)
     b->err = -ENOMEM;
 }

@@ -49,8 +49,9 @@ int mv__grammar_push(struct mv__grammar *g, uint64_t sym);   /* 0 or -ENOMEM */
 void mv__grammar_encode(const struct mv__grammar *g, struct mv__bytes *out);
 void mv__grammar_release(struct mv__grammar *g);
 
-/* Log bins of times (mvt.h): MV__CT_NBINS dense counts written sparse (bins, then delta of the
- * bin and count for each non-empty one). */
+/* Log bins of times (mvt.h): MV__CT_NBINS dense counts, their exact sum in ns (h[NBINS]) and
+ * the first value (h[NBINS + 1]; merged ranks: the sum of their first values), written as the
+ * sum, the first, the number of non-empty bins, then delta of the bin and count for each. */
 #define MV__CT_NBINS 192
 void mv__ct_put_hist(struct mv__bytes *o, const uint64_t *h);
 

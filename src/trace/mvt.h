@@ -45,6 +45,17 @@ static inline int mv_mvt_op_nfields(unsigned op)
  * is replayed as its bin's geometric middle, off by at most sqrt(base) - 1 (9.5 %). */
 #define MV_MVT_BIN_BASE 1.2
 
+/* The bin of a duration in ns, below nbins. */
+static inline unsigned mv_mvt_bin(uint64_t ns, unsigned nbins)
+{
+  if (ns == 0)
+    return 0;
+  unsigned k = 1;
+  for (double b = MV_MVT_BIN_BASE; b <= (double)ns && k < nbins - 1; b *= MV_MVT_BIN_BASE)
+    k++;
+  return k;
+}
+
 /* LEB128 unsigned varint into p (10 bytes at most); returns the bytes written. */
 static inline size_t mv_mvt_put(uint8_t *p, uint64_t v)
 {

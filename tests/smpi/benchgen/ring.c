@@ -1,0 +1,34 @@
+/* benchgen test pattern: a ring. Each iteration every rank posts a receive from its left
+ * neighbour, sends to its right one (message of 1 KiB), waits, and computes for 20 us of
+ * simulated time.
+ * Usage: ring [ITERS=20] */
+#include <mpi.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* Computation of us microseconds: under SMPI a simulated sleep, which advances simulated time
+ * even with smpi/simulate-computation:no (smpi_execute then adds nothing). */
+static void work_us(double us)
+{
+  struct timespec ts = {0, (long)(us * 1e3)};
+  nanosleep(&ts, NULL);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  long iters = argc > 1 ? atol(argv[1]) : 20;
+  char out[1024] = {0}, in[1024];
+  for (long i = 0; i < iters; i++) {
+    MPI_Request r;
+    MPI_Irecv(in, sizeof in, MPI_CHAR, (rank + size - 1) % size, 7, MPI_COMM_WORLD, &r);
+    MPI_Send(out, sizeof out, MPI_CHAR, (rank + 1) % size, 7, MPI_COMM_WORLD);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    work_us(20);
+  }
+  MPI_Finalize();
+  return 0;
+}
