@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mpivet/error.h"
+#include "mpivet/xml.h"
 #include "mpivet/report.h"
 #include "svg.h"
 
@@ -25,18 +26,6 @@ static const char css[] =
   "figure.plot{margin:0;border:1px solid #ddd;padding:6px}figcaption{font-size:12px;"
   "max-width:440px}.verdict{font-size:20px;font-weight:bold}";
 
-void mv__html_escape(FILE *fp, const char *s)
-{
-  for (; s && *s; s++)
-    switch (*s) {
-    case '<': fputs("&lt;", fp); break;
-    case '>': fputs("&gt;", fp); break;
-    case '&': fputs("&amp;", fp); break;
-    case '"': fputs("&quot;", fp); break;
-    default: fputc(*s, fp);
-    }
-}
-
 static void summary_table(FILE *fp, const struct mv_report *r)
 {
   fputs("<table id=\"models\"><tr><th>function</th><th>metric</th><th>message size</th>"
@@ -46,19 +35,19 @@ static void summary_table(FILE *fp, const struct mv_report *r)
     const struct mv_report_fn *f = &r->fns[i];
     int modeled = MV_REPORT_MODELED(f);
     fputs("<tr><td>", fp);
-    mv__html_escape(fp, f->label);
+    mv_xml_escape(fp, f->label);
     fputs("</td><td>", fp);
-    mv__html_escape(fp, f->metric);
+    mv_xml_escape(fp, f->metric);
     fprintf(fp, "</td><td>%s</td><td>", f->size);
-    mv__html_escape(fp, f->expectation);
+    mv_xml_escape(fp, f->expectation);
     fputs("</td><td>", fp);
-    mv__html_escape(fp, modeled ? f->model : f->note);
+    mv_xml_escape(fp, modeled ? f->model : f->note);
     if (isnan(f->ar2))
       fputs("</td><td>-", fp);
     else
       fprintf(fp, "</td><td>%.2f", f->ar2);
     fputs("</td><td>", fp);
-    mv__html_escape(fp, modeled ? f->divergence : "-");
+    mv_xml_escape(fp, modeled ? f->divergence : "-");
     fprintf(fp, "</td><td class=\"%s\">%s%s</td></tr>\n", status_class[f->status],
             status_words[f->status], f->rule_warning ? " ⚠" : "");
   }
@@ -74,15 +63,15 @@ static void rules_table(FILE *fp, const struct mv_report *r)
   for (size_t i = 0; i < r->nrules; i++) {
     const struct mv_report_rule *x = &r->rules[i];
     fputs("<tr><td>", fp);
-    mv__html_escape(fp, x->text);
+    mv_xml_escape(fp, x->text);
     fputs("</td><td>", fp);
-    mv__html_escape(fp, x->metric);
+    mv_xml_escape(fp, x->metric);
     fprintf(fp, "</td><td>%s</td><td class=\"%s\">%s", x->size,
             x->failed ? "bad" : strcmp(x->status, "not evaluated") ? "ok" : "none",
             x->failed ? "⚠ " : "");
-    mv__html_escape(fp, x->status);
+    mv_xml_escape(fp, x->status);
     fputs("</td><td>", fp);
-    mv__html_escape(fp, x->detail);
+    mv_xml_escape(fp, x->detail);
     fputs("</td></tr>\n", fp);
   }
   fputs("</table>\n", fp);
@@ -100,7 +89,7 @@ static int guidelines_section(FILE *fp, const struct mv_report *r)
   int rc = mv_gl_write_text(r->gl, r->catalog, mem);
   fclose(mem);
   fprintf(fp, "<h2>Guidelines (PGMPI) at p = %d</h2>\n<pre id=\"guidelines\">", r->gl_nprocs);
-  mv__html_escape(fp, buf);
+  mv_xml_escape(fp, buf);
   fputs("</pre>\n", fp);
   free(buf);
   return rc;
@@ -110,18 +99,18 @@ int mv_report_write_html(const struct mv_report *r, FILE *fp)
 {
   const char *title = r->title[0] ? r->title : "mpivet check report";
   fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", fp);
-  mv__html_escape(fp, title);
+  mv_xml_escape(fp, title);
   fprintf(fp, "</title><style>%s</style></head>\n<body>\n<h1>", css);
-  mv__html_escape(fp, title);
+  mv_xml_escape(fp, title);
   fputs("</h1>\n<p>library: <b>", fp);
-  mv__html_escape(fp, r->library);
+  mv_xml_escape(fp, r->library);
   fputs("</b>, engine: <b>", fp);
-  mv__html_escape(fp, r->engine);
+  mv_xml_escape(fp, r->engine);
   fputs("</b></p>\n", fp);
   for (int i = 0; i < 4; i++)
     if (r->info[i][0]) {
       fputs("<p>", fp);
-      mv__html_escape(fp, r->info[i]);
+      mv_xml_escape(fp, r->info[i]);
       fputs("</p>\n", fp);
     }
   const char *verdict = mv_report_verdict(r);
