@@ -105,17 +105,6 @@ static int parse_options(int argc, char **argv, struct opts *o)
   return 0;
 }
 
-static int is_extrap(const char *path)
-{
-  FILE *fp = fopen(path, "r");
-  char word[16] = "";
-  if (!fp)
-    return 0;
-  int r = fscanf(fp, " %15s", word);
-  fclose(fp);
-  return r == 1 && strcmp(word, "PARAMETER") == 0;
-}
-
 /* The per-process sizes the expectation file names (msize=...p): rows of those sizes form
  * their series even where a total alone would (see mv_kernels_from_dataset). */
 static size_t per_process_sizes(const struct mv_expect_file *ef, struct mv_msize_spec *out, size_t cap)
@@ -138,7 +127,7 @@ static int load(struct mv_kernels *ks, char **inputs, int n, int with_msize,
   int rc = 0, csv = 0;
   mv_dataset_init(&ds);
   for (int i = 0; i < n && rc == 0; i++) {
-    if (is_extrap(inputs[i])) {
+    if (mv_extrap_sniff(inputs[i])) {
       struct mv_extrap x;
       mv_extrap_init(&x);
       rc = mv_extrap_read(&x, inputs[i], err, sizeof err);
