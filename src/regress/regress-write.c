@@ -7,20 +7,20 @@
 #include "mpivet/error.h"
 #include "mpivet/json.h"
 #include "mpivet/regress.h"
+#include "mpivet/units.h"
 
 static const char *const status_names[] = {"pass", "slower", "worse-growth", "skipped"};
 
 void mv_regress_case_name(const struct mv_regress_case *c, char *buf, size_t size)
 {
-  char impl[MV_NAME_MAX + 2] = "";
+  char impl[MV_NAME_MAX + 2] = "", msize[MV_UNITS_SIZE];
   if (strcmp(c->impl, "default") != 0)
     snprintf(impl, sizeof impl, "[%s]", c->impl);
+  mv_units_format(MV_UNIT_BYTES, (double)c->msize, msize, sizeof msize);
   if (c->kind == MV_REGRESS_POINT)
-    snprintf(buf, size, "%s%s %s msize=%lld np=%d", c->op, impl, c->metric,
-             (long long)c->msize, c->nprocs);
+    snprintf(buf, size, "%s%s %s msize=%s np=%d", c->op, impl, c->metric, msize, c->nprocs);
   else
-    snprintf(buf, size, "%s%s %s msize=%lld growth", c->op, impl, c->metric,
-             (long long)c->msize);
+    snprintf(buf, size, "%s%s %s msize=%s growth", c->op, impl, c->metric, msize);
 }
 
 int mv_regress_write_text(const struct mv_regress_report *r, FILE *fp)

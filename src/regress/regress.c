@@ -11,6 +11,7 @@
 #include "mpivet/expect.h"
 #include "mpivet/model.h"
 #include "mpivet/regress.h"
+#include "mpivet/units.h"
 
 void mv_regress_options_init(struct mv_regress_options *o)
 {
@@ -141,9 +142,13 @@ static int decide_points(struct mv_regress_report *r, const struct mv_regress_op
     c->p_adjusted = p[k];
     int slower = p[k] < o->alpha;
     c->status = slower ? MV_REGRESS_SLOWER : MV_REGRESS_PASS;
+    char now[MV_UNITS_SIZE], was[MV_UNITS_SIZE];
+    enum mv_unit_kind unit = mv_units_of_metric(c->metric);
     snprintf(c->message, sizeof c->message,
-             "%s: median %.4g vs baseline %.4g (x%.3f), p=%.3g%s over %zu/%zu %s", slower ?
-             "slower than baseline" : "not slower than baseline", c->median_new, c->median_old,
+             "%s: median %s vs baseline %s (x%.3f), p=%.3g%s over %zu/%zu %s", slower ?
+             "slower than baseline" : "not slower than baseline",
+             mv_units_format(unit, c->median_new, now, sizeof now),
+             mv_units_format(unit, c->median_old, was, sizeof was),
              c->ratio, p[k], o->correction ? " adjusted" : "", c->n_new, c->n_old,
              c->per_launch ? "launch medians" : "repetitions");
   }

@@ -47,7 +47,7 @@ PY
 
 "$MPIVET" guidelines "$tmp/b/results.csv" > "$tmp/out.txt"; rc=$?
 check "text exit 1 (got $rc)" test $rc -eq 1
-check "text label" grep -Eq "pattern +GL10 +MPI_Bcast <= Scatter\+Allgather +65536 .* determ\.$" "$tmp/out.txt"
+check "text label" grep -Eq "pattern +GL10 +MPI_Bcast <= Scatter\+Allgather +64 KiB .* determ\.$" "$tmp/out.txt"
 check "text counts" grep -q "^0 tests, 9 deterministic comparisons" "$tmp/out.txt"
 
 # A tolerance above every slowdown: no violation, exit 0.

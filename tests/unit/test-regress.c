@@ -179,7 +179,7 @@ static void test_junit(void)
   ASSERT_INT_EQ(failures, r.n_failed);
   ASSERT_INT_EQ(failures, 7);   /* the seven Bcast process counts */
   ASSERT_TRUE(strstr(buf, "name=\"suite&lt;&amp;&gt;\"") != NULL);
-  ASSERT_TRUE(strstr(buf, "MPI_Bcast time_s msize=800 np=1024") != NULL);
+  ASSERT_TRUE(strstr(buf, "MPI_Bcast time_s msize=800 B np=1024") != NULL);
   free(buf);
   mv_regress_report_release(&r);
 }
