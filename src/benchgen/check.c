@@ -93,8 +93,8 @@ static long key_of(struct sim *s, uint64_t h)
 
 static int post(struct sim *s, uint32_t r, const struct mv_mvt_opv *o, struct pend *p)
 {
-  const struct view *v = &s->views[(size_t)r * s->nsyms + o->comm];
-  if (v->inst == -1 || o->comm >= s->nsyms) {
+  const struct view *v = o->comm < s->nsyms ? &s->views[(size_t)r * s->nsyms + o->comm] : NULL;
+  if (!v || v->inst == -1) {
     snprintf(s->msg, s->msgsize, "rank %" PRIu32 " uses communicator %" PRIu32 " but belongs to none "
              "with that number", r, o->comm);
     return MV_EPARSE;

@@ -115,7 +115,8 @@ static void comms(struct mv__gen *g)
  * the recorded one (the total is exact). */
 static void dist(struct mv__gen *g, size_t k, size_t s, const struct mv_mvt_hist *h, size_t nranks)
 {
-  double first = (double)h->first / (double)nranks, mid = 0, cum = 0, total = 0;
+  double first = (double)h->first / (double)(nranks ? nranks : 1), mid = 0, cum = 0, total = 0;
+  first = first < 1e18 ? first : 1e18;
   unsigned fb = mv_mvt_bin((uint64_t)(first + 0.5), 256);
   double *c = calloc(h->n + 1, sizeof *c);
   for (size_t i = 0; c && i < h->n; i++) {  /* the ranks' first values leave the others */

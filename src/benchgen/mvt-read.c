@@ -43,7 +43,11 @@ static int get(struct cur *c, uint64_t *v, uint64_t max, const char *what)
 /* A count of items of at least one byte each: no more than the bytes left. */
 static int count(struct cur *c, uint64_t *n, const char *what)
 {
-  return get(c, n, (uint64_t)(c->end - c->p), what);
+  if (get(c, n, UINT64_MAX, what) == 0 && *n > (uint64_t)(c->end - c->p)) {
+    *n = 0;
+    return fail(c, MV_EPARSE, what);
+  }
+  return c->rc;
 }
 
 static void *array(struct cur *c, uint64_t n, size_t elem)
@@ -185,6 +189,8 @@ static void klass(struct cur *c, const struct mv_mvt *t, struct mv_mvt_class *k)
 {
   uint64_t n, g, nr;
   k->ranks = seq(c, &k->nranks, t->nranks, t->nranks, "expected the class's ranks");
+  if (!c->rc && k->nranks == 0)
+    fail(c, MV_EPARSE, "a rank class without ranks");
   count(c, &n, "expected the class's number of signatures");
   k->sigs = array(c, n, sizeof *k->sigs);
   for (k->nsigs = 0; k->sigs && k->nsigs < n && !c->rc; k->nsigs++) {
