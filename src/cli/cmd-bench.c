@@ -13,6 +13,7 @@
 #include "mpivet/campaign.h"
 #include "mpivet/error.h"
 #include "mpivet/json.h"
+#include "mpivet/meta.h"
 #include "mpivet/launch.h"
 #include "mpivet/platform.h"
 #include "mpivet/progress.h"
@@ -224,9 +225,6 @@ static void launch_meta(struct mv_json *j, int run, const struct mv_launch_resul
 
 static void meta_head(struct mv_json *j, const struct mv_launch_spec *s, int runs)
 {
-  mv_json_kv_string(j, "tool", "mpivet bench");
-  mv_json_kv_string(j, "version", MV_VERSION);
-  mv_json_kv_string(j, "git_revision", MV_GIT_REVISION);
   mv_json_kv_string(j, "engine", s->engine);
   mv_json_kv_string(j, "flavor", mv_launch_flavor(s));
   mv_json_kv_int(j, "np", s->np);
@@ -260,6 +258,21 @@ static int run_all(struct bench_cli *b, struct mv_json *j, struct mv_results_wri
   return rc;
 }
 
+struct bench_meta {
+  struct bench_cli *b;
+  struct mv_results_writer *w;
+  int exit;   /* run_all's exit code */
+};
+
+/* The writer's part of meta.json: the launch, then one entry per launch as it finishes. */
+static int bench_meta(struct mv_json *j, void *arg)
+{
+  struct bench_meta *m = arg;
+  meta_head(j, &m->b->spec, m->b->runs);
+  m->exit = run_all(m->b, j, m->w);
+  return m->exit ? MV_EEXTERN : 0;
+}
+
 static int bench(struct bench_cli *b)
 {
   char dir[4096], path[4200];
@@ -270,26 +283,16 @@ static int bench(struct bench_cli *b)
   b->spec.workdir = dir;
   b->spec.args = (const char *const *)b->pass.argv;
   snprintf(path, sizeof path, "%s/results.csv", b->out);
-  struct mv_results_writer *w;
-  int rc = mv_results_writer_open(&w, path, MV_RESULTS_ATOMIC);
+  struct bench_meta m = {b, NULL, 0};
+  int rc = mv_results_writer_open(&m.w, path, MV_RESULTS_ATOMIC);
   if (rc)
     return mv_cli_fail("bench", rc, "%s: cannot write", path);
   snprintf(path, sizeof path, "%s/meta.json", b->out);
-  FILE *fp = fopen(path, "w");
-  if (!fp) {
-    mv_results_writer_close(w, 0);
-    return mv_cli_error("bench", "%s: cannot write", path);
-  }
-  struct mv_json j;
-  mv_json_init(&j, fp, 1);
-  mv_json_object_begin(&j);
-  meta_head(&j, &b->spec, b->runs);
-  rc = run_all(b, &j, w);
-  mv_json_object_end(&j);
-  int wrc = mv_json_finish(&j);
-  if (fclose(fp) != 0 || wrc)
-    rc = rc ? rc : mv_cli_error("bench", "%s: write error", path);
-  if (mv_results_writer_close(w, rc == 0) != 0 && !rc)
+  int wrc = mv_meta_write(path, "mpivet bench", bench_meta, &m);
+  rc = m.exit;
+  if (wrc && !rc)
+    rc = mv_cli_error("bench", "%s: cannot write", path);
+  if (mv_results_writer_close(m.w, rc == 0) != 0 && !rc)
     rc = mv_cli_error("bench", "%s/results.csv: write error", b->out);
   if (!rc)
     fprintf(stderr, "mpivet bench: %d launch(es) -> %s/results.csv, %s\n", b->runs, b->out, path);
