@@ -12,6 +12,8 @@
 #include "mpivet/bench.h"
 #include "mpivet/campaign.h"
 #include "mpivet/error.h"
+#include "mpivet/grow.h"
+#include "mpivet/json-read.h"
 #include "mpivet/json.h"
 #include "mpivet/meta.h"
 #include "mpivet/launch.h"
@@ -189,38 +191,48 @@ static int check_spec(struct bench_cli *b)
   return 0;
 }
 
-/* Copy "key": number from a bench meta file (clock-sync figures) into j. */
-static void copy_number(struct mv_json *j, const char *text, const char *key, const char *as)
+/* The launch's mpivet-bench meta.json (same schema, writer "mpivet-bench"), parsed; a missing
+ * or unreadable one leaves *root null, and the launch entry then lacks its clock figures. */
+static void read_bench_meta(const char *path, struct mv_jval *root)
 {
-  char pat[64];
-  snprintf(pat, sizeof pat, "\"%s\": ", key);
-  const char *p = text ? strstr(text, pat) : NULL;
-  if (p)
-    mv_json_kv_number(j, as, strtod(p + strlen(pat), NULL));
+  char *text = NULL;
+  size_t len = 0, at;
+  const char *what;
+  memset(root, 0, sizeof *root);
+  FILE *fp = fopen(path, "r");
+  if (fp && mv_read_stream(fp, &text, &len) == 0)
+    mv_jread_parse(text, len, root, &at, &what);   /* on failure root stays null */
+  if (fp)
+    fclose(fp);
+  free(text);
+}
+
+/* "as": the number at key of object v, when there is one. */
+static void copy_number(struct mv_json *j, const struct mv_jval *v, const char *key, const char *as)
+{
+  const struct mv_jval *x = mv_jval_get(v, key);
+  if (x && x->type == MV_JNUMBER)
+    mv_json_kv_number(j, as, x->num);
 }
 
 static void launch_meta(struct mv_json *j, int run, const struct mv_launch_result *res)
 {
-  char text[65536] = "", method[32] = "";
-  FILE *fp = fopen(res->meta, "r");
-  if (fp) {
-    text[fread(text, 1, sizeof text - 1, fp)] = '\0';
-    fclose(fp);
-  }
-  const char *m = strstr(text, "\"method\": \"");
-  if (m)
-    sscanf(m + 11, "%31[^\"]", method);
+  struct mv_jval root;
+  read_bench_meta(res->meta, &root);
+  const struct mv_jval *sync = mv_jval_get(&root, "clock_sync");
+  const struct mv_jval *method = mv_jval_get(sync, "method");
   mv_json_object_begin(j);
   mv_json_kv_int(j, "run", run);
   mv_json_kv_string(j, "command", res->command);
   mv_json_kv_number(j, "seconds", res->seconds);
   mv_json_kv_int(j, "rows", res->rows);
   mv_json_kv_string(j, "bench_meta", res->meta);
-  mv_json_kv_string(j, "clock_sync_method", method);
-  copy_number(j, text, "seconds", "clock_sync_seconds");
-  copy_number(j, text, "residual_max_abs_s", "clock_residual_max_abs_s");
-  copy_number(j, text, "seed", "seed");
+  mv_json_kv_string(j, "clock_sync_method", method && method->type == MV_JSTRING ? method->str : "");
+  copy_number(j, sync, "seconds", "clock_sync_seconds");
+  copy_number(j, sync, "residual_max_abs_s", "clock_residual_max_abs_s");
+  copy_number(j, &root, "seed", "seed");
   mv_json_object_end(j);
+  mv_jval_release(&root);
 }
 
 static void meta_head(struct mv_json *j, const struct mv_launch_spec *s, int runs)
