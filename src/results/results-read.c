@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
+#include "util/csv.h"
 #include "mpivet/error.h"
 #include "mpivet/results.h"
 

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "csv.h"
+#include "util/csv.h"
 #include "mpivet/error.h"
 #include "mpivet/numfmt.h"
 #include "mpivet/paths.h"
