@@ -9,21 +9,11 @@
 
 #include <mpi.h>
 
+#include "mpivet/calib.h"   /* the operation table (MV_CALIB_OPS) */
+
 #define CALIB_MAX_SIZES 128
 #define CALIB_BATCH 1000      /* calls per Test/Iprobe/Wtime measurement */
 
-enum calib_op {
-  CALIB_PINGPONG,   /* half the round trip of Send+Recv between the pair, on the first rank */
-  CALIB_SEND,       /* duration of MPI_Send (receive posted), on the sender */
-  CALIB_ISEND,      /* duration of MPI_Isend, on the sender */
-  CALIB_RECV,       /* duration of MPI_Recv after the message arrived (Probe first), receiver */
-  CALIB_TEST,       /* one MPI_Test on a pending request, receiver */
-  CALIB_IPROBE,     /* one MPI_Iprobe with nothing to match, receiver */
-  CALIB_WTIME,      /* one MPI_Wtime, sender */
-  CALIB_DGEMM,      /* C = C - A B (column major, m x k times k x n), every rank */
-  CALIB_DTRSM,      /* B = L^-1 B (L lower unit triangular m x m, B m x n), every rank */
-  CALIB_NOPS
-};
 
 struct calib_opts {
   int64_t max_size;       /* largest message in bytes */
@@ -40,7 +30,7 @@ struct calib_opts {
 
 /* One measurement to take; the plan is shuffled before it runs. */
 struct calib_job {
-  enum calib_op op;
+  enum mv_calib_op op;
   int pair;               /* 0: peer on the same host, 1: on another host */
   int64_t bytes;
   int m, n, k;
@@ -57,7 +47,6 @@ struct calib_run {
 };
 
 int calib_opts_parse(struct calib_opts *o, int argc, char **argv, int rank);
-const char *calib_op_name(enum calib_op op);
 uint64_t calib_random(uint64_t *state);
 
 /* Network measurement of job j between rank 0 and r->peer[j->pair]: returns the seconds on the

@@ -17,7 +17,7 @@ double calib_kernel_measure(struct calib_run *r, const struct calib_job *j)
 {
   int m = j->m, n = j->n, k = j->k;
   double t0 = MPI_Wtime();
-  if (j->op == CALIB_DGEMM)
+  if (j->op == MV_CALIB_DGEMM)
     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, -1.0, r->ka, m, r->kb, k, 1.0,
                 r->kc, m);
   else

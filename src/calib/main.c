@@ -21,10 +21,11 @@
 
 #define HOST_LEN 64
 
-static const char *const op_names[CALIB_NOPS] = {"pingpong", "send", "isend", "recv", "test",
-                                                 "iprobe", "wtime", "dgemm", "dtrsm"};
-
-const char *calib_op_name(enum calib_op op) { return op_names[op]; }
+static const char *const op_names[MV_CALIB_NOPS] = {
+#define XX(id, name, what) name,
+  MV_CALIB_OPS(XX)
+#undef XX
+};
 
 uint64_t calib_random(uint64_t *s)
 {
@@ -57,14 +58,14 @@ static int log_uniform(uint64_t *s, int max)
   return (int)(exp(u * log((double)max)) + 0.5);
 }
 
-static void add_kernel_jobs(const struct calib_opts *o, enum calib_op op, uint64_t *s,
+static void add_kernel_jobs(const struct calib_opts *o, enum mv_calib_op op, uint64_t *s,
                             struct calib_job *jobs, int *n)
 {
   for (int i = 0; i < o->kernel_samples; i++) {
     struct calib_job *j = &jobs[(*n)++];
     *j = (struct calib_job){.op = op, .m = log_uniform(s, o->kernel_max),
                             .n = log_uniform(s, o->kernel_max), .rep = i};
-    j->k = op == CALIB_DTRSM ? j->m : log_uniform(s, o->kernel_max);
+    j->k = op == MV_CALIB_DTRSM ? j->m : log_uniform(s, o->kernel_max);
   }
 }
 
@@ -82,17 +83,17 @@ static struct calib_job *plan(const struct calib_run *r, uint64_t seed, int *n)
     if (r->peer[pair] < 0)
       continue;
     for (int rep = 0; rep < o->reps; rep++) {
-      for (int op = CALIB_PINGPONG; op <= CALIB_WTIME; op++)
-        for (int i = 0; i < (op <= CALIB_RECV ? ns : 1); i++)
+      for (int op = MV_CALIB_PINGPONG; op <= MV_CALIB_WTIME; op++)
+        for (int i = 0; i < (op <= MV_CALIB_RECV ? ns : 1); i++)
           jobs[(*n)++] = (struct calib_job){.op = op, .pair = pair, .rep = rep,
-                                            .bytes = op <= CALIB_RECV ? sizes[i] : 0};
+                                            .bytes = op <= MV_CALIB_RECV ? sizes[i] : 0};
     }
   }
   uint64_t s = seed;
   if (o->dgemm && calib_kernels_available())
-    add_kernel_jobs(o, CALIB_DGEMM, &s, jobs, n);
+    add_kernel_jobs(o, MV_CALIB_DGEMM, &s, jobs, n);
   if (o->dtrsm && calib_kernels_available())
-    add_kernel_jobs(o, CALIB_DTRSM, &s, jobs, n);
+    add_kernel_jobs(o, MV_CALIB_DTRSM, &s, jobs, n);
   for (int i = *n - 1; i > 0; i--) {
     int k = (int)(calib_random(&s) % (uint64_t)(i + 1));
     struct calib_job t = jobs[i];
@@ -151,8 +152,8 @@ static void release(struct calib_run *r)
 
 static int timing_rank(const struct calib_run *r, const struct calib_job *j)
 {
-  int sender = j->op == CALIB_PINGPONG || j->op == CALIB_SEND || j->op == CALIB_ISEND ||
-               j->op == CALIB_WTIME;
+  int sender = j->op == MV_CALIB_PINGPONG || j->op == MV_CALIB_SEND || j->op == MV_CALIB_ISEND ||
+               j->op == MV_CALIB_WTIME;
   return sender ? 0 : r->peer[j->pair];
 }
 
@@ -166,11 +167,11 @@ static int write_rows(const struct calib_run *r, const struct calib_job *jobs, i
   fprintf(fp, "order,op,rank,host,pair,bytes,m,n,k,rep,seconds\n");
   for (int i = 0; i < n; i++) {
     const struct calib_job *j = &jobs[i];
-    int kernel = j->op >= CALIB_DGEMM;
+    int kernel = j->op >= MV_CALIB_DGEMM;
     for (int rank = 0; rank < r->size; rank++) {
       if (!kernel && rank != timing_rank(r, j))
         continue;
-      fprintf(fp, "%d,%s,%d,%s,%s,%lld,%d,%d,%d,%d,%.9e\n", i, calib_op_name(j->op), rank,
+      fprintf(fp, "%d,%s,%d,%s,%s,%lld,%d,%d,%d,%d,%.9e\n", i, op_names[j->op], rank,
               hosts[rank], kernel ? "" : pairs[j->pair], (long long)j->bytes, j->m, j->n, j->k,
               j->rep, all[(size_t)rank * (size_t)n + (size_t)i]);
     }
@@ -184,7 +185,7 @@ static void run_jobs(struct calib_run *r, const struct calib_job *jobs, int n, d
   void *load = calib_load_start(r->o->load);
   for (int i = 0; i < n; i++) {
     MPI_Barrier(MPI_COMM_WORLD);
-    vals[i] = jobs[i].op >= CALIB_DGEMM ? calib_kernel_measure(r, &jobs[i])
+    vals[i] = jobs[i].op >= MV_CALIB_DGEMM ? calib_kernel_measure(r, &jobs[i])
                                          : calib_net_measure(r, &jobs[i]);
   }
   calib_load_stop(load);

@@ -72,7 +72,7 @@ static double recv_side(struct calib_run *r, int peer, int count, int first)
 }
 
 /* Test on a receive that cannot complete yet, Iprobe with nothing to find: on the peer. */
-static double polling(struct calib_run *r, enum calib_op op)
+static double polling(struct calib_run *r, enum mv_calib_op op)
 {
   MPI_Comm w = MPI_COMM_WORLD;
   MPI_Request req;
@@ -80,7 +80,7 @@ static double polling(struct calib_run *r, enum calib_op op)
   MPI_Irecv(r->recvbuf, 0, MPI_BYTE, 0, TAG_DATA, w, &req);
   double t0 = MPI_Wtime();
   for (int i = 0; i < CALIB_BATCH; i++) {
-    if (op == CALIB_TEST)
+    if (op == MV_CALIB_TEST)
       MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
     else
       MPI_Iprobe(0, TAG_NEVER, w, &flag, MPI_STATUS_IGNORE);
@@ -104,17 +104,17 @@ static double wtime_cost(void)
 double calib_net_measure(struct calib_run *r, const struct calib_job *j)
 {
   int peer = r->peer[j->pair], first = r->rank == 0, count = (int)j->bytes;
-  if (j->op == CALIB_WTIME)
+  if (j->op == MV_CALIB_WTIME)
     return first ? wtime_cost() : 0;
   if (!first && r->rank != peer)
     return 0;
   switch (j->op) {
-  case CALIB_PINGPONG: return pingpong(r, peer, count, first);
-  case CALIB_SEND: return send_side(r, peer, count, first, 0);
-  case CALIB_ISEND: return send_side(r, peer, count, first, 1);
-  case CALIB_RECV: return recv_side(r, peer, count, first);
-  case CALIB_TEST:
-  case CALIB_IPROBE:
+  case MV_CALIB_PINGPONG: return pingpong(r, peer, count, first);
+  case MV_CALIB_SEND: return send_side(r, peer, count, first, 0);
+  case MV_CALIB_ISEND: return send_side(r, peer, count, first, 1);
+  case MV_CALIB_RECV: return recv_side(r, peer, count, first);
+  case MV_CALIB_TEST:
+  case MV_CALIB_IPROBE:
     if (first) {
       MPI_Recv(NULL, 0, MPI_BYTE, peer, TAG_UNUSED, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       MPI_Send(r->sendbuf, 0, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD);
