@@ -150,41 +150,4 @@ void mv_calib_folder_release(struct mv_calib_folder *f);
  * absent, MV_EPARSE on malformed JSON. */
 int mv_calib_json_member(const char *json, const char *key, char *out, size_t size);
 
-/* ---- the whole `mpivet calibrate` ---- */
-struct mv_calibrate_spec {
-  const char *engine;       /* "mpirun" or "srun" (the launch engine table) */
-  const char *mpi;          /* "openmpi" or "mpich" */
-  int np;                   /* >= 2 */
-  const char *hosts;        /* NULL: local */
-  long long max_size;
-  int reps, kernel_samples, load;
-  const char *kernels;      /* "dgemm,dtrsm", "none" */
-  int family, noise;        /* kernel model chosen for kernels.h */
-  unsigned long long seed;  /* 0: from the clock */
-  int self_check;
-  const char *dir;          /* output folder: must not exist or be empty */
-  double timeout_s;
-};
-
-/* Self-check: the calibration program re-run under SMPI with the result; median relative error
- * per operation and size range (< 64 KiB, >= 64 KiB), NAN where there is no size in the range. */
-#define MV_CALIB_SMALL_LIMIT 65536.0
-struct mv_selfcheck {
-  double median_err[MV_CALIB_WTIME + 1][2];
-  size_t sizes[MV_CALIB_WTIME + 1][2];
-  double wall_s;
-};
-
-struct mv_calibrate_result {
-  struct mv_calibration c;
-  struct mv_selfcheck check;
-  int checked;
-  double measure_s, total_s;
-  char log[4200];           /* the calibration program's launch log */
-};
-
-/* Measure (mpivet-calib through the engine), fit, write the folder, self-check. MV_EEXTERN when a
- * launch fails (see res->log), other MV_E* with a message in err. */
-int mv_calibrate(const struct mv_calibrate_spec *spec, struct mv_calibrate_result *res, char *err,
-                 size_t errsize);
 #endif

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "mpivet/expect.h"
+#include "mpivet/sizelist.h"
 #include "mpivet/results.h"
 
 #define MV_CAMPAIGN_PATH_MAX 4096

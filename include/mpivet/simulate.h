@@ -1,11 +1,16 @@
-/* `mpivet simulate`: build a C source with smpicc (or take an smpicc-built binary) and run it
+/* Running calibrations and simulations (src/campaign: they launch programs). `mpivet simulate`:
+ * build a C source with smpicc (or take an smpicc-built binary) and run it
  * under smpirun on a platform that a calibration folder describes (its hosts, links and SMPI
  * settings; a built-in topology spec takes the calibrated values) or on an uncalibrated one;
- * the program's output passes through, the predicted time, wall time and peak memory come back. */
+ * the program's output passes through, the predicted time, wall time and peak memory come back.
+ * `mpivet calibrate`: mpivet-calib through a launch engine, the fits of calib.h, the folder, and
+ * the self-check under SMPI. */
 #ifndef MPIVET_SIMULATE_H
 #define MPIVET_SIMULATE_H
 
 #include <stddef.h>
+
+#include "mpivet/calib.h"
 
 struct mv_simulate_spec {
   const char *calibration;          /* calibration folder, NULL: uncalibrated SimGrid defaults */
@@ -37,4 +42,41 @@ struct mv_simulate_result {
 int mv_simulate(const struct mv_simulate_spec *spec, struct mv_simulate_result *res, char *err,
                 size_t errsize);
 
+/* ---- the whole `mpivet calibrate` ---- */
+struct mv_calibrate_spec {
+  const char *engine;       /* "mpirun" or "srun" (the launch engine table) */
+  const char *mpi;          /* "openmpi" or "mpich" */
+  int np;                   /* >= 2 */
+  const char *hosts;        /* NULL: local */
+  long long max_size;
+  int reps, kernel_samples, load;
+  const char *kernels;      /* "dgemm,dtrsm", "none" */
+  int family, noise;        /* kernel model chosen for kernels.h */
+  unsigned long long seed;  /* 0: from the clock */
+  int self_check;
+  const char *dir;          /* output folder: must not exist or be empty */
+  double timeout_s;
+};
+
+/* Self-check: the calibration program re-run under SMPI with the result; median relative error
+ * per operation and size range (< 64 KiB, >= 64 KiB), NAN where there is no size in the range. */
+#define MV_CALIB_SMALL_LIMIT 65536.0
+struct mv_selfcheck {
+  double median_err[MV_CALIB_WTIME + 1][2];
+  size_t sizes[MV_CALIB_WTIME + 1][2];
+  double wall_s;
+};
+
+struct mv_calibrate_result {
+  struct mv_calibration c;
+  struct mv_selfcheck check;
+  int checked;
+  double measure_s, total_s;
+  char log[4200];           /* the calibration program's launch log */
+};
+
+/* Measure (mpivet-calib through the engine), fit, write the folder, self-check. MV_EEXTERN when a
+ * launch fails (see res->log), other MV_E* with a message in err. */
+int mv_calibrate(const struct mv_calibrate_spec *spec, struct mv_calibrate_result *res, char *err,
+                 size_t errsize);
 #endif

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "mpivet/calib.h"
 #include "mpivet/error.h"
+#include "mpivet/simulate.h"
 
 static const char usage[] =
   "usage: mpivet calibrate [--engine mpirun|srun] [--mpi openmpi|mpich] [--np N] [--hosts LIST]\n"

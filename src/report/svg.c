@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "internal.h"
 #include "svg.h"
 
 #define W 440
@@ -66,7 +67,7 @@ static void axes(FILE *fp, const struct mv_report_fn *f, const struct frame *fr)
   fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">processes p</text>"
           "<text x=\"12\" y=\"%d\" font-size=\"11\" transform=\"rotate(-90 12 %d)\" "
           "text-anchor=\"middle\">", (L + W - R) / 2, H - 8, (T + H - B) / 2, (T + H - B) / 2);
-  mv__html_escape(fp, f->metric);
+  mv__html_escape(fp, f->j.metric);
   fputs("</text>\n", fp);
 }
 
@@ -129,9 +130,11 @@ void mv__svg_plot(FILE *fp, const struct mv_report_fn *f, int id)
     axes(fp, f, &fr);
     points(fp, f, &fr);
   }
+  struct mv__fn_texts t;
+  mv__fn_texts(f, &t);
   fputs("</svg><figcaption>expectation ", fp);
-  mv__html_escape(fp, f->expectation);
+  mv__html_escape(fp, t.expectation);
   fputs(", model ", fp);
-  mv__html_escape(fp, !MV_REPORT_MODELED(f) ? f->note : f->model);
+  mv__html_escape(fp, mv_judgement_modeled(&f->j) ? t.model : f->j.note);
   fputs("</figcaption></figure>\n", fp);
 }
