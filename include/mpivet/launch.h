@@ -18,6 +18,12 @@ struct mv_launch_spec {
   int ppn;                 /* processes per node; 0: np on one node for mpirun, engine default for
                               srun, 1 rank per simulated host for smpi */
   const char *hosts;       /* mpirun/srun: comma-separated host list, NULL: local / allocation */
+  /* srun only (NULL/0: Slurm's default) */
+  int nodes;               /* --nodes */
+  const char *partition;   /* --partition */
+  const char *time_limit;  /* --time, in Slurm's syntax: minutes, MM:SS, HH:MM:SS, D-HH */
+  const char *pmi;         /* --mpi plugin; NULL: the one the flavor's Debian build speaks
+                              (pmix for Open MPI, pmi2 for MPICH: mv_launch_srun_pmi) */
   const char *platform;    /* smpi: built-in SPEC ("cluster:64", "fattree:...", see platform.h) or an
                               XML file; NULL: "cluster:<ceil(np/ppn)>" */
   const char *program;     /* path of the MPI program; NULL: mpivet-bench of the flavor */
@@ -52,6 +58,11 @@ int mv_launch_validate(const struct mv_launch_spec *spec);
 const char *mv_launch_flavor(const struct mv_launch_spec *spec);
 /* Largest np this engine accepts for a spec (e.g. mpirun on this machine: 64, smpi: 65536). */
 int mv_launch_max_np(const struct mv_launch_spec *spec);
+/* The srun fields (nodes, partition, time_limit, pmi) well-formed? 0, or MV_EINVAL with the
+ * reason in why (when non-NULL): `--time-limit: expected ..., got "x"`. */
+int mv_launch_srun_check(const struct mv_launch_spec *spec, char *why, size_t size);
+/* srun's --mpi plugin for a flavor ("openmpi": "pmix", "mpich": "pmi2"); NULL for others. */
+const char *mv_launch_srun_pmi(const char *flavor);
 /* The engine and flavor launcher executable found in PATH? 0, or MV_ENOENT. */
 int mv_launch_available(const struct mv_launch_spec *spec);
 
@@ -75,6 +86,8 @@ struct mv_launch_result {
                             method, measured accuracy, library, seed); a JSON object */
   char log[512];         /* launcher stdout/stderr: <workdir>/run-<run>.log */
   char command[2048];    /* the command line, shell-quoted */
+  char error[512];       /* when the launch failed: mpivet-bench's own first error line from the
+                            log (e.g. a world of the wrong size), without its prefix; or "" */
 };
 
 /* One launch of mpivet-bench: builds the command line (spec->program NULL selects mpivet-bench;

@@ -29,6 +29,10 @@ struct mv_row {
   int valid;                     /* 1, or 0 when the window start failed */
 };
 
+/* 1 for the metrics mpivet measures that cannot be negative (time_s, mem_bytes, rss_bytes):
+ * the reader refuses a negative value of one of them. */
+int mv_results_metric_nonnegative(const char *metric);
+
 /* Fill a row with neutral defaults (impl "default", valid 1, metric "time_s", ppn 1). */
 void mv_row_init(struct mv_row *row);
 

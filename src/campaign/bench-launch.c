@@ -1,8 +1,8 @@
 /* The launch callback of a campaign that runs mpivet-bench through the launch engines: the
- * engine, MPI flavor, ppn, platform and timeout come from the options stored in the campaign
- * (so a resumed campaign launches exactly as before); each launch works in its own folder
- * launches/np<N>-run<R>/ and its rows are read back from the launch's own CSV. Under SMPI the
- * launch gets the simulation settings of mv_campaign_smpi_args (fast and exact). */
+ * engine, MPI flavor, ppn, platform, srun options and timeout come from the options stored in
+ * the campaign (so a resumed campaign launches exactly as before); each launch works in its
+ * own folder launches/np<N>-run<R>/ and its rows are read back from the launch's own CSV.
+ * Under SMPI the launch gets the simulation settings of mv_campaign_smpi_args (fast, exact). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -117,9 +117,12 @@ int mv_campaign_bench_launch(void *ctx, const struct mv_campaign *c,
   if (sim)
     mv_campaign_smpi_args(jobs.coll_totals, jobs.n_coll_totals, ppn ? atoi(ppn) : 0, smpi,
                           sizeof smpi / sizeof smpi[0]);
+  const char *nodes = mv_campaign_get(c, "nodes");
   struct mv_launch_spec spec = {
     .engine = engine, .mpi = mv_campaign_get(c, "mpi"),
     .np = item->nprocs, .ppn = ppn ? atoi(ppn) : 0, .hosts = mv_campaign_get(c, "hosts"),
+    .nodes = nodes ? atoi(nodes) : 0, .partition = mv_campaign_get(c, "partition"),
+    .time_limit = mv_campaign_get(c, "time_limit"), .pmi = mv_campaign_get(c, "pmi"),
     .platform = mv_campaign_get(c, "platform"), .args = args, .launcher_args = smpi,
     .workdir = dir, .timeout_s = timeout ? atof(timeout) : 0};
   FILE *devnull = fopen("/dev/null", "w");
@@ -136,8 +139,8 @@ int mv_campaign_bench_launch(void *ctx, const struct mv_campaign *c,
   if (devnull)
     fclose(devnull);
   if (rc) {
-    snprintf(err, errsize, "%s%s; see %s", mv_strerror(rc), res.timed_out ? " (timed out)" : "",
-             res.log);
+    snprintf(err, errsize, "%s%s%s%s; see %s", mv_strerror(rc), res.timed_out ? " (timed out)" : "",
+             res.error[0] ? ": " : "", res.error, res.log);
     return rc;
   }
   return read_rows(res.csv, out, err, errsize);

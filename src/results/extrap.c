@@ -3,7 +3,6 @@
  * in POINTS order. Reading validates everything with file:line:column errors; writing uses
  * round-trip number text so that a read-write-read round trip is lossless. */
 #include "mpivet/extrap.h"
-#include "mpivet/paths.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mpivet/atomic.h"
 #include "mpivet/error.h"
 #include "mpivet/grow.h"
 #include "mpivet/numfmt.h"
@@ -409,28 +409,14 @@ static int write_stream(const struct mv_extrap *x, FILE *fp)
   return ferror(fp) ? MV_EIO : 0;
 }
 
+static int write_fp(FILE *fp, void *x)
+{
+  return write_stream(x, fp);
+}
+
 int mv_extrap_write(const struct mv_extrap *x, const char *path, void *stream)
 {
   if (!path)
     return write_stream(x, stream);
-  if (mv_path_is_special(path)) {   /* /dev/null, a pipe: write in place, never rename over it */
-    FILE *fp = fopen(path, "w");
-    int rc = fp ? write_stream(x, fp) : MV_EIO;
-    return fp && fclose(fp) != 0 ? MV_EIO : rc;
-  }
-  size_t len = strlen(path) + 32;
-  char *tmp = malloc(len);
-  if (!tmp)
-    return MV_ENOMEM;
-  snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
-  FILE *fp = fopen(tmp, "w");
-  int rc = fp ? write_stream(x, fp) : MV_EIO;
-  if (fp && fclose(fp) != 0)
-    rc = MV_EIO;
-  if (rc == 0 && rename(tmp, path) < 0)
-    rc = MV_EIO;
-  if (rc < 0)
-    unlink(tmp);
-  free(tmp);
-  return rc;
+  return mv_atomic_write(path, write_fp, (void *)x);
 }
