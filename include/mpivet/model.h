@@ -74,6 +74,8 @@ struct mv_model {
   double smape;       /* symmetric mean absolute percentage error of the fit, in percent */
   double cv_smape;    /* leave-one-out cross-validated SMAPE, in percent (NAN if n too small) */
   double rss;         /* unweighted residual sum of squares on the locations */
+  int decreasing;     /* one parameter: the series falls (strong scaling), so the model's terms
+                       * have negative coefficients below a positive constant */
 };
 
 void mv_series_init(struct mv_series *s, int nparams, const char *const *names);

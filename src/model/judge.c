@@ -186,6 +186,9 @@ static void model_series(struct mv_judgement *j, const struct mv_series *s,
   if (j->widened)
     note_add(j, "fitted beyond the expectation's search space (its terms missed the data by "
                 "more than 1 %)");
+  if (j->model.decreasing)
+    note_add(j, "falling series (strong scaling): modeled with negative powers of the parameter "
+                "or negative coefficients");
   if (s->nparams == 1 && note_poor_fit(j, s, fo))
     judge_segments(j, s, e, fo);
 }

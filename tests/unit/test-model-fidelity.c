@@ -43,6 +43,26 @@ static void test_few_points(void)
   ASSERT_INT_EQ(m.fn.nterms, 0);
 }
 
+static void test_strong_scaling(void)
+{
+  /* Extra-P's strong_scaling/one_parameter_6.txt, met2: 256 (1000 / p)^2, i.e. 2.56e8 p^-2. */
+  static const double x[] = {1000, 2000, 4000, 8000, 16000}, y[] = {256, 64, 16, 4, 1};
+  struct mv_model m;
+  ASSERT_INT_EQ(fit(x, y, 5, 3, &m), 0);
+  ASSERT_INT_EQ(m.decreasing, 1);
+  ASSERT_INT_EQ(m.fn.nterms, 1);
+  ASSERT_DOUBLE_NEAR(m.fn.terms[0].f[0].poly, -2, 1e-9);
+  ASSERT_DOUBLE_REL(m.fn.terms[0].coef, 2.56e8, 1e-6);
+  /* strong_scaling/one_parameter_1.txt, medians: 725 -> 82 as x goes 20 -> 60, modeled falling. */
+  static const double x2[] = {20, 30, 40, 50, 60}, y2[] = {727.05, 505.74, 319.49, 178.92, 81.99};
+  ASSERT_INT_EQ(fit(x2, y2, 5, 1, &m), 0);
+  ASSERT_INT_EQ(m.decreasing, 1);
+  ASSERT_TRUE(m.fn.nterms >= 1 && m.smape < 10);
+  /* A growing series is not. */
+  ASSERT_INT_EQ(fit(x2, x2, 5, 1, &m), 0);
+  ASSERT_INT_EQ(m.decreasing, 0);
+}
+
 /* Extra-P's create_experiment: g(p) from the changing point on, f(p) before it. */
 static int segments(const double *x, size_t n, double (*f)(double), double (*g)(double), double change,
                     struct mv_model_segment *seg, size_t *nseg)
@@ -109,5 +129,6 @@ int main(void)
 {
   RUN_TEST(test_extrap_segmented);
   RUN_TEST(test_few_points);
+  RUN_TEST(test_strong_scaling);
   return TEST_EXIT();
 }
