@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-struct mv_results_writer;
+struct mv_row_sink;
 
 /* What to launch. Zero-initialise, then fill; NULL/0 fields take the documented default. */
 struct mv_launch_spec {
@@ -52,6 +52,19 @@ void mv_cmdline_release(struct mv_cmdline *c);
 
 /* Names of the built-in engines, NULL-terminated ("mpirun", "srun", "smpi"). */
 const char *const *mv_launch_engines(void);
+
+/* What an engine is, from its entry in the engine table (src/campaign/engine-*.c): every
+ * decision that depends on the engine asks here, not strcmp(engine, "smpi"). */
+struct mv_engine_facts {
+  int simulated;            /* a simulated cluster (SMPI): platform files, simulation options */
+  int deterministic;        /* a launch repeats the previous one to the last digit */
+  int measures_memory;      /* memory per rank (mem_bytes, rss_bytes) means something */
+  int default_runs;         /* launches per process count (`check` and `bench`) */
+  int default_reps;         /* repetitions inside a launch (`check`) */
+  const char *default_np;   /* process counts of `check` */
+};
+/* The facts of the engine named engine, or NULL when there is none. */
+const struct mv_engine_facts *mv_launch_engine_facts(const char *engine);
 /* 0 when spec names a known engine/flavor with np >= 1 and ppn >= 0, MV_EINVAL otherwise. */
 int mv_launch_validate(const struct mv_launch_spec *spec);
 /* The MPI flavor whose programs this spec runs: "openmpi", "mpich" or "smpi". */
@@ -92,12 +105,13 @@ struct mv_launch_result {
 
 /* One launch of mpivet-bench: builds the command line (spec->program NULL selects mpivet-bench;
  * spec->args are the bench options such as "--ops", "MPI_Bcast", "--msizes", "8,1024"), adds the
- * output options, runs it, then copies every row of its CSV into w with `run` = run.
- * MV_EEXTERN when the launcher fails or times out (see res->log), MV_EPARSE when the rows are bad. */
-int mv_launch_bench(const struct mv_launch_spec *spec, int run, struct mv_results_writer *w,
+ * output options, runs it, then hands every row of its CSV to sink with `run` = run (parsed
+ * once). MV_EEXTERN when the launcher fails or times out (see res->log), MV_EPARSE when the
+ * rows are bad. */
+int mv_launch_bench(const struct mv_launch_spec *spec, int run, const struct mv_row_sink *sink,
                     struct mv_launch_result *res);
 
-/* Copy rows of a results.csv into w, setting run = run; *rows counts them. */
-int mv_launch_capture(const char *csv_path, int run, struct mv_results_writer *w, long *rows);
+/* Hand the rows of a results.csv to sink, setting run = run; *rows counts them. */
+int mv_launch_capture(const char *csv_path, int run, const struct mv_row_sink *sink, long *rows);
 
 #endif

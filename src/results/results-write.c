@@ -155,6 +155,16 @@ int mv_results_writer_write(struct mv_results_writer *w, const struct mv_row *ro
   return 0;
 }
 
+static int writer_put(void *ctx, const struct mv_row *row)
+{
+  return mv_results_writer_write(ctx, row);
+}
+
+struct mv_row_sink mv_results_writer_sink(struct mv_results_writer *w)
+{
+  return (struct mv_row_sink){writer_put, w};
+}
+
 int mv_results_writer_flush(struct mv_results_writer *w)
 {
   if (fflush(w->fp) != 0) {
