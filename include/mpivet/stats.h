@@ -65,6 +65,12 @@ struct mv_test_result {
 int mv_stats_ranksum(const double *x, size_t nx, const double *y, size_t ny,
                      enum mv_alternative alt, enum mv_test_method method, int correct,
                      struct mv_test_result *res);
+/* The smallest one-sided p-value the exact rank-sum null distribution holds for n_x and n_y
+ * observations: 1 / C(n_x + n_y, n_x), when every x lies above every y (R: wilcox.test(1:3 + 10,
+ * 1:3, "greater")$p.value = 0.05). A comparison with min_p >= alpha can never be significant. */
+double mv_stats_ranksum_min_p(size_t nx, size_t ny);
+/* The smallest n such that n against n observations can give p < alpha (4 at 0.05: 1/70). */
+int mv_stats_ranksum_min_n(double alpha);
 /* Two-sample Kolmogorov-Smirnov, as R's ks.test(x, y, alternative) with psmirnov (R 4.2.2-patched
  * and 4.3+): exact when n_x n_y < 10000 (any alternative, ties respected), asymptotic otherwise.
  * For MV_ALT_GREATER the statistic is D^+ as R defines.

@@ -96,17 +96,6 @@ static int parse_options(int argc, char **argv, struct opts *o)
   return 0;
 }
 
-static int is_extrap(const char *path)
-{
-  FILE *fp = fopen(path, "r");
-  char word[16] = "";
-  if (!fp)
-    return 0;
-  int r = fscanf(fp, " %15s", word);
-  fclose(fp);
-  return r == 1 && strcmp(word, "PARAMETER") == 0;
-}
-
 static int load(struct mv_judgements *js, char **inputs, int n, int with_msize,
                 const struct mv_expect_file *ef)
 {
@@ -115,7 +104,7 @@ static int load(struct mv_judgements *js, char **inputs, int n, int with_msize,
   int rc = 0, csv = 0;
   mv_dataset_init(&ds);
   for (int i = 0; i < n && rc == 0; i++) {
-    if (is_extrap(inputs[i])) {
+    if (mv_extrap_sniff(inputs[i])) {
       struct mv_extrap x;
       mv_extrap_init(&x);
       rc = mv_extrap_read(&x, inputs[i], err, sizeof err);

@@ -83,8 +83,40 @@ static void write_summary(const struct mv_gl_config_summary *cs, const struct mv
     if (cs->evaluated[t] != in_cat)
       fprintf(fp, " (%zu %s in the catalog)", in_cat, unit[t]);
   }
-  fprintf(fp, "\n%zu tests, %zu deterministic comparisons (slowdown alone), %zu comparisons "
-              "skipped (too few values on a side)\n", cs->tests, cs->deterministic, cs->untested);
+  fprintf(fp, "\n%zu tests, %zu deterministic comparisons (slowdown alone), %zu undecidable "
+              "(too few values for the test), %zu skipped (no value on a side)\n", cs->tests,
+          cs->deterministic, cs->undecidable, cs->untested);
+}
+
+/* Comparisons no test could decide: named one per line, with what would decide them. */
+static void write_undecidable(const struct mv_gl_report *rep, size_t config,
+                              const struct mv_catalog *cat, FILE *fp)
+{
+  const struct mv_gl_config_summary *cs = &rep->configs[config];
+  const struct mv_gl_options *o = &rep->options;
+  if (cs->undecidable == 0)
+    return;
+  int need = mv_stats_ranksum_min_n(o->alpha);
+  fprintf(fp, "%zu comparison%s undecidable with R = %d launch%s (the one-sided %s test needs at "
+              "least %d %s per side at alpha %g); to decide them: more launches (--runs %d), "
+              "--per raw (test the repetitions), or --deterministic on (slowdown alone, for "
+              "data without launch-to-launch noise):\n", cs->undecidable,
+          cs->undecidable == 1 ? " is" : "s are", cs->launches, cs->launches == 1 ? "" : "es",
+          o->test == MV_GL_TEST_KS ? "Kolmogorov-Smirnov" : "rank-sum", need,
+          o->per == MV_GL_PER_RAW ? "values" : "launches", o->alpha, need);
+  for (size_t i = 0; i < rep->nchecks; i++) {
+    const struct mv_gl_check *ck = &rep->checks[i];
+    if (ck->config != config || !ck->undecidable)
+      continue;
+    char label[2 * MV_NAME_MAX + 16];
+    check_label(ck, cat, label, sizeof label);
+    fprintf(fp, "  undecidable %-8s %-5s %-48s msize %lld", mv_gl_type_name(ck->type),
+            ck->guideline, label, (long long)ck->msize);
+    if (ck->msize_small >= 0)
+      fprintf(fp, " vs %lld", (long long)ck->msize_small);
+    fprintf(fp, ": %zu vs %zu %s, slowdown %.3f\n", ck->n, ck->n_ref,
+            o->per == MV_GL_PER_RAW ? "values" : "launch medians", ck->slowdown);
+  }
 }
 
 /* Message sizes in B, KiB, ... (mpivet/units.h). */
@@ -121,6 +153,12 @@ static void write_violations(const struct mv_gl_report *rep, size_t config,
   size_t n = 0;
   for (size_t i = 0; i < rep->nchecks; i++)
     n += rep->checks[i].config == config && rep->checks[i].violated;
+  const struct mv_gl_config_summary *cs = &rep->configs[config];
+  if (n == 0 && cs->undecidable) {
+    fprintf(fp, "no violation among the %zu decided comparisons; %zu undecidable\n",
+            cs->tests + cs->deterministic, cs->undecidable);
+    return;
+  }
   if (n == 0) {
     fprintf(fp, "no violation\n");
     return;
@@ -231,7 +269,7 @@ static void write_grid(const struct mv_gl_report *rep, size_t config, const stru
 static void write_matrix(const struct mv_gl_report *rep, const struct mv_catalog *cat, FILE *fp)
 {
   fprintf(fp, "\n== pattern guidelines x configurations (x violated at some msize, . satisfied, "
-              "- not measured) ==\n");
+              "? undecidable, - not measured) ==\n");
   for (size_t k = 0; k < rep->nconfigs; k++) {
     char name[3 * MV_NAME_MAX];
     config_name(&rep->configs[k], name, sizeof name);
@@ -264,7 +302,7 @@ static void write_matrix(const struct mv_gl_report *rep, const struct mv_catalog
       for (size_t i = 0; i < rep->nchecks; i++) {
         const struct mv_gl_check *ck = &rep->checks[i];
         if (ck->config == k && strcmp(ck->guideline, gl->id) == 0 && mark[0] != 'x')
-          mark = ck->violated ? "x" : ".";
+          mark = ck->violated ? "x" : ck->undecidable ? (mark[0] == '.' ? "." : "?") : ".";
       }
       fprintf(fp, " %7s", mark);
     }
@@ -283,6 +321,7 @@ int mv_gl_write_text(const struct mv_gl_report *rep, const struct mv_catalog *ca
     fprintf(fp, "\n== %s, R = %d launches ==\n", name, rep->configs[k].launches);
     write_summary(&rep->configs[k], cat, fp);
     write_violations(rep, k, cat, fp);
+    write_undecidable(rep, k, cat, fp);
     if (rep->configs[k].violated[0] + rep->configs[k].violated[1] + rep->configs[k].violated[2])
       write_grid(rep, k, cat, fp);
   }

@@ -5,11 +5,13 @@
 #include <string.h>
 
 #include "mpivet/error.h"
+#include "mpivet/xml.h"
 #include "mpivet/json.h"
 #include "mpivet/regress.h"
 #include "mpivet/units.h"
 
-static const char *const status_names[] = {"pass", "slower", "worse-growth", "skipped"};
+static const char *const status_names[] = {"pass", "slower", "worse-growth", "skipped",
+                                           "undecidable"};
 
 void mv_regress_case_name(const struct mv_regress_case *c, char *buf, size_t size)
 {
@@ -25,9 +27,9 @@ void mv_regress_case_name(const struct mv_regress_case *c, char *buf, size_t siz
 
 int mv_regress_write_text(const struct mv_regress_report *r, FILE *fp)
 {
-  fprintf(fp, "non-regression: %zu cases, %zu regressions, %zu skipped "
-              "(tolerance %.3g, alpha %.3g)\n\n", r->n, r->n_failed, r->n_skipped, r->tolerance,
-          r->alpha);
+  fprintf(fp, "non-regression: %zu cases, %zu regressions, %zu undecidable, %zu skipped "
+              "(tolerance %.3g, alpha %.3g)\n\n", r->n, r->n_failed, r->n_undecidable,
+          r->n_skipped, r->tolerance, r->alpha);
   fprintf(fp, "%-13s %-52s %10s %8s  %s\n", "status", "case", "ratio", "p", "detail");
   for (size_t i = 0; i < r->n; i++) {
     const struct mv_regress_case *c = &r->cases[i];
@@ -48,6 +50,7 @@ int mv_regress_write_json(const struct mv_regress_report *r, FILE *fp)
   mv_json_kv_number(&j, "alpha", r->alpha);
   mv_json_kv_int(&j, "cases", (long long)r->n);
   mv_json_kv_int(&j, "regressions", (long long)r->n_failed);
+  mv_json_kv_int(&j, "undecidable", (long long)r->n_undecidable);
   mv_json_kv_int(&j, "skipped", (long long)r->n_skipped);
   mv_json_key(&j, "results");
   mv_json_array_begin(&j);
@@ -65,6 +68,7 @@ int mv_regress_write_json(const struct mv_regress_report *r, FILE *fp)
       mv_json_kv_int(&j, "n_new", (long long)c->n_new);
       mv_json_kv_int(&j, "n_old", (long long)c->n_old);
       mv_json_kv_string(&j, "samples", c->per_launch ? "launch medians" : "repetitions");
+      mv_json_kv_int(&j, "deterministic", c->deterministic);
       mv_json_kv_number(&j, "median_new", c->median_new);
       mv_json_kv_number(&j, "median_old", c->median_old);
       mv_json_kv_number(&j, "p_value", c->p_value);
@@ -82,51 +86,36 @@ int mv_regress_write_json(const struct mv_regress_report *r, FILE *fp)
   return mv_json_finish(&j);
 }
 
-static void xml_escaped(FILE *fp, const char *s)
-{
-  for (; *s; s++)
-    switch (*s) {
-    case '<': fputs("&lt;", fp); break;
-    case '>': fputs("&gt;", fp); break;
-    case '&': fputs("&amp;", fp); break;
-    case '"': fputs("&quot;", fp); break;
-    case '\'': fputs("&apos;", fp); break;
-    default:
-      if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-        fputc(*s, fp);
-    }
-}
-
 int mv_regress_write_junit(const struct mv_regress_report *r, const char *suite, FILE *fp)
 {
   fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"", fp);
-  xml_escaped(fp, suite);
+  mv_xml_escape(fp, suite);
   fprintf(fp, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n", r->n,
-          r->n_failed, r->n_skipped);
+          r->n_failed + r->n_undecidable, r->n_skipped);
   for (size_t i = 0; i < r->n; i++) {
     const struct mv_regress_case *c = &r->cases[i];
     char name[400];
     mv_regress_case_name(c, name, sizeof name);
     fputs("    <testcase classname=\"", fp);
-    xml_escaped(fp, suite);
+    mv_xml_escape(fp, suite);
     fputc('.', fp);
-    xml_escaped(fp, c->op);
+    mv_xml_escape(fp, c->op);
     fputs("\" name=\"", fp);
-    xml_escaped(fp, name);
+    mv_xml_escape(fp, name);
     fputs("\">", fp);
     if (c->status == MV_REGRESS_SKIPPED) {
       fputs("<skipped message=\"", fp);
-      xml_escaped(fp, c->message);
+      mv_xml_escape(fp, c->message);
       fputs("\"/>", fp);
     } else if (c->status != MV_REGRESS_PASS) {
       fprintf(fp, "<failure type=\"%s\" message=\"", status_names[c->status]);
-      xml_escaped(fp, c->message);
+      mv_xml_escape(fp, c->message);
       fputs("\">", fp);
-      xml_escaped(fp, c->message);
+      mv_xml_escape(fp, c->message);
       fputs("</failure>", fp);
     } else {
       fputs("<system-out>", fp);
-      xml_escaped(fp, c->message);
+      mv_xml_escape(fp, c->message);
       fputs("</system-out>", fp);
     }
     fputs("</testcase>\n", fp);

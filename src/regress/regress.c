@@ -63,39 +63,87 @@ static int samples(const struct mv_group *g, int per_launch, double tukey_k, dou
   return mv_group_launch_medians(g, tukey_k, out, g->n);
 }
 
+/* Launch medians equal up to rounding (SMPI's clock is a sum of doubles), as in guidelines. */
+static int flat(const double *v, int n)
+{
+  for (int i = 1; i < n; i++)
+    if (!(fabs(v[i] - v[0]) <= 1e-9 * fabs(v[0])))
+      return 0;
+  return n >= 2;
+}
+
+/* Deterministic data carry no launch-to-launch information (the rule guidelines applies): a
+ * simulated engine on both sides, or identical launch medians in >= 2 launches on each side. */
+static int deterministic(const struct mv_group *gn, const struct mv_group *go, const double *x,
+                         int nx, const double *y, int ny)
+{
+  if (strcmp(gn->engine, "smpi") == 0 && strcmp(go->engine, "smpi") == 0)
+    return 1;
+  return flat(x, nx) && flat(y, ny);
+}
+
+/* Fill x, y with launch medians, or repetitions when a side has fewer than min_launches
+ * launches; *det tells whether the launch medians were deterministic. */
+static int pick_samples(struct mv_regress_case *c, const struct mv_group *gn,
+                        const struct mv_group *go, const struct mv_regress_options *o,
+                        double *x, double *y, int *nx, int *ny, int *det)
+{
+  for (int per_launch = 1; per_launch >= 0; per_launch--) {
+    *nx = samples(gn, per_launch, o->tukey_k, x);
+    *ny = samples(go, per_launch, o->tukey_k, y);
+    if (*nx < 0 || *ny < 0)
+      return *nx < 0 ? *nx : *ny;
+    c->per_launch = per_launch;
+    if (per_launch)
+      *det = deterministic(gn, go, x, *nx, y, *ny);
+    if (*det || (*nx >= o->min_launches && *ny >= o->min_launches))
+      break;
+  }
+  return *nx < 1 || *ny < 1 ? MV_ENUMERIC : 0;
+}
+
 static int test_point(struct mv_regress_case *c, const struct mv_group *gn, const struct mv_group *go,
                       const struct mv_regress_options *o)
 {
   double *x = malloc((gn->n + 1) * sizeof *x), *y = malloc((go->n + 1) * sizeof *y);
-  int rc = x && y ? 0 : MV_ENOMEM;
-  int nx = 0, ny = 0;
-  for (int per_launch = 1; rc == 0 && per_launch >= 0; per_launch--) {
-    nx = samples(gn, per_launch, o->tukey_k, x);
-    ny = samples(go, per_launch, o->tukey_k, y);
-    if (nx < 0 || ny < 0)
-      rc = nx < 0 ? nx : ny;
-    c->per_launch = per_launch;
-    if (nx >= o->min_launches && ny >= o->min_launches)
-      break;
-  }
-  if (rc == 0 && (nx < 1 || ny < 1))
-    rc = MV_ENUMERIC;
-  struct mv_test_result t;
+  int nx = 0, ny = 0, det = 0;
+  int rc = x && y ? pick_samples(c, gn, go, o, x, y, &nx, &ny, &det) : MV_ENOMEM;
   if (rc == 0) {
     c->n_new = (size_t)nx;
     c->n_old = (size_t)ny;
+    c->deterministic = det;
     c->median_new = mv_stats_median_inplace(x, (size_t)nx);
     c->median_old = mv_stats_median_inplace(y, (size_t)ny);
     c->ratio = c->median_old != 0 ? c->median_new / c->median_old : NAN;
+  }
+  if (rc == 0 && !det && mv_stats_ranksum_min_p((size_t)nx, (size_t)ny) >= o->alpha) {
+    c->status = MV_REGRESS_UNDECIDABLE;
+    snprintf(c->message, sizeof c->message, "undecidable with %d/%d %s (needs at least %d per "
+             "side at alpha %g, or deterministic data): median %.4g vs baseline %.4g (x%.3f)",
+             nx, ny, c->per_launch ? "launch medians" : "repetitions",
+             mv_stats_ranksum_min_n(o->alpha), o->alpha, c->median_new, c->median_old, c->ratio);
+  } else if (rc == 0 && !det) {
     for (int i = 0; i < ny; i++)
       y[i] *= 1.0 + o->tolerance;
+    struct mv_test_result t;
     rc = mv_stats_ranksum(x, (size_t)nx, y, (size_t)ny, MV_ALT_GREATER, MV_TEST_AUTO, 1, &t);
+    if (rc == 0)
+      c->p_value = c->p_adjusted = t.p_value;
   }
-  if (rc == 0)
-    c->p_value = c->p_adjusted = t.p_value;
   free(x);
   free(y);
   return rc;
+}
+
+/* A deterministic case: slower exactly when the median ratio exceeds 1 + tolerance. */
+static void decide_deterministic(struct mv_regress_case *c, const struct mv_regress_options *o)
+{
+  int slower = c->ratio > 1.0 + o->tolerance;
+  c->status = slower ? MV_REGRESS_SLOWER : MV_REGRESS_PASS;
+  snprintf(c->message, sizeof c->message, "%s: median %.4g vs baseline %.4g (x%.3f, tolerance "
+           "x%.3f) over %zu/%zu %s, deterministic data (no test)", slower ? "slower than baseline"
+           : "not slower than baseline", c->median_new, c->median_old, c->ratio,
+           1.0 + o->tolerance, c->n_new, c->n_old, c->per_launch ? "launch medians" : "repetitions");
 }
 
 static int compare_points(struct mv_dataset *cur, struct mv_dataset *base,
@@ -116,6 +164,14 @@ static int compare_points(struct mv_dataset *cur, struct mv_dataset *base,
     int rc = test_point(c, gn, go, o);
     if (rc)
       return rc;
+    if (c->deterministic)
+      decide_deterministic(c, o);
+    else if (c->status == MV_REGRESS_PASS && isnan(c->p_value)) {
+      c->status = MV_REGRESS_UNDECIDABLE;  /* every value tied: the test has no variance */
+      snprintf(c->message, sizeof c->message, "undecidable: every value of both sides is the "
+               "same after scaling by the tolerance (median %.4g vs baseline %.4g)",
+               c->median_new, c->median_old);
+    }
   }
   return 0;
 }
@@ -268,11 +324,12 @@ int mv_regress_compare(struct mv_dataset *cur, struct mv_dataset *base,
   for (size_t i = 0; rc == 0 && o->growth && i < cur->ngroups; i++)
     if (!seen_kernel(r, &cur->groups[i]))
       rc = growth_case(r, cur, base, &cur->groups[i], o);
-  r->n_failed = r->n_skipped = 0;
+  r->n_failed = r->n_skipped = r->n_undecidable = 0;
   for (size_t i = 0; i < r->n; i++) {
     r->n_failed += r->cases[i].status == MV_REGRESS_SLOWER ||
                    r->cases[i].status == MV_REGRESS_WORSE_GROWTH;
     r->n_skipped += r->cases[i].status == MV_REGRESS_SKIPPED;
+    r->n_undecidable += r->cases[i].status == MV_REGRESS_UNDECIDABLE;
   }
   return rc;
 }

@@ -57,6 +57,14 @@ void mv_dataset_release(struct mv_dataset *ds)
   mv_dataset_init(ds);
 }
 
+size_t mv_dataset_nvalues(const struct mv_dataset *ds)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < ds->ngroups; i++)
+    n += ds->groups[i].n;
+  return n;
+}
+
 static uint64_t group_hash(const struct mv_group *g)
 {
   return key_hash(g->library, g->engine, g->op, g->impl, g->metric, g->msize, g->nprocs);

@@ -61,6 +61,7 @@ static int read_line(struct mv_results_reader *r)
 {
   size_t len = 0;
   int c;
+  r->lineno++;  /* before reading, so that an error inside the line names it */
   while ((c = getc(r->fp)) != EOF && c != '\n') {
     if (len + 2 > r->cap) {
       if (r->cap >= MAX_LINE)
@@ -76,8 +77,10 @@ static int read_line(struct mv_results_reader *r)
   }
   if (ferror(r->fp))
     return fail(r, 1, MV_EIO, "read error: %s", strerror(errno));
-  if (c == EOF && len == 0)
+  if (c == EOF && len == 0) {
+    r->lineno--;
     return 0;
+  }
   if (len && r->line[len - 1] == '\r')
     len--;
   if (!r->line) {
@@ -87,7 +90,6 @@ static int read_line(struct mv_results_reader *r)
     r->cap = 1;
   }
   r->line[len] = '\0';
-  r->lineno++;
   return 1;
 }
 
@@ -98,6 +100,11 @@ static int parse_header(struct mv_results_reader *r)
     return fail(r, 1, MV_EPARSE, "expected a header line (%s), got an empty file", mv_results_header());
   if (rc < 0)
     return rc;
+  /* Spreadsheets start a UTF-8 file with a byte-order mark: not part of the first name. */
+  static const char bom[] = "\xEF\xBB\xBF";
+  size_t skip = strncmp(r->line, bom, 3) == 0 ? 3 : 0;
+  if (skip)
+    memmove(r->line, r->line + skip, strlen(r->line + skip) + 1);
   struct mv__csv_fields f;
   size_t bad;
   if ((rc = mv__csv_split(r->line, &f, &bad)) < 0)
@@ -174,6 +181,15 @@ static int get_name(struct mv_results_reader *r, const struct mv__csv_fields *f,
   return 0;
 }
 
+int mv_results_metric_nonnegative(const char *metric)
+{
+  static const char *const names[] = {"time_s", "mem_bytes", "rss_bytes"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp(metric, names[i]) == 0)
+      return 1;
+  return 0;
+}
+
 static int parse_row(struct mv_results_reader *r, struct mv__csv_fields *f, struct mv_row *row)
 {
   long v;
@@ -202,6 +218,9 @@ static int parse_row(struct mv_results_reader *r, struct mv__csv_fields *f, stru
   if (!*s || *end || errno == ERANGE || !isfinite(row->value))
     return fail(r, f->column[r->index[COL_value]], MV_EPARSE,
                 "expected a finite number in column \"value\", got \"%s\"", s);
+  if (row->value < 0 && mv_results_metric_nonnegative(row->metric))
+    return fail(r, f->column[r->index[COL_value]], MV_ERANGE,
+                "expected a %s >= 0 in column \"value\", got \"%s\"", row->metric, s);
   return 0;
 }
 
