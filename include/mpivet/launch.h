@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-struct mv_results_writer;
+struct mv_row_sink;
 
 /* What to launch. Zero-initialise, then fill; NULL/0 fields take the documented default. */
 struct mv_launch_spec {
@@ -92,12 +92,13 @@ struct mv_launch_result {
 
 /* One launch of mpivet-bench: builds the command line (spec->program NULL selects mpivet-bench;
  * spec->args are the bench options such as "--ops", "MPI_Bcast", "--msizes", "8,1024"), adds the
- * output options, runs it, then copies every row of its CSV into w with `run` = run.
- * MV_EEXTERN when the launcher fails or times out (see res->log), MV_EPARSE when the rows are bad. */
-int mv_launch_bench(const struct mv_launch_spec *spec, int run, struct mv_results_writer *w,
+ * output options, runs it, then hands every row of its CSV to sink with `run` = run (parsed
+ * once). MV_EEXTERN when the launcher fails or times out (see res->log), MV_EPARSE when the
+ * rows are bad. */
+int mv_launch_bench(const struct mv_launch_spec *spec, int run, const struct mv_row_sink *sink,
                     struct mv_launch_result *res);
 
-/* Copy rows of a results.csv into w, setting run = run; *rows counts them. */
-int mv_launch_capture(const char *csv_path, int run, struct mv_results_writer *w, long *rows);
+/* Hand the rows of a results.csv to sink, setting run = run; *rows counts them. */
+int mv_launch_capture(const char *csv_path, int run, const struct mv_row_sink *sink, long *rows);
 
 #endif

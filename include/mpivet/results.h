@@ -67,6 +67,15 @@ int mv_results_writer_flush(struct mv_results_writer *w);
 /* commit != 0: finish (rename in ATOMIC mode); commit == 0: abandon (remove the temporary). */
 int mv_results_writer_close(struct mv_results_writer *w, int commit);
 
+/* Where parsed rows go (a results writer, a launch's row buffer, a data set): a row is parsed
+ * once and handed on. put returns 0, or a negative MV_E* that stops the producer. */
+struct mv_row_sink {
+  int (*put)(void *ctx, const struct mv_row *row);
+  void *ctx;
+};
+/* A sink writing each row into w (flush with mv_results_writer_flush when a batch is done). */
+struct mv_row_sink mv_results_writer_sink(struct mv_results_writer *w);
+
 /* Format one row as a CSV line without newline into buf; returns length or MV_ERANGE. */
 int mv_row_format(const struct mv_row *row, char *buf, size_t size);
 /* The header line without newline. */

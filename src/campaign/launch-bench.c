@@ -1,5 +1,5 @@
 /* One launch of mpivet-bench: its own CSV, meta JSON and log in the work folder, then the rows
- * copied into the caller's results writer with the launch index in the `run` column. */
+ * handed to the caller's row sink with the launch index in the `run` column. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,7 +9,7 @@
 #include "mpivet/progress.h"
 #include "mpivet/results.h"
 
-int mv_launch_capture(const char *csv_path, int run, struct mv_results_writer *w, long *rows)
+int mv_launch_capture(const char *csv_path, int run, const struct mv_row_sink *sink, long *rows)
 {
   struct mv_results_reader *r;
   struct mv_row row;
@@ -19,12 +19,12 @@ int mv_launch_capture(const char *csv_path, int run, struct mv_results_writer *w
     return rc;
   while ((rc = mv_results_reader_next(r, &row)) == 1) {
     row.run = run;
-    if ((rc = mv_results_writer_write(w, &row)) != 0)
+    if ((rc = sink->put(sink->ctx, &row)) != 0)
       break;
     (*rows)++;
   }
   mv_results_reader_close(r);
-  return rc < 0 ? rc : mv_results_writer_flush(w);
+  return rc < 0 ? rc : 0;
 }
 
 /* spec->args followed by the output options the launcher owns. */
@@ -60,7 +60,7 @@ static void bench_error(const char *log, char *out, size_t size)
     fclose(fp);
 }
 
-int mv_launch_bench(const struct mv_launch_spec *spec, int run, struct mv_results_writer *w,
+int mv_launch_bench(const struct mv_launch_spec *spec, int run, const struct mv_row_sink *sink,
                     struct mv_launch_result *res)
 {
   struct mv_cmdline args, cmd;
@@ -92,6 +92,6 @@ int mv_launch_bench(const struct mv_launch_spec *spec, int run, struct mv_result
     bench_error(res->log, res->error, sizeof res->error);
     return rc;
   }
-  rc = mv_launch_capture(res->csv, run, w, &res->rows);
+  rc = mv_launch_capture(res->csv, run, sink, &res->rows);
   return rc == MV_ENOENT || rc == MV_EIO ? MV_EEXTERN : rc;
 }

@@ -245,11 +245,17 @@ static int run_all(struct bench_cli *b, struct mv_json *j, struct mv_results_wri
   mv_json_key(j, "launches");
   mv_json_array_begin(j);
   for (int run = 0; run < b->runs && !rc; run++) {
-    rc = mv_launch_bench(&b->spec, run, w, &res);
+    struct mv_row_sink sink = mv_results_writer_sink(w);
+    rc = mv_launch_bench(&b->spec, run, &sink, &res);
     if (rc) {
       rc = mv_cli_fail("bench", rc, "launch %d failed%s%s%s: %s (log: %s)", run,
                   res.timed_out ? " (timeout)" : "", res.error[0] ? ": " : "", res.error,
                   res.command, res.log);
+      break;
+    }
+    if ((rc = mv_results_writer_flush(w)) != 0) {
+      rc = mv_cli_fail("bench", rc, "%s/results.csv: cannot write the rows of launch %d", b->out,
+                       run);
       break;
     }
     launch_meta(j, run, &res);

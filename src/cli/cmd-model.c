@@ -96,17 +96,6 @@ static int parse_options(int argc, char **argv, struct opts *o)
   return 0;
 }
 
-static int is_extrap(const char *path)
-{
-  FILE *fp = fopen(path, "r");
-  char word[16] = "";
-  if (!fp)
-    return 0;
-  int r = fscanf(fp, " %15s", word);
-  fclose(fp);
-  return r == 1 && strcmp(word, "PARAMETER") == 0;
-}
-
 /* The parameter names an expectation may use: p, msize and those of the Extra-P inputs. */
 #define MAX_NAMES 16
 static void add_names(const char **names, const struct mv_extrap *x)
@@ -135,9 +124,9 @@ static int load(struct mv_judgements *js, char **inputs, int n, int with_msize,
   mv_dataset_init(&ds);
   for (int i = 0; i < n && rc == 0; i++) {
     mv_extrap_init(&xs[i]);
-    if (is_extrap(inputs[i]) && (rc = mv_extrap_read(&xs[i], inputs[i], err, sizeof err)) != 0)
+    if (mv_extrap_sniff(inputs[i]) && (rc = mv_extrap_read(&xs[i], inputs[i], err, sizeof err)) != 0)
       mv_cli_error(CMD, "%s", err);
-    else if (is_extrap(inputs[i]))
+    else if (mv_extrap_sniff(inputs[i]))
       add_names(names, &xs[i]);
   }
   ef->params = names;
@@ -145,7 +134,7 @@ static int load(struct mv_judgements *js, char **inputs, int n, int with_msize,
     mv_cli_error(CMD, "%s", err);
   ef->params = NULL;
   for (int i = 0; i < n && rc == 0; i++) {
-    if (is_extrap(inputs[i])) {
+    if (mv_extrap_sniff(inputs[i])) {
       rc = mv_kernels_from_extrap(&js->ks, &xs[i]);
     } else if ((rc = mv_dataset_load(&ds, inputs[i])) != 0) {
       mv_cli_error(CMD, "%s", ds.error[0] ? ds.error : mv_strerror(rc));

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "mpivet/error.h"
+#include "mpivet/xml.h"
 #include "mpivet/json.h"
 #include "mpivet/regress.h"
 #include "mpivet/units.h"
@@ -85,25 +86,10 @@ int mv_regress_write_json(const struct mv_regress_report *r, FILE *fp)
   return mv_json_finish(&j);
 }
 
-static void xml_escaped(FILE *fp, const char *s)
-{
-  for (; *s; s++)
-    switch (*s) {
-    case '<': fputs("&lt;", fp); break;
-    case '>': fputs("&gt;", fp); break;
-    case '&': fputs("&amp;", fp); break;
-    case '"': fputs("&quot;", fp); break;
-    case '\'': fputs("&apos;", fp); break;
-    default:
-      if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-        fputc(*s, fp);
-    }
-}
-
 int mv_regress_write_junit(const struct mv_regress_report *r, const char *suite, FILE *fp)
 {
   fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"", fp);
-  xml_escaped(fp, suite);
+  mv_xml_escape(fp, suite);
   fprintf(fp, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n", r->n,
           r->n_failed + r->n_undecidable, r->n_skipped);
   for (size_t i = 0; i < r->n; i++) {
@@ -111,25 +97,25 @@ int mv_regress_write_junit(const struct mv_regress_report *r, const char *suite,
     char name[400];
     mv_regress_case_name(c, name, sizeof name);
     fputs("    <testcase classname=\"", fp);
-    xml_escaped(fp, suite);
+    mv_xml_escape(fp, suite);
     fputc('.', fp);
-    xml_escaped(fp, c->op);
+    mv_xml_escape(fp, c->op);
     fputs("\" name=\"", fp);
-    xml_escaped(fp, name);
+    mv_xml_escape(fp, name);
     fputs("\">", fp);
     if (c->status == MV_REGRESS_SKIPPED) {
       fputs("<skipped message=\"", fp);
-      xml_escaped(fp, c->message);
+      mv_xml_escape(fp, c->message);
       fputs("\"/>", fp);
     } else if (c->status != MV_REGRESS_PASS) {
       fprintf(fp, "<failure type=\"%s\" message=\"", status_names[c->status]);
-      xml_escaped(fp, c->message);
+      mv_xml_escape(fp, c->message);
       fputs("\">", fp);
-      xml_escaped(fp, c->message);
+      mv_xml_escape(fp, c->message);
       fputs("</failure>", fp);
     } else {
       fputs("<system-out>", fp);
-      xml_escaped(fp, c->message);
+      mv_xml_escape(fp, c->message);
       fputs("</system-out>", fp);
     }
     fputs("</testcase>\n", fp);

@@ -8,6 +8,7 @@
 
 #include "mpivet/error.h"
 #include "mpivet/report.h"
+#include "mpivet/xml.h"
 #include "internal.h"
 #include "svg.h"
 
@@ -26,18 +27,6 @@ static const char css[] =
   "figure.plot{margin:0;border:1px solid #ddd;padding:6px}figcaption{font-size:12px;"
   "max-width:440px}.verdict{font-size:20px;font-weight:bold}";
 
-void mv__html_escape(FILE *fp, const char *s)
-{
-  for (; s && *s; s++)
-    switch (*s) {
-    case '<': fputs("&lt;", fp); break;
-    case '>': fputs("&gt;", fp); break;
-    case '&': fputs("&amp;", fp); break;
-    case '"': fputs("&quot;", fp); break;
-    default: fputc(*s, fp);
-    }
-}
-
 static void summary_table(FILE *fp, const struct mv_report *r)
 {
   fputs("<table id=\"models\"><tr><th>function</th><th>metric</th><th>message size</th>"
@@ -49,15 +38,15 @@ static void summary_table(FILE *fp, const struct mv_report *r)
     mv__fn_texts(f, &t);
     int modeled = mv_judgement_modeled(&f->j);
     fputs("<tr><td>", fp);
-    mv__html_escape(fp, f->label);
+    mv_xml_escape(fp, f->label);
     fputs("</td><td>", fp);
-    mv__html_escape(fp, f->j.metric);
+    mv_xml_escape(fp, f->j.metric);
     fprintf(fp, "</td><td>%s</td><td>", f->size);
-    mv__html_escape(fp, t.expectation);
+    mv_xml_escape(fp, t.expectation);
     fputs("</td><td>", fp);
-    mv__html_escape(fp, modeled ? t.model : f->j.note);
+    mv_xml_escape(fp, modeled ? t.model : f->j.note);
     fprintf(fp, "</td><td>%s</td><td>", t.ar2);
-    mv__html_escape(fp, t.divergence);
+    mv_xml_escape(fp, t.divergence);
     fprintf(fp, "</td><td class=\"%s\">%s%s</td></tr>\n", status_class[f->j.status],
             status_words[f->j.status], f->rule_warning ? " ⚠" : "");
   }
@@ -76,14 +65,14 @@ static void rules_table(FILE *fp, const struct mv_report *r)
     mv_judge_size_label(x->sized, &x->size, size, sizeof size);
     mv_rule_judgement_detail(x, detail, sizeof detail);
     fputs("<tr><td>", fp);
-    mv__html_escape(fp, x->text);
+    mv_xml_escape(fp, x->text);
     fputs("</td><td>", fp);
-    mv__html_escape(fp, x->metric);
+    mv_xml_escape(fp, x->metric);
     fprintf(fp, "</td><td>%s</td><td class=\"%s\">%s", size,
             x->failed ? "bad" : x->evaluated ? "ok" : "none", x->failed ? "⚠ " : "");
-    mv__html_escape(fp, mv_rule_judgement_status(x));
+    mv_xml_escape(fp, mv_rule_judgement_status(x));
     fputs("</td><td>", fp);
-    mv__html_escape(fp, detail);
+    mv_xml_escape(fp, detail);
     fputs("</td></tr>\n", fp);
   }
   fputs("</table>\n", fp);
@@ -101,7 +90,7 @@ static int guidelines_section(FILE *fp, const struct mv_report *r)
   int rc = mv_gl_write_text(r->gl, r->catalog, mem);
   fclose(mem);
   fprintf(fp, "<h2>Guidelines (PGMPI) at p = %d</h2>\n<pre id=\"guidelines\">", r->gl_nprocs);
-  mv__html_escape(fp, buf);
+  mv_xml_escape(fp, buf);
   fputs("</pre>\n", fp);
   free(buf);
   return rc;
@@ -111,18 +100,18 @@ int mv_report_write_html(const struct mv_report *r, FILE *fp)
 {
   const char *title = r->title[0] ? r->title : "mpivet check report";
   fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", fp);
-  mv__html_escape(fp, title);
+  mv_xml_escape(fp, title);
   fprintf(fp, "</title><style>%s</style></head>\n<body>\n<h1>", css);
-  mv__html_escape(fp, title);
+  mv_xml_escape(fp, title);
   fputs("</h1>\n<p>library: <b>", fp);
-  mv__html_escape(fp, r->library);
+  mv_xml_escape(fp, r->library);
   fputs("</b>, engine: <b>", fp);
-  mv__html_escape(fp, r->engine);
+  mv_xml_escape(fp, r->engine);
   fputs("</b></p>\n", fp);
   for (int i = 0; i < 4; i++)
     if (r->info[i][0]) {
       fputs("<p>", fp);
-      mv__html_escape(fp, r->info[i]);
+      mv_xml_escape(fp, r->info[i]);
       fputs("</p>\n", fp);
     }
   const char *verdict = mv_report_verdict(r);

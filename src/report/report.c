@@ -1,11 +1,12 @@
 /* The report structure: functions and rules, the overall verdict, and writing the three report
- * files of a campaign folder atomically (temporary file renamed into place). */
+ * files of a campaign folder atomically (util/atomic.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "mpivet/atomic.h"
 #include "mpivet/error.h"
 #include "mpivet/report.h"
 #include "internal.h"
@@ -70,20 +71,18 @@ typedef int (*writer_fn)(const struct mv_report *, FILE *);
 
 static int write_one(const struct mv_report *r, const char *dir, const char *name, writer_fn fn)
 {
-  char path[4200], tmp[4300];
+  char path[4200];
   snprintf(path, sizeof path, "%s/%s", dir, name);
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  FILE *fp = fopen(tmp, "w");
-  if (!fp)
+  struct mv_atomic_file f;
+  int rc = mv_atomic_open(&f, path);
+  if (rc < 0)
     return MV_EIO;
-  int rc = fn(r, fp);
-  if (fclose(fp) != 0 && rc == 0)
-    rc = MV_EIO;
-  if (rc == 0 && rename(tmp, path) != 0)
-    rc = MV_EIO;
-  if (rc)
-    unlink(tmp);
-  return rc;
+  rc = fn(r, f.fp);
+  if (rc) {
+    mv_atomic_abort(&f);
+    return rc;
+  }
+  return mv_atomic_commit(&f);
 }
 
 int mv_report_write_all(const struct mv_report *r, const char *dir)

@@ -1,8 +1,7 @@
 /* Writing results.csv: row formatting (lossless shortest numbers, quoted names), an append mode
- * that repairs a torn last line and fsyncs each batch, and an atomic mode (temporary + rename)
+ * that repairs a torn last line and fsyncs each batch, and an atomic mode (util/atomic.c: temporary + fsync + rename)
  * so a failed conversion never leaves a half-written file. */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,9 +10,9 @@
 #include <unistd.h>
 
 #include "util/csv.h"
+#include "mpivet/atomic.h"
 #include "mpivet/error.h"
 #include "mpivet/numfmt.h"
-#include "mpivet/paths.h"
 #include "mpivet/results.h"
 
 #define HEADER "run,engine,library,nprocs,ppn,op,impl,msize,metric,rep,value,valid"
@@ -22,8 +21,7 @@ struct mv_results_writer {
   FILE *fp;
   int own;
   enum mv_results_mode mode;
-  char *path;
-  char *tmp;
+  struct mv_atomic_file atomic;   /* MV_RESULTS_ATOMIC on a path: atomic.fp is fp */
   int failed;
 };
 
@@ -121,21 +119,11 @@ static int open_append(struct mv_results_writer *w, const char *path)
 
 static int open_atomic(struct mv_results_writer *w, const char *path)
 {
-  if (mv_path_is_special(path)) {   /* /dev/null, a pipe: write in place, never rename over it */
-    w->fp = fopen(path, "w");
-    return !w->fp ? MV_EIO : fprintf(w->fp, "%s\n", HEADER) < 0 ? MV_EIO : 0;
-  }
-  size_t len = strlen(path) + 32;
-  w->tmp = malloc(len);
-  if (!w->tmp)
-    return MV_ENOMEM;
-  snprintf(w->tmp, len, "%s.tmp.%ld", path, (long)getpid());
-  w->fp = fopen(w->tmp, "w");
-  if (!w->fp)
-    return errno == ENOENT ? MV_ENOENT : MV_EIO;
-  if (fprintf(w->fp, "%s\n", HEADER) < 0)
-    return MV_EIO;
-  return 0;
+  int rc = mv_atomic_open(&w->atomic, path);
+  if (rc < 0)
+    return rc;
+  w->fp = w->atomic.fp;
+  return fprintf(w->fp, "%s\n", HEADER) < 0 ? MV_EIO : 0;
 }
 
 int mv_results_writer_open(struct mv_results_writer **out, const char *path, enum mv_results_mode mode)
@@ -144,11 +132,7 @@ int mv_results_writer_open(struct mv_results_writer **out, const char *path, enu
   int rc = writer_new(&w, NULL, 1, mode);
   if (rc < 0)
     return rc;
-  w->path = strdup(path);
-  if (!w->path)
-    rc = MV_ENOMEM;
-  else
-    rc = mode == MV_RESULTS_APPEND ? open_append(w, path) : open_atomic(w, path);
+  rc = mode == MV_RESULTS_APPEND ? open_append(w, path) : open_atomic(w, path);
   if (rc < 0) {
     mv_results_writer_close(w, 0);
     return rc;
@@ -171,6 +155,16 @@ int mv_results_writer_write(struct mv_results_writer *w, const struct mv_row *ro
   return 0;
 }
 
+static int writer_put(void *ctx, const struct mv_row *row)
+{
+  return mv_results_writer_write(ctx, row);
+}
+
+struct mv_row_sink mv_results_writer_sink(struct mv_results_writer *w)
+{
+  return (struct mv_row_sink){writer_put, w};
+}
+
 int mv_results_writer_flush(struct mv_results_writer *w)
 {
   if (fflush(w->fp) != 0) {
@@ -186,8 +180,13 @@ int mv_results_writer_close(struct mv_results_writer *w, int commit)
 {
   if (!w)
     return 0;
-  int rc = 0;
-  if (w->fp) {
+  int rc = w->failed ? MV_EIO : 0;
+  if (w->atomic.fp) {
+    if (commit && rc == 0)
+      rc = mv_atomic_commit(&w->atomic);
+    else
+      mv_atomic_abort(&w->atomic);
+  } else if (w->fp) {
     if (commit && mv_results_writer_flush(w) < 0)
       rc = MV_EIO;
     if (w->own && fclose(w->fp) != 0)
@@ -195,16 +194,6 @@ int mv_results_writer_close(struct mv_results_writer *w, int commit)
     else if (!w->own && ferror(w->fp))
       rc = MV_EIO;
   }
-  if (w->failed)
-    rc = MV_EIO;
-  if (w->tmp) {
-    if (commit && rc == 0 && rename(w->tmp, w->path) < 0)
-      rc = MV_EIO;
-    if (!commit || rc < 0)
-      unlink(w->tmp);
-  }
-  free(w->tmp);
-  free(w->path);
   free(w);
   return rc;
 }

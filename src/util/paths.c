@@ -3,6 +3,7 @@
 #include "mpivet/paths.h"
 
 #include <limits.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,4 +66,10 @@ int mv_path_mpi(const char *flavor, const char *name, char *buf, size_t size)
       return 0;
   }
   return MV_ENOENT;
+}
+
+int mv_path_is_special(const char *path)
+{
+  struct stat st;
+  return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
 }

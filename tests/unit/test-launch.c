@@ -149,7 +149,8 @@ static void test_capture(void)
   struct mv_results_writer *w;
   long rows = 0;
   ASSERT_INT_EQ(mv_results_writer_open(&w, out, MV_RESULTS_ATOMIC), 0);
-  ASSERT_INT_EQ(mv_launch_capture(in, 7, w, &rows), 0);
+  struct mv_row_sink sink = mv_results_writer_sink(w);
+  ASSERT_INT_EQ(mv_launch_capture(in, 7, &sink, &rows), 0);
   ASSERT_INT_EQ(rows, 2);
   ASSERT_INT_EQ(mv_results_writer_close(w, 1), 0);
   struct mv_results_reader *r;
