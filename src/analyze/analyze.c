@@ -363,7 +363,7 @@ static int in_subtree(int m, int root)
 int64_t mv_analysis_ticks(const struct mv_analysis *a, const char *key, int rank, const char *region)
 {
   int root = metric_of(key);
-  int64_t sum = 0;
+  double sum = 0;
   if (root == MV__M_NONE)
     return 0;
   MV__MAP_FOREACH(&a->values.map, s) {
@@ -374,9 +374,9 @@ int64_t mv_analysis_ticks(const struct mv_analysis *a, const char *key, int rank
     uint32_t reg = a->tree.region[cp];
     if (region && (reg >= a->nregions || strcmp(a->names[reg], region)))
       continue;
-    sum += (int64_t)s->val;
+    sum += mv__slot_val(s);
   }
-  return sum;
+  return llround(sum);
 }
 
 double mv_analysis_value(const struct mv_analysis *a, const char *key, int rank, const char *region)

@@ -168,14 +168,17 @@ struct mv__metric_info {
 };
 extern const struct mv__metric_info mv__metric_table[MV__M_COUNT];
 
-/* Sparse values (metric, location, call path) -> ticks or counts, exact integers so that
- * every summation order gives the same result. */
+/* Sparse values (metric, location, call path) -> ticks or counts, held as doubles (the map's
+ * value bits): integer sums stay exact below 2^53 ticks in any order; the fractional delay and
+ * critical-path metrics are summed in one deterministic order (rootcause.c). */
 struct mv__store {
   struct mv__map map;
   int nomem;
 };
 void mv__store_add(struct mv__store *s, int metric, uint32_t loc, uint32_t cp, int64_t v);
-int64_t mv__store_get(struct mv__store *s, int metric, uint32_t loc, uint32_t cp);
+void mv__store_addf(struct mv__store *s, int metric, uint32_t loc, uint32_t cp, double v);
+double mv__store_get(struct mv__store *s, int metric, uint32_t loc, uint32_t cp);
+double mv__slot_val(const struct mv__map_slot *s);
 
 /* ---- the replay engine ---- */
 struct mv__engine;

@@ -2,6 +2,7 @@
  * their call paths and ranks as text, and the whole cube (metric x call path x rank, own
  * values) as JSON. Call paths are numbered canonically (sorted by path), so a serial and a
  * parallel analysis of one trace write identical JSON. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,7 @@ struct view {
   char **path;        /* call path id -> "main > foo > MPI_Recv" */
   uint32_t *canon;    /* call path id -> canonical index */
   uint32_t *order;    /* canonical index -> call path id */
-  int64_t total[MV__M_COUNT];  /* inclusive, all ranks, exact */
+  double total[MV__M_COUNT];   /* inclusive, all ranks */
 };
 
 static const char *region_name(const struct mv_analysis *a, uint32_t cp)
@@ -54,9 +55,9 @@ static int by_path(const void *x, const void *y)
   return strcmp(sort_view->path[*(const uint32_t *)x], sort_view->path[*(const uint32_t *)y]);
 }
 
-static double to_unit(const struct mv_analysis *a, int m, int64_t v)
+static double to_unit(const struct mv_analysis *a, int m, double v)
 {
-  return strcmp(mv__metric_table[m].unit, "sec") ? (double)v : (double)v / (double)a->resolution;
+  return strcmp(mv__metric_table[m].unit, "sec") ? v : v / (double)a->resolution;
 }
 
 static int view_init(struct view *v, const struct mv_analysis *a)
@@ -82,7 +83,7 @@ static int view_init(struct view *v, const struct mv_analysis *a)
     int m = (int)(s->k1 >> 32);
     for (int p = m; p != MV__M_NONE; p = mv__metric_table[p].parent)
       if (!strcmp(mv__metric_table[p].unit, mv__metric_table[m].unit))
-        v->total[p] += (int64_t)s->val;
+        v->total[p] += mv__slot_val(s);
   }
   return 0;
 }
@@ -108,7 +109,7 @@ static int is_wait(int m)
 struct hot {
   int metric;
   uint32_t cp, nranks, max_rank;
-  int64_t sum, max;
+  double sum, max;
 };
 
 static int by_sum(const void *x, const void *y)
@@ -132,7 +133,8 @@ static struct hot *hot_list(const struct view *v, size_t *n)
   MV__MAP_FOREACH(&v->a->values.map, s) {
     int m = (int)(s->k1 >> 32);
     uint32_t loc = (uint32_t)s->k1, cp = (uint32_t)s->k2;
-    if (!is_wait(m) || (int64_t)s->val <= 0)
+    double val = mv__slot_val(s);
+    if (!is_wait(m) || val <= 0)
       continue;
     int inserted;
     uint64_t *slot = mv__map_put(&idx, (uint64_t)m, cp, hv.len, &inserted);
@@ -146,10 +148,10 @@ static struct hot *hot_list(const struct view *v, size_t *n)
     if (inserted)
       *h = (struct hot){m, cp, 0, 0, 0, -1};
     h = &MV__VEC_AT(&hv, struct hot, *slot);
-    h->sum += (int64_t)s->val;
+    h->sum += val;
     h->nranks++;
-    if ((int64_t)s->val > h->max)
-      h->max = (int64_t)s->val, h->max_rank = v->a->loc_rank[loc];
+    if (val > h->max)
+      h->max = val, h->max_rank = v->a->loc_rank[loc];
   }
   mv__map_release(&idx);
   sort_view = v;
@@ -205,7 +207,7 @@ int mv_analysis_write_text(const struct mv_analysis *a, FILE *fp, int top)
 struct cell {
   int metric;
   uint32_t rank, canon;
-  int64_t v;
+  double v;
 };
 
 static int by_cell(const void *x, const void *y)
@@ -265,9 +267,9 @@ static int json_values(struct mv_json *j, const struct view *v)
   if (!c)
     return MV_ENOMEM;
   MV__MAP_FOREACH(&a->values.map, s) {
-    if (s->val)
+    if (mv__slot_val(s) != 0)
       c[n++] = (struct cell){(int)(s->k1 >> 32), a->loc_rank[(uint32_t)s->k1], v->canon[(uint32_t)s->k2],
-                             (int64_t)s->val};
+                             mv__slot_val(s)};
   }
   qsort(c, n, sizeof *c, by_cell);
   mv_json_key(j, "values");
@@ -278,7 +280,7 @@ static int json_values(struct mv_json *j, const struct view *v)
     mv_json_kv_int(j, "callpath", c[i].canon);
     mv_json_kv_int(j, "rank", c[i].rank == MV__NONE ? -1 : (long long)c[i].rank);
     mv_json_kv_number(j, "value", to_unit(a, c[i].metric, c[i].v));
-    mv_json_kv_int(j, "ticks", c[i].v);
+    mv_json_kv_int(j, "ticks", llround(c[i].v));
     mv_json_object_end(j);
   }
   mv_json_array_end(j);

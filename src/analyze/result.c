@@ -93,19 +93,19 @@ static void finalize(struct mv_analysis *a, struct mv__store *raw)
     int metric = (int)(s->k1 >> 32);
     uint32_t loc = (uint32_t)s->k1, cp = (uint32_t)s->k2;
     if (metric != MV__M_TIME) {
-      mv__store_add(&a->values, metric, loc, cp, (int64_t)s->val);
+      mv__store_addf(&a->values, metric, loc, cp, mv__slot_val(s));
       continue;
     }
     uint32_t reg = cp < a->tree.n ? a->tree.region[cp] : MV__NONE;
     int cls = reg < a->nregions ? a->classes[reg] : MV__RC_USER;
     static const int cat[] = {MV__M_TIME, MV__M_MPI, MV__M_P2P, MV__M_COLL, MV__M_RSYNC, MV__M_RCOMM,
                               MV__M_IO};
-    int64_t own = (int64_t)s->val;
+    double own = mv__slot_val(s);
     if (cls != MV__RC_USER)
       for (int m = 0; m < MV__M_COUNT; m++)
         if (m != MV__M_TIME && !strcmp(mv__metric_table[m].unit, "sec") && m != MV__M_WFPUP)
           own -= mv__store_get(raw, m, loc, cp);
-    mv__store_add(&a->values, cat[cls], loc, cp, own);
+    mv__store_addf(&a->values, cat[cls], loc, cp, own);
   }
 }
 
@@ -156,8 +156,11 @@ int mv__result_build(struct mv__defs *d, const void *buf, size_t len, int nparts
       if (loc >= d->nloc)
         continue;
       struct part *o = &parts[owner(loc, d->nloc, nparts)];
-      if (cp < o->h.ntree)
-        mv__store_add(&raw, (int)v[0], loc, o->gcp[cp], (int64_t)v[3]);
+      if (cp < o->h.ntree) {
+        double d;
+        memcpy(&d, &v[3], sizeof d);
+        mv__store_addf(&raw, (int)v[0], loc, o->gcp[cp], d);
+      }
     }
   }
   if (!err) {

@@ -177,7 +177,14 @@ uint32_t mv__tree_child(struct mv__tree *t, uint32_t parent, uint32_t region, ui
   return t->n++;
 }
 
-void mv__store_add(struct mv__store *s, int metric, uint32_t loc, uint32_t cp, int64_t v)
+double mv__slot_val(const struct mv__map_slot *s)
+{
+  double d;
+  memcpy(&d, &s->val, sizeof d);
+  return d;
+}
+
+void mv__store_addf(struct mv__store *s, int metric, uint32_t loc, uint32_t cp, double v)
 {
   if (v == 0)
     return;
@@ -186,13 +193,24 @@ void mv__store_add(struct mv__store *s, int metric, uint32_t loc, uint32_t cp, i
     s->nomem = 1;
     return;
   }
-  *slot = (uint64_t)((int64_t)*slot + v);
+  double d;
+  memcpy(&d, slot, sizeof d);
+  d += v;
+  memcpy(slot, &d, sizeof d);
 }
 
-int64_t mv__store_get(struct mv__store *s, int metric, uint32_t loc, uint32_t cp)
+void mv__store_add(struct mv__store *s, int metric, uint32_t loc, uint32_t cp, int64_t v)
+{
+  mv__store_addf(s, metric, loc, cp, (double)v);
+}
+
+double mv__store_get(struct mv__store *s, int metric, uint32_t loc, uint32_t cp)
 {
   uint64_t *slot = mv__map_get(&s->map, ((uint64_t)(uint32_t)metric << 32) | loc, cp);
-  return slot ? (int64_t)*slot : 0;
+  double d = 0;
+  if (slot)
+    memcpy(&d, slot, sizeof d);
+  return d;
 }
 
 int mv__rec_cmp(const void *x, const void *y)
