@@ -352,14 +352,6 @@ static int metric_of(const char *key)
   return MV__M_NONE;
 }
 
-static int in_subtree(int m, int root)
-{
-  for (; m != MV__M_NONE; m = mv__metric_table[m].parent)
-    if (m == root)
-      return 1;
-  return 0;
-}
-
 int64_t mv_analysis_ticks(const struct mv_analysis *a, const char *key, int rank, const char *region)
 {
   int root = metric_of(key);
@@ -369,7 +361,7 @@ int64_t mv_analysis_ticks(const struct mv_analysis *a, const char *key, int rank
   MV__MAP_FOREACH(&a->values.map, s) {
     int m = (int)(s->k1 >> 32);
     uint32_t loc = (uint32_t)s->k1, cp = (uint32_t)s->k2;
-    if (!in_subtree(m, root) || (rank >= 0 && a->loc_rank[loc] != (uint32_t)rank))
+    if (!mv__metric_within(m, root) || (rank >= 0 && a->loc_rank[loc] != (uint32_t)rank))
       continue;
     uint32_t reg = a->tree.region[cp];
     if (region && (reg >= a->nregions || strcmp(a->names[reg], region)))

@@ -170,14 +170,6 @@ static void xml_system(FILE *fp, const struct mv_analysis *a)
   fputs("</systemtreenode>\n</system>\n", fp);
 }
 
-static int is_within(int m, int root)
-{
-  for (; m != MV__M_NONE; m = mv__metric_table[m].parent)
-    if (m == root)
-      return 1;
-  return 0;
-}
-
 /* Rows (one value per location) of metric m, inclusive of its sub-metrics, by cube cnode. */
 static double **metric_rows(const struct cube *c, int m)
 {
@@ -189,7 +181,7 @@ static double **metric_rows(const struct cube *c, int m)
   int ok = rows[0] != NULL;
   MV__MAP_FOREACH(&a->values.map, s) {
     uint32_t loc = (uint32_t)s->k1, cp = (uint32_t)s->k2;
-    if (!ok || !is_within((int)(s->k1 >> 32), m) || cp >= a->tree.n || loc >= a->nloc)
+    if (!ok || !mv__metric_within((int)(s->k1 >> 32), m) || cp >= a->tree.n || loc >= a->nloc)
       continue;
     double **row = &rows[c->cid[cp]];
     if (!*row && !(*row = calloc(a->nloc, sizeof **row)))

@@ -41,7 +41,8 @@ void *mv__vec_push(struct mv__vec *v);          /* NULL when out of memory */
 
 /* ---- definitions ---- */
 enum mv__rclass {     /* what an MPI region is, for the metric tree and the replay */
-  MV__RC_USER, MV__RC_MPI, MV__RC_P2P, MV__RC_COLL, MV__RC_RSYNC, MV__RC_RCOMM, MV__RC_IO
+  MV__RC_USER, MV__RC_MPI, MV__RC_P2P, MV__RC_COLL, MV__RC_RSYNC, MV__RC_RCOMM, MV__RC_IO,
+  MV__RC_COMP          /* the analyzer's "Computation" region: time outside every traced region */
 };
 enum mv__gsync_role { MV__GS_NONE, MV__GS_POST, MV__GS_START, MV__GS_COMPLETE, MV__GS_WAIT };
 
@@ -81,6 +82,7 @@ struct mv__defs {
   uint32_t *rank_loc;   /* world rank -> location index */
   uint32_t nranks;
   uint32_t callsite_attr;   /* attribute "mpivet::callsite" on Enter, MV__NONE if absent */
+  uint32_t comp_region;     /* the synthetic "Computation" region (added after the trace's) */
 };
 int mv__otf2_defs_read(struct mv__defs *d, void *otf2_reader);
 void mv__otf2_defs_release(struct mv__defs *d);
@@ -128,6 +130,7 @@ uint32_t mv__tree_child(struct mv__tree *t, uint32_t parent, uint32_t region, ui
 /* ---- metrics ---- */
 #define MV__METRICS(XX)                                                                          \
   XX(TIME, NONE, "time", "Time", "sec")                                                          \
+  XX(COMP, TIME, "comp", "Computation", "sec")                                                   \
   XX(MPI, TIME, "mpi", "MPI", "sec")                                                             \
   XX(P2P, MPI, "mpi_p2p", "Point-to-point", "sec")                                               \
   XX(LS, P2P, "late_sender", "Late Sender", "sec")                                               \
@@ -167,6 +170,8 @@ struct mv__metric_info {
   const char *key, *title, *unit;
 };
 extern const struct mv__metric_info mv__metric_table[MV__M_COUNT];
+/* 1 when metric m is `root` or below it in the metric tree. */
+int mv__metric_within(int m, int root);
 
 /* Sparse values (metric, location, call path) -> ticks or counts, held as doubles (the map's
  * value bits): integer sums stay exact below 2^53 ticks in any order; the fractional delay and
@@ -180,10 +185,33 @@ void mv__store_addf(struct mv__store *s, int metric, uint32_t loc, uint32_t cp, 
 double mv__store_get(struct mv__store *s, int metric, uint32_t loc, uint32_t cp);
 double mv__slot_val(const struct mv__map_slot *s);
 
+/* ---- wait states with their cause, for the root-cause and critical-path passes ---- */
+/* The waiting call [wenter, wleave] on wloc waited `amount` ticks for the delaying location's
+ * synchronizing call [denter, dleave] (call path dcp). interval = 1: a contention wait (Lock
+ * Contention) whose cause is the delayer's whole pre-contention interval up to dleave. */
+struct mv__wait {
+  uint64_t wenter, wleave, amount, denter, dleave;
+  uint32_t wloc, wcp, dloc, dcp;
+  uint32_t metric, interval;
+};
+/* A member's call of a synchronizing collective (barrier, N x N, window collectives): a
+ * synchronization point with every member of communicator comm. */
+struct mv__csync {
+  uint64_t leave;
+  uint32_t loc, comm;
+};
+/* Critical-path and root-cause input gathered by the analysis processes. */
+struct mv__causes {
+  struct mv__vec waits;     /* struct mv__wait */
+  struct mv__vec csyncs;    /* struct mv__csync */
+};
+
 /* ---- the replay engine ---- */
 struct mv__engine;
 /* is_local[loc]: instances of that location are computed here (all 1 in the serial mode). */
 struct mv__engine *mv__engine_new(struct mv__defs *d, const uint8_t *is_local, struct mv__store *out);
+/* Record the wait states' causes in c (NULL: not recorded). */
+void mv__engine_causes(struct mv__engine *e, struct mv__causes *c);
 /* Records must arrive in (leave, loc, seq) order; returns 0 or MV_ENOMEM. */
 int mv__engine_feed(struct mv__engine *e, const struct mv__rec *r);
 /* Flush pending lock epochs; counts of records left unmatched go to *unmatched. */
@@ -216,5 +244,16 @@ int mv__reader_open(void *otf2_reader, struct mv__defs *d, const uint8_t *sel, s
                     struct mv__store *profile, mv__rec_sink sink, void *arg, struct mv__reader **out);
 int mv__reader_step(struct mv__reader *m, uint64_t n, int *done, uint64_t *now);
 int mv__reader_close(struct mv__reader *m, struct mv__read_result *res);
+
+/* Per-location timeline kept for the root-cause and critical-path passes: the call path
+ * current from t[i] on is cp[i] (computation gaps get their call path at the next Enter). */
+struct mv__tl {
+  struct mv__vec t, cp;     /* uint64_t, uint32_t */
+  uint64_t first, last;     /* first and last event of the location */
+  int started;
+};
+/* Keep the timelines of the selected locations in tl[loc] (call before the first step). */
+void mv__reader_keep_timelines(struct mv__reader *m, struct mv__tl *tl);
+void mv__tl_release(struct mv__tl *tl, uint32_t n);
 
 #endif

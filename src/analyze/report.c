@@ -99,7 +99,7 @@ static void view_release(struct view *v)
 
 static int is_wait(int m)
 {
-  static const int categories[] = {MV__M_TIME, MV__M_MPI, MV__M_P2P, MV__M_COLL, MV__M_RSYNC, MV__M_RCOMM};
+  static const int categories[] = {MV__M_TIME, MV__M_COMP, MV__M_MPI, MV__M_P2P, MV__M_COLL, MV__M_RSYNC, MV__M_RCOMM};
   for (size_t i = 0; i < sizeof categories / sizeof categories[0]; i++)
     if (m == categories[i])
       return 0;

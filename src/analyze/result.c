@@ -98,12 +98,12 @@ static void finalize(struct mv_analysis *a, struct mv__store *raw)
     }
     uint32_t reg = cp < a->tree.n ? a->tree.region[cp] : MV__NONE;
     int cls = reg < a->nregions ? a->classes[reg] : MV__RC_USER;
-    static const int cat[] = {MV__M_TIME, MV__M_MPI, MV__M_P2P, MV__M_COLL, MV__M_RSYNC, MV__M_RCOMM,
-                              MV__M_IO};
+    static const int cat[] = {MV__M_COMP, MV__M_MPI, MV__M_P2P, MV__M_COLL, MV__M_RSYNC, MV__M_RCOMM,
+                              MV__M_IO, MV__M_COMP};
     double own = mv__slot_val(s);
-    if (cls != MV__RC_USER)
+    if (cls != MV__RC_USER && cls != MV__RC_COMP)
       for (int m = 0; m < MV__M_COUNT; m++)
-        if (m != MV__M_TIME && !strcmp(mv__metric_table[m].unit, "sec") && m != MV__M_WFPUP)
+        if (m != MV__M_MPI && mv__metric_within(m, MV__M_MPI))
           own -= mv__store_get(raw, m, loc, cp);
     mv__store_addf(&a->values, cat[cls], loc, cp, own);
   }

@@ -12,6 +12,14 @@ const struct mv__metric_info mv__metric_table[MV__M_COUNT] = {
 #undef XX
 };
 
+int mv__metric_within(int m, int root)
+{
+  for (; m != MV__M_NONE; m = mv__metric_table[m].parent)
+    if (m == root)
+      return 1;
+  return 0;
+}
+
 static size_t slot_of(const struct mv__map *m, uint64_t k1, uint64_t k2)
 {
   uint64_t h = k1 * 0x9E3779B97F4A7C15ull ^ (k2 + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
