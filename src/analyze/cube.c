@@ -171,10 +171,10 @@ static void xml_system(FILE *fp, const struct mv_analysis *a)
 }
 
 /* Rows (one value per location) of metric m, inclusive of its sub-metrics, by cube cnode. */
-static double **metric_rows(const struct cube *c, int m)
+static mv__xsum **metric_rows(const struct cube *c, int m)
 {
   const struct mv_analysis *a = c->a;
-  double **rows = calloc(c->n, sizeof *rows);
+  mv__xsum **rows = calloc(c->n, sizeof *rows);
   if (!rows)
     return NULL;
   rows[0] = calloc(a->nloc ? a->nloc : 1, sizeof **rows);  /* the root always has a row */
@@ -183,11 +183,11 @@ static double **metric_rows(const struct cube *c, int m)
     uint32_t loc = (uint32_t)s->k1, cp = (uint32_t)s->k2;
     if (!ok || !mv__metric_within((int)(s->k1 >> 32), m) || cp >= a->tree.n || loc >= a->nloc)
       continue;
-    double **row = &rows[c->cid[cp]];
+    mv__xsum **row = &rows[c->cid[cp]];
     if (!*row && !(*row = calloc(a->nloc, sizeof **row)))
       ok = 0;
     else
-      (*row)[loc] += mv__slot_val(s);
+      (*row)[loc] += mv__xsum_of(mv__slot_val(s));
   }
   if (!ok) {
     for (uint32_t k = 0; k < c->n; k++)
@@ -203,7 +203,7 @@ static double **metric_rows(const struct cube *c, int m)
 static int write_metric(struct mv__tar *t, const struct cube *c, int m)
 {
   const struct mv_analysis *a = c->a;
-  double **rows = metric_rows(c, m);
+  mv__xsum **rows = metric_rows(c, m);
   if (!rows)
     return MV_ENOMEM;
   struct mv__membuf idx, dat;
@@ -225,8 +225,8 @@ static int write_metric(struct mv__tar *t, const struct cube *c, int m)
       continue;
     mv__membuf_add(&idx, &k, 4);
     for (uint32_t l = 0; l < a->nloc; l++) {
-      double d = rows[k][l] / (double)a->resolution;
-      uint64_t u = (uint64_t)llround(rows[k][l]);
+      double d = mv__xsum_value(rows[k][l]) / (double)a->resolution;
+      uint64_t u = (uint64_t)llround(mv__xsum_value(rows[k][l]));
       mv__membuf_add(&dat, is_occ(m) ? (const void *)&u : (const void *)&d, 8);
     }
     free(rows[k]);

@@ -45,7 +45,6 @@ struct rd {
 
 static void charge(struct rd *r, struct locstate *s, uint64_t t);
 
-#define CP_PENDING (MV__NONE - 1)   /* timeline gap whose computation call path is not known yet */
 
 static void tl_push(struct rd *r, uint32_t idx, uint64_t t, uint32_t cp)
 {
@@ -85,7 +84,7 @@ static void charge_gap(struct rd *r, struct locstate *s, uint32_t idx, uint64_t 
   s->stack = saved;
   if (r->tl && r->tl[idx].cp.len) {
     uint32_t *last = &MV__VEC_AT(&r->tl[idx].cp, uint32_t, r->tl[idx].cp.len - 1);
-    if (*last == CP_PENDING)
+    if (*last == MV__TL_PENDING)
       *last = cp;
   }
 }
@@ -255,7 +254,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
   }
   s->stack.len--;
   s->started = 1;
-  tl_push(r, idx, t, s->stack.len ? MV__VEC_AT(&s->stack, struct frame, s->stack.len - 1).cp : CP_PENDING);
+  tl_push(r, idx, t, s->stack.len ? MV__VEC_AT(&s->stack, struct frame, s->stack.len - 1).cp : MV__TL_PENDING);
   return r->err ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
 }
 

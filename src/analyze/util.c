@@ -20,6 +20,15 @@ int mv__metric_within(int m, int root)
   return 0;
 }
 
+int mv__metric_is_wait(int m)
+{
+  static const int categories[] = {MV__M_MPI, MV__M_P2P, MV__M_COLL, MV__M_RSYNC, MV__M_RCOMM, MV__M_IO};
+  for (size_t i = 0; i < sizeof categories / sizeof categories[0]; i++)
+    if (m == categories[i])
+      return 0;
+  return mv__metric_within(m, MV__M_MPI);
+}
+
 static size_t slot_of(const struct mv__map *m, uint64_t k1, uint64_t k2)
 {
   uint64_t h = k1 * 0x9E3779B97F4A7C15ull ^ (k2 + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
