@@ -22,11 +22,14 @@ set(MV_MPI_FLAVORS ${MV_MPI_FLAVORS} CACHE INTERNAL "MPI flavors built")
 
 file(GLOB_RECURSE MV_ALL_HEADERS ${CMAKE_SOURCE_DIR}/include/*.h ${CMAKE_SOURCE_DIR}/src/*.h)
 
-# mv_mpi_program(NAME n SOURCES a.c b.c [SHARED] [FLAGS ...] [LIBS ...] [FLAVORS f...] [GENERATED x.c])
+# mv_mpi_program(NAME n SOURCES a.c b.c [SHARED] [FLAGS ...] [LIBS ...] [LINK target...]
+#                [FLAVORS f...] [DEPENDS ...])
 # Builds ${MV_MPI_OUTPUT_DIR}/<flavor>/<n> for every flavor (or those listed) and a target
-# <n>-<flavor>. SHARED builds a shared library (n should be libX.so).
+# <n>-<flavor>. SHARED builds a shared library (n should be libX.so). LINK names static
+# component libraries (mv_util, mv_results) linked as they are: their libc-only objects are
+# built once by CMake's compiler, which the MPI compiler wrappers wrap.
 function(mv_mpi_program)
-  cmake_parse_arguments(A "SHARED" "NAME" "SOURCES;FLAGS;LIBS;FLAVORS;DEPENDS" ${ARGN})
+  cmake_parse_arguments(A "SHARED" "NAME" "SOURCES;FLAGS;LIBS;LINK;FLAVORS;DEPENDS" ${ARGN})
   set(flavors ${MV_MPI_FLAVORS})
   if(A_FLAVORS)
     set(flavors)
@@ -47,6 +50,10 @@ function(mv_mpi_program)
     list(APPEND common_flags -fsanitize=address,undefined -fno-omit-frame-pointer
          -fno-sanitize-recover=undefined)
   endif()
+  set(link_files)
+  foreach(t ${A_LINK})
+    list(APPEND link_files $<TARGET_FILE:${t}>)
+  endforeach()
   foreach(flavor ${flavors})
     set(out ${MV_MPI_OUTPUT_DIR}/${flavor}/${A_NAME})
     set(extra)
@@ -57,8 +64,8 @@ function(mv_mpi_program)
     add_custom_command(OUTPUT ${out}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${MV_MPI_OUTPUT_DIR}/${flavor}
       COMMAND ${MV_MPICC_${flavor}} ${common_flags} ${extra} -DMV_MPI_FLAVOR="${flavor}" ${A_FLAGS}
-              ${A_SOURCES} -o ${out} ${A_LIBS} -lm
-      DEPENDS ${A_SOURCES} ${MV_ALL_HEADERS} ${MV_VERSION_HEADER} ${A_DEPENDS}
+              ${A_SOURCES} -o ${out} ${link_files} ${A_LIBS} -lm
+      DEPENDS ${A_SOURCES} ${MV_ALL_HEADERS} ${MV_VERSION_HEADER} ${A_DEPENDS} ${A_LINK}
       WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
       COMMENT "Building ${A_NAME} for ${flavor}" VERBATIM)
     string(REPLACE "." "_" tname "${A_NAME}")

@@ -11,6 +11,7 @@ packages=(
   libopen-trace-format2-dev otf2-tools
   clang libclang-rt-14-dev
   chromium
+  slurm-wlm munge
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "mpivet/expect.h"
+#include "mpivet/sizelist.h"
 #include "mpivet/results.h"
 
 #define MV_CAMPAIGN_PATH_MAX 4096
@@ -143,8 +143,11 @@ struct mv_rowbuf {
 void mv_rowbuf_init(struct mv_rowbuf *b);
 void mv_rowbuf_release(struct mv_rowbuf *b);
 int mv_rowbuf_push(struct mv_rowbuf *b, const struct mv_row *row);
+/* A row sink (results.h) appending to b. */
+struct mv_row_sink mv_rowbuf_sink(struct mv_rowbuf *b);
 
-/* Runs one launch; appends its rows to out. err gets a message on failure. */
+/* Runs one launch; appends its rows to out, each with run = item->run. err gets a message on
+ * failure. */
 typedef int (*mv_launch_fn)(void *ctx, const struct mv_campaign *c,
                             const struct mv_launch_item *item, struct mv_rowbuf *out,
                             char *err, size_t errsize);
@@ -152,7 +155,8 @@ typedef int (*mv_launch_fn)(void *ctx, const struct mv_campaign *c,
 typedef void (*mv_campaign_progress_fn)(void *ctx, const struct mv_campaign *c,
                                         const struct mv_launch_item *item);
 
-/* Run every launch not yet done, in plan order: rows appended to results.csv and flushed,
+/* Run every launch not yet done, in plan order: rows appended to results.csv as the launch
+ * gave them (parsed once, never read back) and flushed,
  * then the launch recorded in the journal. Stops at the first failing launch (its rows are
  * not kept) and returns its error; c->error holds the message. */
 int mv_campaign_run(struct mv_campaign *c, mv_launch_fn launch, void *launch_ctx,

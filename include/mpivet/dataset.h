@@ -39,6 +39,9 @@ void mv_dataset_release(struct mv_dataset *ds);
 int mv_dataset_load(struct mv_dataset *ds, const char *path);
 /* Add one row (valid rows into values, invalid ones counted). */
 int mv_dataset_add(struct mv_dataset *ds, const struct mv_row *row);
+/* Valid values in every group: 0 when the file held no measurement (header only, or every
+ * row valid=0), which no verdict may be drawn from. */
+size_t mv_dataset_nvalues(const struct mv_dataset *ds);
 /* The group with exactly this key, or NULL. library/engine NULL match any. */
 struct mv_group *mv_dataset_find(struct mv_dataset *ds, const char *library, const char *op,
                                  const char *impl, const char *metric, int64_t msize, int nprocs);

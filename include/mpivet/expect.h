@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "mpivet/model.h"
+#include "mpivet/sizelist.h"
 
 #define MV_EXPECT_NAME_MAX 128
 #define MV_RULE_MAX_RHS 8
@@ -50,29 +51,6 @@ int mv_search_space_format(const struct mv_function *expect, const struct mv_ter
                            size_t n, char *buf, size_t size);
 /* Default deviation D(x): E's leading exponent halved within its class. */
 int mv_expect_default_deviation(const struct mv_function *expect, struct mv_function *out);
-
-/* ---- message sizes ---- */
-/* A message size as plans and expectation files name it: a total volume in bytes ("800", the
- * PGMPI convention of results.csv's msize column) or a size per process ("800p": a total of
- * 800 x nprocs bytes at each process count, as Table 1 of the scalability-validation paper
- * means its 800 bytes for Gather, Allgather and Alltoall). */
-#define MV_MSIZE_MAX ((int64_t)1 << 31)
-struct mv_msize_spec {
-  int64_t bytes;        /* 0 .. MV_MSIZE_MAX */
-  int per_process;
-};
-/* Parse exactly text[0..len): digits, then an optional 'p' (bytes > 0 then). Returns 0 or
- * MV_EPARSE with *errcol the 0-based offset of the problem and msg "expected ..., got ...". */
-int mv_msize_spec_parse(const char *text, size_t len, struct mv_msize_spec *out, size_t *errcol,
-                        char *msg, size_t msgsize);
-/* "800" or "800p". */
-int mv_msize_spec_format(const struct mv_msize_spec *s, char *buf, size_t size);
-/* The total volume at nprocs: bytes, or bytes x nprocs. */
-int64_t mv_msize_spec_total(const struct mv_msize_spec *s, int nprocs);
-/* 1 when both name the same size. */
-int mv_msize_spec_equal(const struct mv_msize_spec *a, const struct mv_msize_spec *b);
-/* 1 when a row of msize bytes (total volume) measured at nprocs has this size. */
-int mv_msize_spec_has(const struct mv_msize_spec *s, int64_t msize, int nprocs);
 
 /* ---- expectation files ---- */
 struct mv_expectation {

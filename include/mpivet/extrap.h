@@ -1,12 +1,13 @@
-/* The Extra-P text input format (PARAMETER / POINTS / REGION / METRIC / DATA), read and written
- * losslessly, and its conversion to and from results.csv rows. One "kernel" is a
+/* Extra-P input: its text format (PARAMETER / POINTS / REGION / METRIC / DATA), read as
+ * Extra-P 4.x reads it and written so that Extra-P reads it back losslessly, and its JSON and
+ * JSON Lines formats (read only); conversion to and from results.csv rows. One "kernel" is a
  * (region, metric) pair with a list of repetition values per measurement point. */
 #ifndef MPIVET_EXTRAP_H
 #define MPIVET_EXTRAP_H
 
 #include <stddef.h>
 
-#define MV_EXTRAP_MAX_PARAMS 8
+#define MV_EXTRAP_MAX_PARAMS 4   /* Extra-P reads at most 4 parameters */
 
 struct mv_extrap_kernel {
   char *region;          /* callpath, e.g. MPI_Bcast */
@@ -27,12 +28,18 @@ struct mv_extrap {
 
 void mv_extrap_init(struct mv_extrap *x);
 void mv_extrap_release(struct mv_extrap *x);
-/* Parse a file; on error err (if non-NULL) gets "file:line:column: expected ...". */
+/* Is the file Extra-P input (text, JSON or JSON Lines) rather than results.csv? Looks at the
+ * first word that is not blank or a # comment: "{" or an Extra-P keyword. 0 when unreadable. */
+int mv_extrap_sniff(const char *path);
+/* Parse a file (text, JSON or JSON Lines as Extra-P 4.x reads them); on error err (if non-NULL) gets "file:line:column: expected ...". */
 int mv_extrap_read(struct mv_extrap *x, const char *path, char *err, size_t errsize);
-/* Parse text in memory (name is used in error messages). */
+/* Parse text in memory (name is used in error messages); "{" first means JSON or JSON Lines. */
 int mv_extrap_parse(struct mv_extrap *x, const char *name, const char *text, size_t len,
                     char *err, size_t errsize);
-/* Write to a path atomically (temporary file renamed into place), or to fp when path is NULL. */
+/* Write the text format to a path atomically (temporary file renamed into place), or to fp when
+ * path is NULL. MV_EINVAL when Extra-P could not read it back: a point without values, more than
+ * 4 parameters, a parameter name with white space, a name with a control character or with
+ * leading, trailing or repeated spaces. */
 int mv_extrap_write(const struct mv_extrap *x, const char *path, void *fp);
 /* The kernel (region, metric), created when absent. */
 int mv_extrap_kernel_get(struct mv_extrap *x, const char *region, const char *metric,

@@ -105,6 +105,7 @@ struct mv_gl_check {
   double p_raw;                   /* unadjusted p-value; NaN for split and deterministic */
   double p_value;                 /* adjusted p-value; NaN for split and deterministic */
   int deterministic;              /* decided on the slowdown alone, without a test */
+  int undecidable;                /* too few values for the test to reach alpha: no verdict */
   int violated;
 };
 
@@ -115,7 +116,8 @@ struct mv_gl_config_summary {
   int launches;                   /* largest number of launches seen in a group */
   size_t tests;                   /* statistical tests in the family (pattern + monotony) */
   size_t deterministic;           /* pattern + monotony comparisons decided on the slowdown */
-  size_t untested;                /* comparisons skipped: fewer than 2 values on a side */
+  size_t untested;                /* comparisons skipped: no value on a side */
+  size_t undecidable;             /* comparisons whose test cannot reach alpha (too few values) */
   /* functions (monotony, split) or guidelines (pattern) with >= 1 violation / evaluated */
   size_t violated[3], evaluated[3];
 };
@@ -127,6 +129,8 @@ struct mv_gl_report {
   struct mv_gl_config_summary *configs;
   size_t cap_checks_;
   size_t nviolations;
+  size_t nundecidable;            /* over every configuration */
+  size_t ndecided;                /* pattern and monotony comparisons decided (test or slowdown) */
 };
 
 void mv_gl_report_init(struct mv_gl_report *rep);

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-struct mv_results_writer;
+struct mv_row_sink;
 
 /* What to launch. Zero-initialise, then fill; NULL/0 fields take the documented default. */
 struct mv_launch_spec {
@@ -18,6 +18,12 @@ struct mv_launch_spec {
   int ppn;                 /* processes per node; 0: np on one node for mpirun, engine default for
                               srun, 1 rank per simulated host for smpi */
   const char *hosts;       /* mpirun/srun: comma-separated host list, NULL: local / allocation */
+  /* srun only (NULL/0: Slurm's default) */
+  int nodes;               /* --nodes */
+  const char *partition;   /* --partition */
+  const char *time_limit;  /* --time, in Slurm's syntax: minutes, MM:SS, HH:MM:SS, D-HH */
+  const char *pmi;         /* --mpi plugin; NULL: the one the flavor's Debian build speaks
+                              (pmix for Open MPI, pmi2 for MPICH: mv_launch_srun_pmi) */
   const char *platform;    /* smpi: built-in SPEC ("cluster:64", "fattree:...", see platform.h) or an
                               XML file; NULL: "cluster:<ceil(np/ppn)>" */
   const char *program;     /* path of the MPI program; NULL: mpivet-bench of the flavor */
@@ -52,6 +58,11 @@ int mv_launch_validate(const struct mv_launch_spec *spec);
 const char *mv_launch_flavor(const struct mv_launch_spec *spec);
 /* Largest np this engine accepts for a spec (e.g. mpirun on this machine: 64, smpi: 65536). */
 int mv_launch_max_np(const struct mv_launch_spec *spec);
+/* The srun fields (nodes, partition, time_limit, pmi) well-formed? 0, or MV_EINVAL with the
+ * reason in why (when non-NULL): `--time-limit: expected ..., got "x"`. */
+int mv_launch_srun_check(const struct mv_launch_spec *spec, char *why, size_t size);
+/* srun's --mpi plugin for a flavor ("openmpi": "pmix", "mpich": "pmi2"); NULL for others. */
+const char *mv_launch_srun_pmi(const char *flavor);
 /* The engine and flavor launcher executable found in PATH? 0, or MV_ENOENT. */
 int mv_launch_available(const struct mv_launch_spec *spec);
 
@@ -75,16 +86,19 @@ struct mv_launch_result {
                             method, measured accuracy, library, seed); a JSON object */
   char log[512];         /* launcher stdout/stderr: <workdir>/run-<run>.log */
   char command[2048];    /* the command line, shell-quoted */
+  char error[512];       /* when the launch failed: mpivet-bench's own first error line from the
+                            log (e.g. a world of the wrong size), without its prefix; or "" */
 };
 
 /* One launch of mpivet-bench: builds the command line (spec->program NULL selects mpivet-bench;
  * spec->args are the bench options such as "--ops", "MPI_Bcast", "--msizes", "8,1024"), adds the
- * output options, runs it, then copies every row of its CSV into w with `run` = run.
- * MV_EEXTERN when the launcher fails or times out (see res->log), MV_EPARSE when the rows are bad. */
-int mv_launch_bench(const struct mv_launch_spec *spec, int run, struct mv_results_writer *w,
+ * output options, runs it, then hands every row of its CSV to sink with `run` = run (parsed
+ * once). MV_EEXTERN when the launcher fails or times out (see res->log), MV_EPARSE when the
+ * rows are bad. */
+int mv_launch_bench(const struct mv_launch_spec *spec, int run, const struct mv_row_sink *sink,
                     struct mv_launch_result *res);
 
-/* Copy rows of a results.csv into w, setting run = run; *rows counts them. */
-int mv_launch_capture(const char *csv_path, int run, struct mv_results_writer *w, long *rows);
+/* Hand the rows of a results.csv to sink, setting run = run; *rows counts them. */
+int mv_launch_capture(const char *csv_path, int run, const struct mv_row_sink *sink, long *rows);
 
 #endif

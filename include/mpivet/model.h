@@ -123,8 +123,9 @@ void mv_exponent_format(double x, char *buf, size_t size);
 struct mv_dataset;
 struct mv_extrap;
 
-/* One (callpath, metric) series. From results.csv the callpath is `op`, or `op/impl` when impl
- * is not "default"; parameters are "p" (nprocs) and, with two parameters, "msize". */
+/* One (callpath, metric) series. From results.csv the callpath is `op`, or the impl id when impl
+ * is not "default" (as expectation files name mock-ups: bcast_as_binomial); parameters are "p"
+ * (nprocs) and, with two parameters, "msize". */
 struct mv_kernel {
   char callpath[2 * 128 + 2];
   char metric[128];

@@ -1,7 +1,8 @@
 /* Performance non-regression: new results against a baseline. Per (op, impl, metric, msize,
  * nprocs) a one-sided Wilcoxon rank-sum test on launch medians asks whether NEW is slower than
- * OLD * (1 + tolerance); per (op, impl, metric, msize) a model-based check asks whether the
- * growth class in p worsened. Reports as text, JSON and JUnit XML (one testcase per case). */
+ * OLD * (1 + tolerance) (on deterministic data, SMPI or identical launches, the median ratio
+ * alone; a case too small for any test at alpha is "undecidable", never a pass); per (op, impl,
+ * metric, msize) a model-based check asks whether the growth class in p worsened. Reports as text, JSON and JUnit XML (one testcase per case). */
 #ifndef MPIVET_REGRESS_H
 #define MPIVET_REGRESS_H
 
@@ -25,7 +26,8 @@ enum mv_regress_status {
   MV_REGRESS_PASS = 0,
   MV_REGRESS_SLOWER = 1,        /* significantly slower than baseline * (1 + tol) */
   MV_REGRESS_WORSE_GROWTH = 2,  /* growth class worsened and visible at the measured scale */
-  MV_REGRESS_SKIPPED = 3        /* no baseline for this case, or too few points to model */
+  MV_REGRESS_SKIPPED = 3,       /* no baseline for this case, or too few points to model */
+  MV_REGRESS_UNDECIDABLE = 4    /* too few samples for any test at alpha: never a pass */
 };
 
 struct mv_regress_case {
@@ -38,6 +40,7 @@ struct mv_regress_case {
   int nprocs;                   /* point cases; 0 for growth cases */
   size_t n_new, n_old;          /* samples tested (launch medians or repetitions) */
   int per_launch;               /* 1: launch medians, 0: repetitions */
+  int deterministic;            /* 1: decided on the ratio alone (SMPI, or identical launches) */
   double median_new, median_old, ratio;
   double p_value, p_adjusted;   /* NAN when not tested */
   char model_new[160], model_old[160];   /* growth cases: leading terms */
@@ -47,7 +50,7 @@ struct mv_regress_case {
 struct mv_regress_report {
   size_t n;
   struct mv_regress_case *cases;
-  size_t n_failed, n_skipped;
+  size_t n_failed, n_skipped, n_undecidable;
   double tolerance, alpha;
 };
 

@@ -12,6 +12,7 @@
 #include "mpivet/dataset.h"
 #include "mpivet/expect.h"
 #include "mpivet/guidelines.h"
+#include "mpivet/judge.h"
 
 #define MV_REPORT_TEXT 256
 #define MV_REPORT_INFO 512   /* a header line */
@@ -23,47 +24,20 @@ struct mv_report_point {
   size_t n;
 };
 
-/* NOT_MODELED: measured at too few process counts or the fit failed; NOT_MEASURED: no row at
- * all (e.g. memory under SMPI). Neither is a pass: the verdict is then INCOMPLETE. */
-enum mv_report_status { MV_REPORT_MATCH = 0, MV_REPORT_APPROX = 1, MV_REPORT_MISMATCH = 2,
-                        MV_REPORT_NOT_MODELED = 3, MV_REPORT_NOT_MEASURED = 4 };
-#define MV_REPORT_NSTATUS 5
-/* A fitted model exists (match, approximate or mismatch). */
-#define MV_REPORT_MODELED(f) ((f)->status < MV_REPORT_NOT_MODELED)
-
+/* A function of the report: the judgement of one expectation at one size (mpivet/judge.h:
+ * NOT_MODELED and NOT_MEASURED are no pass, the verdict is then INCOMPLETE), its column title,
+ * its measured points and the curves to plot. */
 struct mv_report_fn {
-  char callpath[MV_EXPECT_NAME_MAX];   /* MPI_Bcast, or an impl id such as bcast_as_binomial */
-  char label[MV_EXPECT_NAME_MAX];      /* column title: "Bcast", "Bcast (BT)" */
-  char metric[MV_NAME_MAX];
-  int64_t msize;                       /* bytes: the total, or per process */
-  int per_process;                     /* rows with msize == bytes x nprocs ("800p") */
-  char size[48];                       /* "800 B", "800 B per process" */
-  char expectation[MV_REPORT_TEXT];    /* "O(log p)" */
-  char model[MV_REPORT_TEXT];          /* full model "1.2e-06 + 3e-07 * log2(p)^(1)" */
-  char lead[MV_REPORT_TEXT];           /* "O(log p)" */
-  char divergence[MV_REPORT_TEXT];     /* "O(1)" */
-  double ar2;                          /* NAN for a constant model */
-  enum mv_report_status status;
+  struct mv_judgement j;               /* function, metric, size, expectation, model, verdict, note */
+  char label[MV_JUDGE_NAME];           /* column title: "Bcast", "Bcast (BT)" */
+  char size[48];                       /* "800 B", "800 B per process" (mv_judge_size_label) */
   int rule_warning;                    /* a cross-function rule with this function failed */
-  char note[MV_REPORT_TEXT];           /* why not modeled, etc. */
-  struct mv_function fitted;           /* the model (valid unless NOT_MODELED) */
   size_t npoints;
   struct mv_report_point *points;
   /* curves sampled at ncurve x values (NAN where undefined): fitted model, expectation
    * anchored at the first measured point, and the deviation band E/D .. E*D around it */
   size_t ncurve;
   double *cx, *fit, *expect, *band_lo, *band_hi;
-};
-
-struct mv_report_rule {
-  char text[MV_REPORT_TEXT];           /* "MPI_Allreduce <= MPI_Reduce + MPI_Bcast" */
-  char metric[MV_NAME_MAX];
-  int64_t msize;                       /* the functions' size, as in mv_report_fn */
-  int per_process;
-  char size[48];
-  char status[64];                     /* mv_rule_status_name, or "not evaluated" */
-  int failed;
-  char detail[MV_REPORT_TEXT];
 };
 
 struct mv_report {
@@ -74,7 +48,7 @@ struct mv_report {
   size_t nfns;
   struct mv_report_fn *fns;
   size_t nrules;
-  struct mv_report_rule *rules;
+  struct mv_rule_judgement *rules;     /* lhs: index into fns, SIZE_MAX when not in the report */
   /* guideline verdicts at gl_nprocs (NULL when not evaluated); not owned */
   const struct mv_gl_report *gl;
   const struct mv_catalog *catalog;
@@ -92,20 +66,16 @@ void mv_report_release(struct mv_report *r);
 
 /* Append a function (copied except the arrays, which the report takes over) or a rule. */
 int mv_report_add_fn(struct mv_report *r, const struct mv_report_fn *fn);
-int mv_report_add_rule(struct mv_report *r, const struct mv_report_rule *rule);
+int mv_report_add_rule(struct mv_report *r, const struct mv_rule_judgement *rule);
 /* Release the arrays of a function that was not added. */
 void mv_report_fn_release(struct mv_report_fn *fn);
 
-/* Build the functions and rules from a data set and an expectation file: per expectation and
- * message size, a PMNF model over nprocs in the expectation-driven search space, its verdict
- * and curves; then each rule on the fitted models of one size. An expectation with msize=S
- * models the rows of that size (800: msize 800; 800p: msize 800 x nprocs) as one function;
- * one without models every size measured: each per-process series (r->pp_sizes and the
- * msize=...p lines of ef) as one function, every other total as one. */
+/* Build the functions and rules from a data set and an expectation file with mv_judge (every
+ * expectation, also those without rows, in the file's order, msize= lines first), with the
+ * points and curves to plot. An expectation with msize=S judges the series of that size (800:
+ * msize 800; 800p: msize 800 x nprocs); one without judges every size measured: each
+ * per-process series (r->pp_sizes and the msize=...p lines of ef) as one, every other total. */
 int mv_report_build(struct mv_report *r, struct mv_dataset *ds, const struct mv_expect_file *ef);
-
-/* "800 B" or "800 B per process". */
-void mv_report_size_label(int64_t bytes, int per_process, char *buf, size_t size);
 
 /* 1 when any verdict failed: a mismatch, a failed rule or a guideline violation. */
 int mv_report_failed(const struct mv_report *r);

@@ -29,6 +29,10 @@ struct mv_row {
   int valid;                     /* 1, or 0 when the window start failed */
 };
 
+/* 1 for the metrics mpivet measures that cannot be negative (time_s, mem_bytes, rss_bytes):
+ * the reader refuses a negative value of one of them. */
+int mv_results_metric_nonnegative(const char *metric);
+
 /* Fill a row with neutral defaults (impl "default", valid 1, metric "time_s", ppn 1). */
 void mv_row_init(struct mv_row *row);
 
@@ -62,6 +66,15 @@ int mv_results_writer_write(struct mv_results_writer *w, const struct mv_row *ro
 int mv_results_writer_flush(struct mv_results_writer *w);
 /* commit != 0: finish (rename in ATOMIC mode); commit == 0: abandon (remove the temporary). */
 int mv_results_writer_close(struct mv_results_writer *w, int commit);
+
+/* Where parsed rows go (a results writer, a launch's row buffer, a data set): a row is parsed
+ * once and handed on. put returns 0, or a negative MV_E* that stops the producer. */
+struct mv_row_sink {
+  int (*put)(void *ctx, const struct mv_row *row);
+  void *ctx;
+};
+/* A sink writing each row into w (flush with mv_results_writer_flush when a batch is done). */
+struct mv_row_sink mv_results_writer_sink(struct mv_results_writer *w);
 
 /* Format one row as a CSV line without newline into buf; returns length or MV_ERANGE. */
 int mv_row_format(const struct mv_row *row, char *buf, size_t size);

@@ -65,6 +65,12 @@ struct mv_test_result {
 int mv_stats_ranksum(const double *x, size_t nx, const double *y, size_t ny,
                      enum mv_alternative alt, enum mv_test_method method, int correct,
                      struct mv_test_result *res);
+/* The smallest one-sided p-value the exact rank-sum null distribution holds for n_x and n_y
+ * observations: 1 / C(n_x + n_y, n_x), when every x lies above every y (R: wilcox.test(1:3 + 10,
+ * 1:3, "greater")$p.value = 0.05). A comparison with min_p >= alpha can never be significant. */
+double mv_stats_ranksum_min_p(size_t nx, size_t ny);
+/* The smallest n such that n against n observations can give p < alpha (4 at 0.05: 1/70). */
+int mv_stats_ranksum_min_n(double alpha);
 /* Two-sample Kolmogorov-Smirnov, as R's ks.test(x, y, alternative) with psmirnov (R 4.2.2-patched
  * and 4.3+): exact when n_x n_y < 10000 (any alternative, ties respected), asymptotic otherwise.
  * For MV_ALT_GREATER the statistic is D^+ as R defines.
@@ -87,5 +93,47 @@ const char *mv_stats_stars(double p);
  * rss may be NULL. Returns MV_ENUMERIC when X is rank deficient or n < k. */
 int mv_stats_ols(const double *X, const double *y, size_t n, size_t k,
                  double *coef, double *residuals, double *rss);
+
+/* ---- segmented regression (breakpoints over sorted x) ----
+ * Splits points sorted by x into 1..max_segments consecutive segments, each fitted by a
+ * caller's function, as in Bai & Perron (2003): for every number of segments k the breakpoints
+ * minimising the total residual sum of squares are found exactly by dynamic programming over
+ * the distinct x values (all points sharing one x stay in one segment; a break lies between two
+ * consecutive distinct x); then k is chosen by the Bayesian information criterion
+ *   BIC(k) = n ln(max(RSS_k, floor) / n) + (sum of the segments' parameters + k - 1) ln(n)
+ * (each breakpoint counts as one parameter; n = number of points). floor = n (1e-9 y_scale)^2
+ * stands for the rounding noise of an exact fit, so that exact fits tie and the penalty then
+ * prefers fewer segments (ties go to the smaller k).
+ * The fit callback sees the half-open index range [from, to) of the caller's sorted points
+ * (its own data through ctx: lines, PMNF models, weighted or not). It returns 0 and sets *rss and
+ * *nparams (parameters it estimated), MV_ENUMERIC when that range cannot be fitted (the
+ * segment is then not admissible), or another negative MV_E* that aborts the search.
+ * Cost: one fit per admissible range, O(m^2) for m distinct x (m <= MV_SEGREG_MAX_X). */
+#define MV_SEGREG_MAX_SEGMENTS 8
+#define MV_SEGREG_MAX_X 2048
+typedef int (*mv_segfit_fn)(void *ctx, size_t from, size_t to, double *rss, int *nparams);
+struct mv_segreg_options {
+  size_t min_x;           /* distinct x values per segment, >= 1 (a line needs 2, PMNF 3) */
+  size_t max_segments;    /* 1..MV_SEGREG_MAX_SEGMENTS */
+  double y_scale;         /* typical |y| as the callback weighs it (1 for relative residuals) */
+};
+struct mv_segment { size_t from, to; double rss; int nparams; };  /* [from, to) of the points */
+struct mv_segreg {
+  size_t nsegments;
+  struct mv_segment seg[MV_SEGREG_MAX_SEGMENTS];
+  double rss, bic;
+  double bic_by_k[MV_SEGREG_MAX_SEGMENTS + 1];  /* [k]: best BIC with k segments, NAN if none */
+};
+void mv_segreg_options_init(struct mv_segreg_options *o);   /* min_x 2, max_segments 3 */
+/* x: n values sorted ascending (MV_EINVAL otherwise or for NaN). MV_ENUMERIC when not even one
+ * segment is admissible; MV_ERANGE for more than MV_SEGREG_MAX_X distinct x. */
+int mv_stats_segreg(const double *x, size_t n, const struct mv_segreg_options *o,
+                    mv_segfit_fn fit, void *ctx, struct mv_segreg *out);
+/* The least-squares line y = a + b x of n points: returns the number of parameters estimated
+ * (2; 1 when all x are equal: b = 0, a = mean) or MV_ENUMERIC for n = 0. */
+int mv_stats_line(const double *x, const double *y, size_t n, double *a, double *b, double *rss);
+/* Ready-made segment callback: mv_stats_line over ctx's points [from, to). */
+struct mv_segline_ctx { const double *x, *y; };
+int mv_stats_segfit_line(void *ctx, size_t from, size_t to, double *rss, int *nparams);
 
 #endif

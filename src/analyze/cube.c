@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "mpivet/error.h"
+#include "mpivet/xml.h"
 
 struct cube {
   const struct mv_analysis *a;
@@ -77,25 +78,10 @@ static void cube_release(struct cube *c)
   free(c->cid);
 }
 
-static void xml_text(FILE *fp, const char *s)
-{
-  for (; *s; s++) {
-    switch (*s) {
-    case '<': fputs("&lt;", fp); break;
-    case '>': fputs("&gt;", fp); break;
-    case '&': fputs("&amp;", fp); break;
-    case '"': fputs("&quot;", fp); break;
-    default:
-      if ((unsigned char)*s >= 0x20 || *s == '\t')
-        fputc(*s, fp);
-    }
-  }
-}
-
 static void xml_elem(FILE *fp, const char *tag, const char *text)
 {
   fprintf(fp, "<%s>", tag);
-  xml_text(fp, text);
+  mv_xml_escape(fp, text);
   fprintf(fp, "</%s>\n", tag);
 }
 
@@ -148,7 +134,7 @@ static void xml_program(FILE *fp, const struct cube *c)
     mv__node_label(a, i, label, sizeof label);
     const char *at = i ? strchr(label, '@') : NULL;
     fprintf(fp, "<cnode id=\"%u\" mod=\"", k);
-    xml_text(fp, at ? at + 1 : "");
+    mv_xml_escape(fp, at ? at + 1 : "");
     fprintf(fp, "\" calleeId=\"%u\">\n", r < a->nregions ? r : a->nregions);
     open[depth++] = i;
   }
@@ -254,7 +240,7 @@ static int write_anchor(struct mv__tar *t, const struct cube *c)
   fputs("<attr key=\"CUBE_CT_AGGR\" value=\"SUM\"/>\n", fp);
   if (c->a->partial) {
     fputs("<attr key=\"mpivet::partial\" value=\"", fp);
-    xml_text(fp, c->a->note);
+    mv_xml_escape(fp, c->a->note);
     fputs("\"/>\n", fp);
   }
   fputs("<metrics>\n", fp);

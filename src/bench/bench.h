@@ -35,6 +35,7 @@ struct bench_opts {
   const char *meta;        /* meta JSON (rank 0), NULL: none */
   const char *engine;      /* recorded in rows */
   int ppn;                 /* recorded in rows; 0: counted from processor names */
+  int np;                  /* required world size; 0: the launcher's (mpivet/world.h), if any */
   int list;                /* print the operation table and exit */
 };
 

@@ -1,7 +1,8 @@
 /* mpivet-bench: the MPI benchmark program. Builds the (op, msize) jobs, shuffles them with a
  * recorded seed, synchronises clocks before each job, checks mock-ups against their collective,
  * measures, and writes results rows and meta JSON from rank 0 (or, with --check-clock, only
- * the residual clock offsets). Exit 0, 2 on bad options, 1 on a failed check or output error. */
+ * the residual clock offsets). Exit 0, 2 on bad options, 1 on a failed check or output error,
+ * 3 when the MPI world does not have the requested number of ranks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "mpivet/bench.h"
+#include "mpivet/world.h"
 #include "run.h"
 
 static uint64_t splitmix(uint64_t *s)
@@ -245,6 +247,27 @@ static int list_ops(int rank)
   return missing || published != n;
 }
 
+/* The world must be as large as requested (--np) or as the launcher says it started: a
+ * launcher without a PMI connection starts singletons, each of which would measure a world of
+ * one rank and record nprocs 1. Every world's rank 0 says so; exit 3, no row. */
+static int check_world(const struct bench_opts *o, int rank)
+{
+  const char *var = NULL;
+#ifdef MV_SMPI
+  int size, want = o->np;  /* smpirun may run inside a Slurm step of one task */
+#else
+  int size, want = o->np ? o->np : mv_world_launched(&var);
+#endif
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (!want || size == want)
+    return 0;
+  char msg[512];
+  if (rank == 0)
+    fprintf(stderr, "mpivet-bench: %s\n", mv_world_mismatch(size, want, o->np ? NULL : var, msg,
+                                                               sizeof msg));
+  return 3;
+}
+
 int main(int argc, char **argv)
 {
   struct bench_opts o;
@@ -256,7 +279,7 @@ int main(int argc, char **argv)
     rc = 0;  /* --help */
   else if (rc == 0 && o.list)
     rc = list_ops(rank);
-  else if (rc == 0)
+  else if (rc == 0 && !(rc = check_world(&o, rank)))
     rc = bench(&o);
   if (rank == 0)
     fflush(stdout);

@@ -30,6 +30,8 @@ static const char usage[] =
   "  --out FILE          results CSV written by rank 0 (- for stdout) [-]\n"
   "  --meta FILE         meta JSON written by rank 0\n"
   "  --engine NAME --ppn K  recorded in every row\n"
+  "  --np N              the world must have N ranks, else exit 3 without a row (default: the\n"
+  "                      launcher's count from its environment, when it sets one)\n"
   "  --list              print the operation table and exit\n";
 
 static int fail(int rank, const char *fmt, const char *arg)
@@ -116,7 +118,7 @@ static void defaults(struct bench_opts *o)
 }
 
 enum { O_OPS = 256, O_MSIZES, O_REPS, O_MAXREPS, O_RSE, O_CI, O_WARMUP, O_SYNC, O_START, O_TIMING,
-       O_WINDOW, O_CHECK, O_WAIT, O_CACHE, O_SEED, O_OUT, O_META, O_ENGINE, O_PPN, O_LIST, O_HELP };
+       O_WINDOW, O_CHECK, O_WAIT, O_CACHE, O_SEED, O_OUT, O_META, O_ENGINE, O_PPN, O_NP, O_LIST, O_HELP };
 
 static const struct option longopts[] = {
   {"ops", 1, 0, O_OPS}, {"msizes", 1, 0, O_MSIZES}, {"reps", 1, 0, O_REPS},
@@ -125,7 +127,7 @@ static const struct option longopts[] = {
   {"timing", 1, 0, O_TIMING}, {"window", 1, 0, O_WINDOW}, {"check-clock", 0, 0, O_CHECK},
   {"check-wait", 1, 0, O_WAIT}, {"clear-cache", 1, 0, O_CACHE}, {"seed", 1, 0, O_SEED},
   {"out", 1, 0, O_OUT}, {"meta", 1, 0, O_META}, {"engine", 1, 0, O_ENGINE}, {"ppn", 1, 0, O_PPN},
-  {"list", 0, 0, O_LIST}, {"help", 0, 0, O_HELP}, {0, 0, 0, 0}};
+  {"np", 1, 0, O_NP},   {"list", 0, 0, O_LIST}, {"help", 0, 0, O_HELP}, {0, 0, 0, 0}};
 
 static int one_option(struct bench_opts *o, int c, char *arg, int rank)
 {
@@ -150,6 +152,7 @@ static int one_option(struct bench_opts *o, int c, char *arg, int rank)
   case O_META: o->meta = arg; return 0;
   case O_ENGINE: o->engine = arg; return 0;
   case O_PPN: return parse_int(arg, &o->ppn) ? fail(rank, "--ppn: expected a count, got \"%s\"", arg) : 0;
+  case O_NP: return parse_int(arg, &o->np) || o->np < 1 ? fail(rank, "--np: expected a count >= 1, got \"%s\"", arg) : 0;
   case O_LIST: o->list = 1; return 0;
   case O_HELP: if (rank == 0) fputs(usage, stdout); return 1;
   default: return fail(rank, "bad option%s", "");

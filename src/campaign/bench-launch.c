@@ -1,8 +1,9 @@
 /* The launch callback of a campaign that runs mpivet-bench through the launch engines: the
- * engine, MPI flavor, ppn, platform and timeout come from the options stored in the campaign
- * (so a resumed campaign launches exactly as before); each launch works in its own folder
- * launches/np<N>-run<R>/ and its rows are read back from the launch's own CSV. Under SMPI the
- * launch gets the simulation settings of mv_campaign_smpi_args (fast and exact). */
+ * engine, MPI flavor, ppn, platform, srun options and timeout come from the options stored in
+ * the campaign (so a resumed campaign launches exactly as before); each launch works in its
+ * own folder launches/np<N>-run<R>/ and its rows go from the launch's own CSV into the
+ * campaign's row buffer, parsed once, with run = the launch's run. Under SMPI the launch gets
+ * the simulation settings of mv_campaign_smpi_args (fast, exact). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,24 +15,6 @@
 #include "mpivet/error.h"
 #include "mpivet/launch.h"
 #include "mpivet/results.h"
-
-static int read_rows(const char *csv, struct mv_rowbuf *out, char *err, size_t errsize)
-{
-  struct mv_results_reader *r;
-  struct mv_row row;
-  int rc = mv_results_reader_open(&r, csv);
-  if (rc) {
-    snprintf(err, errsize, "%s: cannot read the launch's rows (%s)", csv, mv_strerror(rc));
-    return rc;
-  }
-  while ((rc = mv_results_reader_next(r, &row)) == 1)
-    if ((rc = mv_rowbuf_push(out, &row)) != 0)
-      break;
-  if (rc < 0)
-    snprintf(err, errsize, "%s", mv_results_reader_error(r));
-  mv_results_reader_close(r);
-  return rc < 0 ? rc : 0;
-}
 
 /* The launch's command line next to its log (best effort: it only documents the launch). */
 static void save_command(const char *dir, int run, const char *command)
@@ -117,28 +100,21 @@ int mv_campaign_bench_launch(void *ctx, const struct mv_campaign *c,
   if (sim)
     mv_campaign_smpi_args(jobs.coll_totals, jobs.n_coll_totals, ppn ? atoi(ppn) : 0, smpi,
                           sizeof smpi / sizeof smpi[0]);
+  const char *nodes = mv_campaign_get(c, "nodes");
   struct mv_launch_spec spec = {
     .engine = engine, .mpi = mv_campaign_get(c, "mpi"),
     .np = item->nprocs, .ppn = ppn ? atoi(ppn) : 0, .hosts = mv_campaign_get(c, "hosts"),
+    .nodes = nodes ? atoi(nodes) : 0, .partition = mv_campaign_get(c, "partition"),
+    .time_limit = mv_campaign_get(c, "time_limit"), .pmi = mv_campaign_get(c, "pmi"),
     .platform = mv_campaign_get(c, "platform"), .args = args, .launcher_args = smpi,
     .workdir = dir, .timeout_s = timeout ? atof(timeout) : 0};
-  FILE *devnull = fopen("/dev/null", "w");
-  struct mv_results_writer *w = NULL;
-  int rc = devnull ? mv_results_writer_open_stream(&w, devnull) : MV_EIO;
+  struct mv_row_sink sink = mv_rowbuf_sink(out);
   struct mv_launch_result res;
-  memset(&res, 0, sizeof res);
-  if (rc == 0)
-    rc = mv_launch_bench(&spec, item->run, w, &res);
+  int rc = mv_launch_bench(&spec, item->run, &sink, &res);
   if (res.command[0])
     save_command(dir, item->run, res.command);
-  if (w)
-    mv_results_writer_close(w, 1);
-  if (devnull)
-    fclose(devnull);
-  if (rc) {
-    snprintf(err, errsize, "%s%s; see %s", mv_strerror(rc), res.timed_out ? " (timed out)" : "",
-             res.log);
-    return rc;
-  }
-  return read_rows(res.csv, out, err, errsize);
+  if (rc)
+    snprintf(err, errsize, "%s%s%s%s; see %s", mv_strerror(rc), res.timed_out ? " (timed out)" : "",
+             res.error[0] ? ": " : "", res.error, res.log);
+  return rc;
 }

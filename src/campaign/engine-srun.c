@@ -1,8 +1,68 @@
-/* The srun engine (Slurm): ranks, tasks per node and an optional node list inside an
- * allocation; the program is the one built with --mpi (Open MPI by default). */
+/* The srun engine (Slurm): ranks, nodes, tasks per node, partition, time limit and an optional
+ * node list; the program is the one built with --mpi (Open MPI by default), started through
+ * the PMI plugin its MPI library speaks. */
+#include <stdio.h>
+#include <string.h>
+
+#include "mpivet/error.h"
+
 #include "launch-engine.h"
 
 #define SRUN_MAX_NP (1 << 20)
+
+/* What Debian 12's builds speak with Slurm 22.05 (`srun --mpi=list`: pmix (v4), pmi2, none,
+ * cray_shasta). Open MPI 4.1.4 is built --with-pmix and without Slurm's PMI-1/2 (no s1/s2
+ * components): pmi2 aborts in MPI_Init. MPICH 4.0.2 (Hydra, built-in simple PMI, no PMIx):
+ * pmix or none start singletons, pmi2 connects them. */
+static const struct {
+  const char *flavor, *pmi;
+} srun_pmi[] = {{"openmpi", "pmix"}, {"mpich", "pmi2"}};
+
+const char *mv_launch_srun_pmi(const char *flavor)
+{
+  for (size_t i = 0; flavor && i < sizeof srun_pmi / sizeof srun_pmi[0]; i++)
+    if (strcmp(srun_pmi[i].flavor, flavor) == 0)
+      return srun_pmi[i].pmi;
+  return NULL;
+}
+
+/* Slurm's --time: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or UNLIMITED. */
+static int time_limit_ok(const char *t)
+{
+  int dash = 0, colons = 0, digits = 0;
+  if (strcmp(t, "UNLIMITED") == 0 || strcmp(t, "INFINITE") == 0)
+    return 1;
+  for (const char *p = t; *p; p++) {
+    if (*p >= '0' && *p <= '9')
+      digits++;
+    else if (*p == '-' && !dash && !colons && digits)
+      dash = 1, digits = 0;
+    else if (*p == ':' && digits && colons < 2)
+      colons++, digits = 0;
+    else
+      return 0;
+  }
+  return digits > 0;
+}
+
+int mv_launch_srun_check(const struct mv_launch_spec *s, char *why, size_t size)
+{
+  const char *bad = NULL, *got = "";
+  char n[32];
+  snprintf(n, sizeof n, "%d", s->nodes);
+  if (s->nodes < 0 || s->nodes > s->np)
+    bad = "--nodes: expected a count from 1 to the number of ranks", got = n;
+  else if (s->time_limit && !time_limit_ok(s->time_limit))
+    bad = "--time-limit: expected minutes, MM:SS, HH:MM:SS or D-HH[:MM[:SS]]", got = s->time_limit;
+  else if (s->pmi && (!*s->pmi || strspn(s->pmi, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+                      strlen(s->pmi)))
+    bad = "--pmi: expected a plugin name of srun --mpi=list such as pmix or pmi2", got = s->pmi;
+  else if (s->partition && (!*s->partition || strpbrk(s->partition, " \t\n")))
+    bad = "--partition: expected a partition name", got = s->partition;
+  if (bad && why)
+    snprintf(why, size, "%s, got \"%s\"", bad, got);
+  return bad ? MV_EINVAL : 0;
+}
 
 static const char *launcher(const struct mv_launch_spec *s)
 {
@@ -18,10 +78,18 @@ static int max_np(const struct mv_launch_spec *s)
 
 static int build(const struct mv_launch_spec *s, struct mv_cmdline *c)
 {
+  const char *pmi = s->pmi ? s->pmi : mv_launch_srun_pmi(mv__launch_real_flavor(s));
   int rc = mv_cmdline_add(c, "srun");
+  rc = rc ? rc : mv_cmdline_addf(c, "--mpi=%s", pmi);
   rc = rc ? rc : mv_cmdline_addf(c, "--ntasks=%d", s->np);
+  if (!rc && s->nodes > 0)
+    rc = mv_cmdline_addf(c, "--nodes=%d", s->nodes);
   if (!rc && s->ppn > 0)
     rc = mv_cmdline_addf(c, "--ntasks-per-node=%d", s->ppn);
+  if (!rc && s->partition)
+    rc = mv_cmdline_addf(c, "--partition=%s", s->partition);
+  if (!rc && s->time_limit)
+    rc = mv_cmdline_addf(c, "--time=%s", s->time_limit);
   if (!rc && s->hosts)
     rc = mv_cmdline_addf(c, "--nodelist=%s", s->hosts);
   return rc;

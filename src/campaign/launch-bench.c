@@ -1,5 +1,5 @@
 /* One launch of mpivet-bench: its own CSV, meta JSON and log in the work folder, then the rows
- * copied into the caller's results writer with the launch index in the `run` column. */
+ * handed to the caller's row sink with the launch index in the `run` column. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,7 +9,7 @@
 #include "mpivet/progress.h"
 #include "mpivet/results.h"
 
-int mv_launch_capture(const char *csv_path, int run, struct mv_results_writer *w, long *rows)
+int mv_launch_capture(const char *csv_path, int run, const struct mv_row_sink *sink, long *rows)
 {
   struct mv_results_reader *r;
   struct mv_row row;
@@ -19,28 +19,48 @@ int mv_launch_capture(const char *csv_path, int run, struct mv_results_writer *w
     return rc;
   while ((rc = mv_results_reader_next(r, &row)) == 1) {
     row.run = run;
-    if ((rc = mv_results_writer_write(w, &row)) != 0)
+    if ((rc = sink->put(sink->ctx, &row)) != 0)
       break;
     (*rows)++;
   }
   mv_results_reader_close(r);
-  return rc < 0 ? rc : mv_results_writer_flush(w);
+  return rc < 0 ? rc : 0;
 }
 
 /* spec->args followed by the output options the launcher owns. */
 static int bench_args(const struct mv_launch_spec *spec, const struct mv_launch_result *res,
                       struct mv_cmdline *args)
 {
-  char ppn[32];
+  char ppn[32], np[32];
   snprintf(ppn, sizeof ppn, "%d", spec->ppn);
+  snprintf(np, sizeof np, "%d", spec->np);
+  /* --np: the bench refuses a world of another size (singletons of a launcher without PMI) */
   const char *own[] = {"--out", res->csv, "--meta", res->meta, "--engine", spec->engine,
-                       spec->ppn > 0 ? "--ppn" : NULL, ppn, NULL};
+                       "--np", np, spec->ppn > 0 ? "--ppn" : NULL, ppn, NULL};
   mv_cmdline_init(args);
   int rc = mv__cmdline_add_all(args, spec->args);
   return rc ? rc : mv__cmdline_add_all(args, own);
 }
 
-int mv_launch_bench(const struct mv_launch_spec *spec, int run, struct mv_results_writer *w,
+/* The first line of the log that mpivet-bench wrote as an error ("mpivet-bench: ..."): under
+ * a launcher, its exit status says little (srun, mpirun report their own codes). */
+static void bench_error(const char *log, char *out, size_t size)
+{
+  static const char prefix[] = "mpivet-bench: ";
+  char line[1024];
+  FILE *fp = fopen(log, "r");
+  out[0] = '\0';
+  while (fp && fgets(line, sizeof line, fp))
+    if (strncmp(line, prefix, sizeof prefix - 1) == 0) {
+      const char *msg = line + sizeof prefix - 1;
+      snprintf(out, size, "%.*s", (int)strcspn(msg, "\n"), msg);
+      break;
+    }
+  if (fp)
+    fclose(fp);
+}
+
+int mv_launch_bench(const struct mv_launch_spec *spec, int run, const struct mv_row_sink *sink,
                     struct mv_launch_result *res)
 {
   struct mv_cmdline args, cmd;
@@ -68,8 +88,10 @@ int mv_launch_bench(const struct mv_launch_spec *spec, int run, struct mv_result
   rc = mv_launch_exec(&cmd, res->log, spec->timeout_s, &res->timed_out);
   res->seconds = mv_now() - t0;
   mv_cmdline_release(&cmd);
-  if (rc)
+  if (rc) {
+    bench_error(res->log, res->error, sizeof res->error);
     return rc;
-  rc = mv_launch_capture(res->csv, run, w, &res->rows);
+  }
+  rc = mv_launch_capture(res->csv, run, sink, &res->rows);
   return rc == MV_ENOENT || rc == MV_EIO ? MV_EEXTERN : rc;
 }

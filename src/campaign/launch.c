@@ -110,6 +110,8 @@ int mv_launch_validate(const struct mv_launch_spec *spec)
   const struct mv__engine *e = engine_of(spec);
   if (!e || spec->np < 1 || spec->ppn < 0 || spec->np > e->max_np(spec))
     return MV_EINVAL;
+  if (mv_launch_srun_check(spec, NULL, 0))
+    return MV_EINVAL;
   if (spec->mpi && strcmp(spec->mpi, "openmpi") != 0 && strcmp(spec->mpi, "mpich") != 0)
     return MV_EINVAL;
   return 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mpivet/atomic.h"
 #include "mpivet/campaign.h"
 #include "mpivet/error.h"
 #include "state.h"
@@ -23,14 +24,13 @@ static void write_list_int(FILE *fp, const char *key, const int *v, size_t n)
 int mv__plan_write(const struct mv_campaign *c, const char *path)
 {
   const struct mv_plan *p = &c->plan;
-  char tmp[MV_CAMPAIGN_PATH_MAX + 64];
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
   char msizes[4096];
   if (mv_plan_format_msizes(p, msizes, sizeof msizes))
     return MV_ERANGE;
-  FILE *fp = fopen(tmp, "w");
-  if (!fp)
+  struct mv_atomic_file f;
+  if (mv_atomic_open(&f, path) < 0)
     return MV_EIO;
+  FILE *fp = f.fp;
   fprintf(fp, "# mpivet campaign plan: written once when the campaign starts; do not edit\n"
               "version 1\nseed %" PRIu64 "\nruns %d\nreps %d\n", p->seed, p->runs, p->reps);
   if (p->pp_single || p->pp_np_max)
@@ -45,13 +45,7 @@ int mv__plan_write(const struct mv_campaign *c, const char *path)
   fputc('\n', fp);
   for (size_t i = 0; i < c->nkeys; i++)
     fprintf(fp, "opt %s %s\n", c->keys[i], c->values[i]);
-  int bad = fflush(fp) != 0 || fsync(fileno(fp)) != 0 || ferror(fp);
-  bad |= fclose(fp) != 0;
-  if (bad || rename(tmp, path) != 0) {
-    unlink(tmp);
-    return MV_EIO;
-  }
-  return 0;
+  return mv_atomic_commit(&f);
 }
 
 /* "order": a permutation of the canonical indices, applied to the freshly built items. */

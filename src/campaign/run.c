@@ -39,6 +39,16 @@ int mv_rowbuf_push(struct mv_rowbuf *b, const struct mv_row *row)
   return 0;
 }
 
+static int rowbuf_put(void *ctx, const struct mv_row *row)
+{
+  return mv_rowbuf_push(ctx, row);
+}
+
+struct mv_row_sink mv_rowbuf_sink(struct mv_rowbuf *b)
+{
+  return (struct mv_row_sink){rowbuf_put, b};
+}
+
 int mv__journal_read(struct mv_campaign *c)
 {
   char path[MV_CAMPAIGN_PATH_MAX + 32];
@@ -94,10 +104,8 @@ static int commit_launch(struct mv_campaign *c, struct mv_results_writer *w, con
                          const struct mv_launch_item *item, struct mv_rowbuf *rows)
 {
   int rc = 0;
-  for (size_t i = 0; i < rows->n && rc == 0; i++) {
-    rows->rows[i].run = item->run;
+  for (size_t i = 0; i < rows->n && rc == 0; i++)
     rc = mv_results_writer_write(w, &rows->rows[i]);
-  }
   if (rc == 0)
     rc = mv_results_writer_flush(w);
   struct stat st;

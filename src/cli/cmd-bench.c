@@ -22,7 +22,7 @@
 static const char usage[] =
   "usage: mpivet bench [--engine mpirun|srun|smpi] [--mpi openmpi|mpich] [--np N] [--ppn K]\n"
   "                    [--hosts LIST] [--platform SPEC|FILE] [--ops LIST] [--msizes LIST]\n"
-  "                    [--runs R] [--reps N] [benchmark options] [-o DIR]\n\n"
+  "                    [--runs R] [--reps N] [srun options] [benchmark options] [-o DIR]\n\n"
   "Run mpivet-bench R times (separate launches) and collect DIR/results.csv and DIR/meta.json.\n"
   "  --engine E          mpirun (Open MPI or MPICH), srun, smpi (SimGrid) [smpi]\n"
   "  --mpi M             openmpi or mpich, the MPI of mpirun/srun [openmpi]\n"
@@ -32,6 +32,11 @@ static const char usage[] =
   "  --runs R            separate launches [3; 1 for smpi, whose launches are identical]\n"
   "  --timeout SEC       per launch [600]\n"
   "  -o, --output DIR    output folder [bench-results]\n"
+  "srun options (Slurm's default when not given):\n"
+  "  --nodes N           nodes of the job step\n"
+  "  --partition P       Slurm partition\n"
+  "  --time-limit T      minutes, MM:SS, HH:MM:SS or D-HH[:MM[:SS]]\n"
+  "  --pmi PLUGIN        srun --mpi plugin [pmix for openmpi, pmi2 for mpich]\n"
   "benchmark options (passed to mpivet-bench, see mpivet-bench --help):\n"
   "  --ops LIST [collectives]   --msizes LIST [" MV_BENCH_DEFAULT_MSIZES "]   --reps N [20]   --max-reps N\n"
   "  --rse X   --ci X   --warmup N   --sync skampi|jk|hca   --start window|barrier\n"
@@ -43,7 +48,8 @@ static const char usage[] =
 static const struct option longopts[] = {
   {"engine", 1, 0, 'E'}, {"mpi", 1, 0, 'M'}, {"np", 1, 0, 'n'}, {"ppn", 1, 0, 'p'},
   {"hosts", 1, 0, 'H'}, {"platform", 1, 0, 'P'}, {"runs", 1, 0, 'r'}, {"timeout", 1, 0, 't'},
-  {"output", 1, 0, 'o'}, {"help", 0, 0, 'h'},
+  {"output", 1, 0, 'o'}, {"help", 0, 0, 'h'}, {"nodes", 1, 0, 'N'}, {"partition", 1, 0, 'Q'},
+  {"time-limit", 1, 0, 'T'}, {"pmi", 1, 0, 'I'},
   {"ops", 1, 0, 256}, {"msizes", 1, 0, 257}, {"reps", 1, 0, 258}, {"max-reps", 1, 0, 258},
   {"warmup", 1, 0, 258}, {"seed", 1, 0, 258}, {"clear-cache", 1, 0, 258},
   {"rse", 1, 0, 259}, {"ci", 1, 0, 259}, {"window", 1, 0, 259}, {"check-wait", 1, 0, 259},
@@ -133,6 +139,10 @@ static int parse(int argc, char **argv, struct bench_cli *b)
     case 'M': b->spec.mpi = optarg; break;
     case 'H': b->spec.hosts = optarg; break;
     case 'P': b->spec.platform = optarg; break;
+    case 'Q': b->spec.partition = optarg; break;
+    case 'T': b->spec.time_limit = optarg; break;
+    case 'I': b->spec.pmi = optarg; break;
+    case 'N': if (mv_cli_parse_long(optarg, &v) || v < 1 || v > 1 << 20) return mv_cli_error("bench", "--nodes: expected a positive count, got \"%s\"", optarg); b->spec.nodes = (int)v; break;
     case 'n': if (mv_cli_parse_long(optarg, &v) || v < 1 || v > 1 << 24) return mv_cli_error("bench", "--np: expected a positive count, got \"%s\"", optarg); b->spec.np = (int)v; break;
     case 'p': if (mv_cli_parse_long(optarg, &v) || v < 0 || v > 1 << 20) return mv_cli_error("bench", "--ppn: expected a count, got \"%s\"", optarg); b->spec.ppn = (int)v; break;
     case 'r': if (mv_cli_parse_long(optarg, &v) || v < 1 || v > 100000) return mv_cli_error("bench", "--runs: expected a positive count, got \"%s\"", optarg); b->runs = (int)v; break;
@@ -168,6 +178,8 @@ static int check_spec(struct bench_cli *b)
   struct mv_platform p;
   char err[256];
   struct stat st;
+  if (mv_launch_srun_check(&b->spec, err, sizeof err))
+    return mv_cli_error("bench", "%s", err);
   if (strcmp(b->spec.engine, "smpi") == 0 && b->spec.platform && stat(b->spec.platform, &st) != 0 &&
       mv_platform_parse(b->spec.platform, &p, err, sizeof err))
     return mv_cli_error("bench", "--%s", err);
@@ -233,10 +245,17 @@ static int run_all(struct bench_cli *b, struct mv_json *j, struct mv_results_wri
   mv_json_key(j, "launches");
   mv_json_array_begin(j);
   for (int run = 0; run < b->runs && !rc; run++) {
-    rc = mv_launch_bench(&b->spec, run, w, &res);
+    struct mv_row_sink sink = mv_results_writer_sink(w);
+    rc = mv_launch_bench(&b->spec, run, &sink, &res);
     if (rc) {
-      rc = mv_cli_fail("bench", rc, "launch %d failed%s: %s (log: %s)", run,
-                  res.timed_out ? " (timeout)" : "", res.command, res.log);
+      rc = mv_cli_fail("bench", rc, "launch %d failed%s%s%s: %s (log: %s)", run,
+                  res.timed_out ? " (timeout)" : "", res.error[0] ? ": " : "", res.error,
+                  res.command, res.log);
+      break;
+    }
+    if ((rc = mv_results_writer_flush(w)) != 0) {
+      rc = mv_cli_fail("bench", rc, "%s/results.csv: cannot write the rows of launch %d", b->out,
+                       run);
       break;
     }
     launch_meta(j, run, &res);

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "mpivet/campaign.h"
 #include "mpivet/error.h"
+#include "mpivet/launch.h"
 #include "mpivet/paths.h"
 #include "mpivet/platform.h"
 #include "mpivet/progress.h"
@@ -22,7 +23,7 @@ static const char usage[] =
   "usage: mpivet check [--engine smpi|mpirun|srun] [--mpi openmpi|mpich] [--np LIST|A:B]\n"
   "                    [--ppn K] [--hosts LIST] [--platform SPEC|FILE] [--ops LIST]\n"
   "                    [--msizes LIST] [--expect FILE] [--runs R] [--reps N] [--budget MIN]\n"
-  "                    [--seed S] [-o DIR] | --resume DIR\n\n"
+  "                    [--seed S] [srun options] [-o DIR] | --resume DIR\n\n"
   "Run the validation loop: mpivet-bench for R separate launches per process count in a random\n"
   "order (seeded, recorded), PMNF models against the expectations, the cross-function rules\n"
   "and the PGMPI guidelines at the largest process count; writes results.csv, meta.json,\n"
@@ -46,7 +47,12 @@ static const char usage[] =
   "  --budget MIN    refuse or trim a plan estimated to take longer than MIN minutes\n"
   "  --seed S        order of the launches (default: from the clock; recorded)\n"
   "  -o DIR          campaign folder (default results/check-<date>-<time>)\n"
-  "  --resume DIR    continue an interrupted campaign with its recorded plan and options\n\n"
+  "  --resume DIR    continue an interrupted campaign with its recorded plan and options\n"
+  "srun options (Slurm's default when not given):\n"
+  "  --nodes N       nodes of each job step\n"
+  "  --partition P   Slurm partition\n"
+  "  --time-limit T  per launch: minutes, MM:SS, HH:MM:SS or D-HH[:MM[:SS]]\n"
+  "  --pmi PLUGIN    srun --mpi plugin (default pmix for openmpi, pmi2 for mpich)\n\n"
   "exit: 0 every verdict passed, 1 a verdict failed or an expectation could not be judged (not\n"
   "      measured, too few points), 2 usage or input error, 3 a launch failed\n";
 
@@ -65,6 +71,7 @@ static const char default_ops[] = SUITE_OPS ",MPI_Comm_create@800,MPI_Comm_dup@8
 
 struct check_opts {
   const char *engine, *mpi, *np, *ppn, *hosts, *platform, *ops, *msizes, *expect, *out, *resume;
+  const char *nodes, *partition, *time_limit, *pmi;  /* srun */
   long runs, reps, seed;
   double budget_min;
   int seed_given;
@@ -85,6 +92,7 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
     {"hosts", 1, 0, 'H'}, {"platform", 1, 0, 'P'}, {"ops", 1, 0, 'O'}, {"msizes", 1, 0, 'M'},
     {"expect", 1, 0, 'x'}, {"runs", 1, 0, 'r'}, {"reps", 1, 0, 'R'}, {"budget", 1, 0, 'b'},
     {"seed", 1, 0, 's'}, {"output", 1, 0, 'o'}, {"resume", 1, 0, 'c'}, {"help", 0, 0, 'h'},
+    {"nodes", 1, 0, 'N'}, {"partition", 1, 0, 'Q'}, {"time-limit", 1, 0, 'T'}, {"pmi", 1, 0, 'I'},
     {0, 0, 0, 0}};
   int ch, rc = 0;
   optind = 1;
@@ -113,6 +121,10 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
       break;
     case 'o': o->out = optarg; break;
     case 'c': o->resume = optarg; break;
+    case 'N': o->nodes = optarg; break;
+    case 'Q': o->partition = optarg; break;
+    case 'T': o->time_limit = optarg; break;
+    case 'I': o->pmi = optarg; break;
     case 'h': fputs(usage, stdout); return -1;
     default: return mv_cli_bad_option("check", argv, optopt);
     }
@@ -205,10 +217,24 @@ static int smpi_platform(struct mv_campaign *c, const struct check_opts *o)
          mv_campaign_set(c, "platform_file", path) ? MV_EXIT_USAGE : 0;
 }
 
+/* The srun options, checked by the engine's own rules before anything runs. */
+static int check_srun(const struct check_opts *o)
+{
+  long nodes = 0;
+  char why[256];
+  if (o->nodes && (mv_cli_parse_long(o->nodes, &nodes) || nodes < 1 || nodes > 1 << 20))
+    return mv_cli_error("check", "--nodes: expected a positive count, got \"%s\"", o->nodes);
+  struct mv_launch_spec s = {.engine = o->engine, .np = 1 << 20, .nodes = (int)nodes,
+                             .partition = o->partition, .time_limit = o->time_limit, .pmi = o->pmi};
+  return mv_launch_srun_check(&s, why, sizeof why) ? mv_cli_error("check", "%s", why) : 0;
+}
+
 static int store_options(struct mv_campaign *c, const struct check_opts *o, const char *expect)
 {
   const char *kv[][2] = {{"engine", o->engine}, {"mpi", o->mpi}, {"ppn", o->ppn},
-                         {"hosts", o->hosts}, {"expect", expect}};
+                         {"hosts", o->hosts}, {"expect", expect}, {"nodes", o->nodes},
+                         {"partition", o->partition}, {"time_limit", o->time_limit},
+                         {"pmi", o->pmi}};
   for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
     if (kv[i][1] && mv_campaign_set(c, kv[i][0], kv[i][1]))
       return mv_cli_error("check", "option %s: invalid value", kv[i][0]);
@@ -232,12 +258,14 @@ static int new_campaign(struct mv_campaign *c, struct check_opts *o)
   if (strcmp(o->engine, "smpi") && strcmp(o->engine, "mpirun") && strcmp(o->engine, "srun"))
     return mv_cli_error("check", "--engine: expected smpi, mpirun or srun, got \"%s\"", o->engine);
   engine_defaults(o);
+  int rc = check_srun(o);
+  if (rc)
+    return rc;
   if (o->expect)
     snprintf(expect, sizeof expect, "%s", o->expect);
   else if (mv_path_share("default.expect", expect, sizeof expect))
     return mv_cli_error("check", "share/mpivet/default.expect not found (set MPIVET_SHARE)");
-  int rc = build_plan(c, o);
-  if (rc)
+  if ((rc = build_plan(c, o)))
     return rc;
   if (!o->out) {
     time_t now = time(NULL);

@@ -4,10 +4,12 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "mpivet/convert.h"
 #include "mpivet/error.h"
+#include "mpivet/extrap.h"
 
 static const char usage[] =
   "usage: mpivet convert INPUT -o OUTPUT [--to csv|extrap] [--library NAME]\n"
@@ -30,20 +32,9 @@ enum fmt { FMT_CSV, FMT_EXTRAP };
 
 static int detect_input(const char *path, enum fmt *out)
 {
-  FILE *fp = fopen(path, "r");
-  if (!fp)
+  if (access(path, R_OK) != 0)
     return MV_ENOENT;
-  char word[16] = "";
-  int c;
-  while ((c = getc(fp)) == ' ' || c == '\t' || c == '\n' || c == '\r')
-    ;
-  size_t n = 0;
-  while (c != EOF && c != ' ' && c != '\t' && c != '\n' && n + 1 < sizeof word) {
-    word[n++] = (char)c;
-    c = getc(fp);
-  }
-  fclose(fp);
-  *out = strcmp(word, "PARAMETER") == 0 ? FMT_EXTRAP : FMT_CSV;
+  *out = mv_extrap_sniff(path) ? FMT_EXTRAP : FMT_CSV;
   return 0;
 }
 

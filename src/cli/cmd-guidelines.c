@@ -42,7 +42,11 @@ static const char usage[] =
   "      --json                JSON on stdout: {\"violations\": [...], \"summary\": {...}}\n"
   "  -h, --help                this text\n"
   "\n"
-  "Exit status: 0 no violation, 1 a guideline is violated, 2 usage or input error.\n";
+  "A comparison whose test cannot reach alpha with the values at hand (rank-sum and KS: 3\n"
+  "launches a side never give p < 0.05; 4 are needed) is \"undecidable\", never \"no violation\".\n"
+  "\n"
+  "Exit status: 0 no violation, 1 a guideline is violated or a comparison is undecidable,\n"
+  "2 usage or input error, or no pattern or monotony comparison could be decided.\n";
 
 enum { OPT_ALPHA = 256, OPT_PER, OPT_TEST, OPT_CORR, OPT_TUKEY, OPT_SPLIT, OPT_METRIC,
        OPT_CATALOG, OPT_JSON, OPT_MINSLOW, OPT_DET };
@@ -120,8 +124,13 @@ static int run(const char *results, const char *catalog, const struct mv_gl_opti
     }
     if (rep.nconfigs == 0)
       code = mv_cli_error("guidelines", "%s: no rows with metric %s", results, opt->metric);
+    else if (rep.nviolations)
+      code = MV_EXIT_VERDICT;
+    else if (rep.ndecided == 0)
+      code = mv_cli_error("guidelines", "%s: no pattern or monotony comparison could be decided "
+                          "(%zu undecidable): no verdict", results, rep.nundecidable);
     else
-      code = rep.nviolations ? MV_EXIT_VERDICT : MV_EXIT_OK;
+      code = rep.nundecidable ? MV_EXIT_VERDICT : MV_EXIT_OK;
   }
   mv_gl_report_release(&rep);
   mv_dataset_release(&ds);

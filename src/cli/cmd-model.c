@@ -12,26 +12,17 @@
 #include "mpivet/expect.h"
 #include "mpivet/extrap.h"
 #include "mpivet/json.h"
+#include "mpivet/judge.h"
 #include "mpivet/model.h"
 
 #define CMD "model"
 
 struct opts {
   const char *expect;
-  struct mv_fit_options fit;
+  struct mv_judge_options judge;
   int json, with_msize, ntarget;
   char target_name[MV_MODEL_MAX_PARAMS][MV_PARAM_NAME_MAX];
   double target[MV_MODEL_MAX_PARAMS];
-};
-
-struct result {
-  int rc;                       /* of the fit */
-  int widened;                  /* the expectation's search space was widened (mv_expect_fit) */
-  char note[256];               /* a poor fit's mv_model_fit_note, or "" */
-  struct mv_model model;
-  const struct mv_expectation *e;
-  struct mv_verdict v;
-  double prediction;
 };
 
 static void usage(FILE *fp)
@@ -41,11 +32,11 @@ static void usage(FILE *fp)
     "                    [--target p=4096[,msize=8]] [--params p|p,msize] INPUT...\n\n"
     "Fit empirical performance models (PMNF, Extra-P's search space plus the expectation's)\n"
     "to results.csv or Extra-P text files, one per (function, metric). With --expect, compare\n"
-    "each with its big-O expectation (exact / approximate / none match, divergence) and check\n"
+    "each with its big-O expectation (exact / approximate / mismatch, divergence) and check\n"
     "the file's rules A <= B + C on leading-order terms.\n\n"
     "  --expect FILE   expectations: `MPI_Bcast time_s O(log p) [deviation=p^(1/2)]`, `rule ...`\n"
     "  --measure M     location of the repetitions of a point (default median)\n"
-    "  --json          one JSON object per (callpath, metric)\n"
+    "  --json          the judgements as JSON (docs/formats.md, \"mpivet judgement\")\n"
     "  --target X=V    predict each model at this scale\n"
     "  --params P      p (default: one series per message size) or p,msize (two parameters)\n\n"
     "exit: 0 all matched, 1 an expectation not matched or a rule failed, 2 input error\n");
@@ -85,7 +76,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
     } else if (c == 'e') {
       o->expect = optarg;
     } else if (c == 'm') {
-      if (mv_measure_parse(optarg, &o->fit.measure))
+      if (mv_measure_parse(optarg, &o->judge.fit.measure))
         return mv_cli_error(CMD, "--measure: expected median, mean, min or q1, got \"%s\"", optarg);
     } else if (c == 'j') {
       o->json = 1;
@@ -105,32 +96,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
   return 0;
 }
 
-static int is_extrap(const char *path)
-{
-  FILE *fp = fopen(path, "r");
-  char word[16] = "";
-  if (!fp)
-    return 0;
-  int r = fscanf(fp, " %15s", word);
-  fclose(fp);
-  return r == 1 && strcmp(word, "PARAMETER") == 0;
-}
-
-/* The per-process sizes the expectation file names (msize=...p): rows of those sizes form
- * their series even where a total alone would (see mv_kernels_from_dataset). */
-static size_t per_process_sizes(const struct mv_expect_file *ef, struct mv_msize_spec *out, size_t cap)
-{
-  size_t n = 0;
-  for (size_t i = 0; ef && i < ef->n + ef->nrules; i++) {
-    int given = i < ef->n ? ef->items[i].msize_given : ef->rules[i - ef->n].msize_given;
-    const struct mv_msize_spec *s = i < ef->n ? &ef->items[i].msize : &ef->rules[i - ef->n].msize;
-    if (given && s->per_process && n < cap)
-      out[n++] = *s;
-  }
-  return n;
-}
-
-static int load(struct mv_kernels *ks, char **inputs, int n, int with_msize,
+static int load(struct mv_judgements *js, char **inputs, int n, int with_msize,
                 const struct mv_expect_file *ef)
 {
   struct mv_dataset ds;
@@ -138,12 +104,12 @@ static int load(struct mv_kernels *ks, char **inputs, int n, int with_msize,
   int rc = 0, csv = 0;
   mv_dataset_init(&ds);
   for (int i = 0; i < n && rc == 0; i++) {
-    if (is_extrap(inputs[i])) {
+    if (mv_extrap_sniff(inputs[i])) {
       struct mv_extrap x;
       mv_extrap_init(&x);
       rc = mv_extrap_read(&x, inputs[i], err, sizeof err);
       if (rc == 0)
-        rc = mv_kernels_from_extrap(ks, &x);
+        rc = mv_kernels_from_extrap(&js->ks, &x);
       else
         mv_cli_error(CMD, "%s", err);
       mv_extrap_release(&x);
@@ -155,125 +121,28 @@ static int load(struct mv_kernels *ks, char **inputs, int n, int with_msize,
   }
   if (rc == 0 && csv) {
     mv_dataset_sort(&ds);
-    struct mv_msize_spec pp[64];
-    rc = mv_kernels_from_dataset(ks, &ds, with_msize, pp, per_process_sizes(ef, pp, 64));
+    rc = mv_judge_load_dataset(js, &ds, with_msize, ef, NULL, 0);
   }
   mv_dataset_release(&ds);
   return rc;
 }
 
-static double predict(const struct opts *o, const struct mv_kernel *k, const struct mv_model *m)
+/* The model at --target, NAN when the target does not name each of its parameters. */
+static double predict(const struct opts *o, const struct mv_judgement *j)
 {
+  const struct mv_function *f = &j->model.fn;
   double c[MV_MODEL_MAX_PARAMS];
-  for (int i = 0; i < m->fn.nparams; i++) {
-    int j;
-    for (j = 0; j < o->ntarget && strcmp(o->target_name[j], m->fn.params[i]); j++)
+  if (!o->ntarget || !mv_judgement_modeled(j))
+    return NAN;
+  for (int i = 0; i < f->nparams; i++) {
+    int k;
+    for (k = 0; k < o->ntarget && strcmp(o->target_name[k], f->params[i]); k++)
       ;
-    if (j == o->ntarget && (k->series.nparams > 1 || o->ntarget != 1))
+    if (k == o->ntarget && (f->nparams > 1 || o->ntarget != 1))
       return NAN;
-    c[i] = o->target[j == o->ntarget ? 0 : j];
+    c[i] = o->target[k == o->ntarget ? 0 : k];
   }
-  return mv_function_eval(&m->fn, c);
-}
-
-/* A kernel's size (bytes -1: a series without a fixed size). */
-static struct mv_msize_spec kernel_size(const struct mv_kernel *k)
-{
-  return (struct mv_msize_spec){k->msize, k->per_process};
-}
-
-/* mv_model_fit_note on the series' locations (the measure the fit used). */
-static void poor_fit_note(const struct mv_fit_options *fo, const struct mv_series *s,
-                          const struct mv_model *m, char *buf, size_t size)
-{
-  double *y = malloc((s->npoints ? s->npoints : 1) * sizeof *y);
-  buf[0] = '\0';
-  if (!y)
-    return;
-  for (size_t i = 0; i < s->npoints; i++)
-    y[i] = mv_measure_apply(fo->measure, s->values[i], s->nvalues[i]);
-  mv_model_fit_note(m, s->coords, y, s->npoints, buf, size);
-  free(y);
-}
-
-static void fit_all(const struct opts *o, const struct mv_kernels *ks,
-                    const struct mv_expect_file *ef, struct result *res)
-{
-  for (size_t i = 0; i < ks->n; i++) {
-    const struct mv_kernel *k = &ks->k[i];
-    const struct mv_series *s = &k->series;
-    struct result *r = &res[i];
-    struct mv_msize_spec size = kernel_size(k);
-    r->e = ef ? mv_expect_find(ef, k->callpath, k->metric, k->msize >= 0 ? &size : NULL) : NULL;
-    if (r->e && s->nparams == 1)  /* the same fit as `mpivet check` */
-      r->rc = mv_expect_fit(&r->e->expect, s->coords, s->nvalues, (const double *const *)s->values,
-                            s->npoints, s->params[0], &o->fit, &r->model, &r->widened);
-    else
-      r->rc = mv_model_fit_series(s, &o->fit, &r->model);
-    if (r->rc == 0 && r->e)
-      mv_expect_evaluate(r->e, &r->model.fn, &r->v);
-    if (r->rc == 0 && s->nparams == 1)
-      poor_fit_note(&o->fit, s, &r->model, r->note, sizeof r->note);
-    r->prediction = r->rc == 0 && o->ntarget ? predict(o, k, &r->model) : NAN;
-  }
-}
-
-/* ---- rules ---- */
-static const struct mv_kernel *partner(const struct mv_kernels *ks, const struct mv_kernel *k,
-                                       const char *callpath, size_t *idx)
-{
-  struct mv_msize_spec size = kernel_size(k);
-  for (size_t i = 0; i < ks->n; i++) {
-    struct mv_msize_spec other = kernel_size(&ks->k[i]);
-    if (strcmp(ks->k[i].callpath, callpath) == 0 && strcmp(ks->k[i].metric, k->metric) == 0 &&
-        strcmp(ks->k[i].library, k->library) == 0 && mv_msize_spec_equal(&other, &size)) {
-      *idx = i;
-      return &ks->k[i];
-    }
-  }
-  return NULL;
-}
-
-/* Evaluates rule r for the lhs kernel i; returns 0 evaluated, 1 skipped (missing model). */
-static int rule_for(const struct mv_kernels *ks, const struct result *res, size_t i,
-                    const struct mv_rule *r, struct mv_rule_verdict *v, const char **missing)
-{
-  const struct mv_function *rhs[MV_RULE_MAX_RHS];
-  for (int j = 0; j < r->nrhs; j++) {
-    size_t idx;
-    *missing = r->rhs[j];
-    if (!partner(ks, &ks->k[i], r->rhs[j], &idx) || res[idx].rc)
-      return 1;
-    rhs[j] = &res[idx].model.fn;
-  }
-  const struct mv_series *s = &ks->k[i].series;
-  mv_rule_evaluate(&res[i].model.fn, rhs, (size_t)r->nrhs, s->coords, s->npoints, v);
-  return 0;
-}
-
-static int rule_applies(const struct mv_rule *r, const struct mv_kernel *k, const struct result *res)
-{
-  struct mv_msize_spec size = kernel_size(k);
-  return res->rc == 0 && strcmp(r->lhs, k->callpath) == 0 &&
-         (strcmp(r->metric, "*") == 0 || strcmp(r->metric, k->metric) == 0) &&
-         (!r->msize_given || (k->msize >= 0 && mv_msize_spec_equal(&r->msize, &size)));
-}
-
-static void rule_text(const struct mv_rule *r, char *buf, size_t size)
-{
-  size_t len = (size_t)snprintf(buf, size, "%s <=", r->lhs);
-  for (int j = 0; j < r->nrhs && len < size; j++)
-    len += (size_t)snprintf(buf + len, size - len, "%s %s", j ? " +" : "", r->rhs[j]);
-}
-
-/* Why a kernel has no model: too few process counts, or the fit's error. */
-static void fit_error(const struct mv_kernel *k, const struct result *r, char *buf, size_t size)
-{
-  if (k->series.nparams == 1 && k->series.npoints < 3)
-    snprintf(buf, size, "%zu process count%s measured; a model needs 3", k->series.npoints,
-             k->series.npoints == 1 ? "" : "s");
-  else
-    snprintf(buf, size, "%s", mv_strerror(r->rc));
+  return mv_function_eval(f, c);
 }
 
 /* ---- human output ---- */
@@ -281,41 +150,37 @@ static void fit_error(const struct mv_kernel *k, const struct result *r, char *b
 static const char *const headers[NCOL] = {"function", "metric", "expectation", "model",
                                           "adj.R2", "divergence", "match", "prediction"};
 
-static void row_cells(const struct opts *o, const struct mv_kernels *ks, size_t i,
-                      const struct result *r, char cells[NCOL][512])
+static void row_cells(const struct opts *o, const struct mv_judgements *js,
+                      const struct mv_judgement *j, char cells[NCOL][512])
 {
-  const struct mv_kernel *k = &ks->k[i];
-  int len = snprintf(cells[0], 512, "%s", k->callpath);
-  if (k->msize >= 0 && !k->only_size)
-    len += snprintf(cells[0] + len, (size_t)(512 - len), " [msize=%lld%s]", k->msize,
-                    k->per_process ? "p" : "");
-  if (ks->nlibraries > 1)
-    snprintf(cells[0] + len, (size_t)(512 - len), " (%s)", k->library);
-  snprintf(cells[1], 512, "%s", k->metric);
+  int len = snprintf(cells[0], 512, "%s", j->function);
+  if (j->sized && !j->only_size)
+    len += snprintf(cells[0] + len, (size_t)(512 - len), " [msize=%lld%s]",
+                    (long long)j->size.bytes, j->size.per_process ? "p" : "");
+  if (js->ks.nlibraries > 1)
+    snprintf(cells[0] + len, (size_t)(512 - len), " (%s)", j->library);
+  snprintf(cells[1], 512, "%s", j->metric);
   for (int c = 2; c < NCOL; c++)
     strcpy(cells[c], "-");
-  if (r->e)
-    mv_bigo_format(&r->e->expect, cells[2], 512);
-  if (r->rc) {
-    char why[256];
-    fit_error(k, r, why, sizeof why);
-    snprintf(cells[3], 512, "(no model: %s)", why);
-    if (r->e)
-      strcpy(cells[6], "none");
+  if (j->expected)
+    mv_bigo_format(&j->expect, cells[2], 512);
+  if (j->expected)
+    snprintf(cells[6], 512, "%s", mv_judge_status_name(j->status));
+  if (!mv_judgement_modeled(j)) {
+    snprintf(cells[3], 512, "(no model: %s)", j->note);
     return;
   }
-  mv_function_format(&r->model.fn, cells[3], 512);
-  if (!isnan(r->model.ar2))
-    snprintf(cells[4], 512, "%.3f", r->model.ar2);
-  if (r->e) {
-    mv_bigo_format(&r->v.divergence, cells[5], 512);
-    snprintf(cells[6], 512, "%s", mv_match_name(r->v.match));
-  }
-  if (o->ntarget && !isnan(r->prediction))
-    snprintf(cells[7], 512, "%.4g", r->prediction);
+  mv_function_format(&j->model.fn, cells[3], 512);
+  if (!isnan(j->model.ar2))
+    snprintf(cells[4], 512, "%.3f", j->model.ar2);
+  if (j->expected)
+    mv_bigo_format(&j->verdict.divergence, cells[5], 512);
+  double y = predict(o, j);
+  if (!isnan(y))
+    snprintf(cells[7], 512, "%.4g", y);
 }
 
-static void print_table(const struct opts *o, const struct mv_kernels *ks, const struct result *res)
+static void print_table(const struct opts *o, const struct mv_judgements *js)
 {
   static char cells[NCOL][512];
   int width[NCOL], ncol = o->ntarget ? NCOL : NCOL - 1;
@@ -326,8 +191,8 @@ static void print_table(const struct opts *o, const struct mv_kernels *ks, const
       for (int c = 0; c < ncol; c++)
         printf("%-*s%s", c + 1 < ncol ? width[c] : 0, headers[c], c + 1 < ncol ? "  " : "\n");
     }
-    for (size_t i = 0; i < ks->n; i++) {
-      row_cells(o, ks, i, &res[i], cells);
+    for (size_t i = 0; i < js->n; i++) {
+      row_cells(o, js, &js->j[i], cells);
       for (int c = 0; c < ncol; c++) {
         if (!pass && (int)strlen(cells[c]) > width[c])
           width[c] = (int)strlen(cells[c]);
@@ -336,181 +201,89 @@ static void print_table(const struct opts *o, const struct mv_kernels *ks, const
       }
     }
   }
-  for (size_t i = 0; i < ks->n; i++)  /* notes under the table, by function */
-    if (res[i].note[0]) {
-      row_cells(o, ks, i, &res[i], cells);
-      printf("note: %s: %s\n", cells[0], res[i].note);
+  for (size_t i = 0; i < js->n; i++)  /* notes of the models under the table, by function */
+    if (js->j[i].note[0] && mv_judgement_modeled(&js->j[i])) {
+      row_cells(o, js, &js->j[i], cells);
+      printf("note: %s: %s\n", cells[0], js->j[i].note);
     }
 }
 
-/* Prints the rule verdicts; returns 1 when one failed. */
-static int print_rules(const struct mv_kernels *ks, const struct result *res,
-                       const struct mv_expect_file *ef)
+static void print_rules(const struct mv_judgements *js)
 {
-  int failed = 0;
-  for (size_t r = 0; r < ef->nrules; r++)
-    for (size_t i = 0; i < ks->n; i++) {
-      const struct mv_rule *rule = &ef->rules[r];
-      struct mv_rule_verdict v;
-      const char *missing;
-      char text[1200], a[256], b[256];
-      if (!rule_applies(rule, &ks->k[i], &res[i]))
-        continue;
-      rule_text(rule, text, sizeof text);
-      if (rule_for(ks, res, i, rule, &v, &missing)) {
-        printf("rule %s (%s): skipped, no model for %s\n", text, ks->k[i].metric, missing);
-        continue;
-      }
-      mv_bigo_format(&v.lhs_lead, a, sizeof a);
-      mv_bigo_format(&v.rhs_lead, b, sizeof b);
-      printf("rule %s (%s): %s: %s vs %s", text, ks->k[i].metric, mv_rule_status_name(v.status),
-             a, b);
-      if (v.status == MV_RULE_BREAKS_LATER)
-        printf(" -- warning: holds at the measured scale, the models predict a violation at "
-               "larger scale");
-      if (!isnan(v.crossover) && mv_rule_failed(v.status))
-        printf(" (first at %s = %.0f)", ks->k[i].series.params[0], v.crossover);
-      printf("\n");
-      failed |= mv_rule_failed(v.status);
-    }
-  return failed;
-}
-
-/* ---- JSON ---- */
-static void json_function(struct mv_json *j, const struct mv_function *f)
-{
-  char buf[1024];
-  mv_function_format(f, buf, sizeof buf);
-  mv_json_kv_string(j, "model", buf);
-  mv_json_kv_number(j, "constant", f->constant);
-  mv_json_key(j, "terms");
-  mv_json_array_begin(j);
-  for (int t = 0; t < f->nterms; t++) {
-    mv_json_object_begin(j);
-    mv_json_kv_number(j, "coefficient", f->terms[t].coef);
-    mv_json_key(j, "factors");
-    mv_json_array_begin(j);
-    for (int k = 0; k < f->terms[t].nfactors; k++) {
-      const struct mv_factor *fa = &f->terms[t].f[k];
-      mv_json_object_begin(j);
-      mv_json_kv_string(j, "param", f->params[fa->param]);
-      mv_json_kv_number(j, "poly", fa->poly);
-      mv_json_kv_number(j, "log", fa->log);
-      if (fa->exp2 != 0)
-        mv_json_kv_number(j, "exp2", fa->exp2);
-      mv_json_object_end(j);
-    }
-    mv_json_array_end(j);
-    mv_json_object_end(j);
-  }
-  mv_json_array_end(j);
-}
-
-static int json_rules(struct mv_json *j, const struct mv_kernels *ks, const struct result *res,
-                      const struct mv_expect_file *ef, size_t i)
-{
-  int failed = 0, any = 0;
-  for (size_t r = 0; ef && r < ef->nrules; r++) {
-    struct mv_rule_verdict v;
-    const char *missing;
-    char text[1200];
-    if (!rule_applies(&ef->rules[r], &ks->k[i], &res[i]) ||
-        rule_for(ks, res, i, &ef->rules[r], &v, &missing))
+  for (size_t i = 0; i < js->nrules; i++) {
+    const struct mv_rule_judgement *r = &js->rules[i];
+    char a[256], b[256];
+    if (!r->evaluated) {
+      printf("rule %s (%s): skipped, no model for %s\n", r->text, r->metric, r->missing);
       continue;
-    if (!any++) {
-      mv_json_key(j, "rules");
-      mv_json_array_begin(j);
     }
-    rule_text(&ef->rules[r], text, sizeof text);
-    mv_json_object_begin(j);
-    mv_json_kv_string(j, "rule", text);
-    mv_json_kv_string(j, "status", mv_rule_status_name(v.status));
-    mv_json_key(j, "failed");
-    mv_json_bool(j, mv_rule_failed(v.status));
-    mv_json_kv_number(j, "crossover", v.crossover);
-    mv_json_object_end(j);
-    failed |= mv_rule_failed(v.status);
+    mv_bigo_format(&r->v.lhs_lead, a, sizeof a);
+    mv_bigo_format(&r->v.rhs_lead, b, sizeof b);
+    printf("rule %s (%s): %s: %s vs %s", r->text, r->metric, mv_rule_status_name(r->v.status),
+           a, b);
+    if (r->v.status == MV_RULE_BREAKS_LATER)
+      printf(" -- warning: holds at the measured scale, the models predict a violation at "
+             "larger scale");
+    if (!isnan(r->v.crossover) && r->failed)
+      printf(" (first at %s = %.0f)", r->param, r->v.crossover);
+    printf("\n");
   }
-  if (any)
-    mv_json_array_end(j);
-  return failed;
 }
 
-static int print_json(const struct opts *o, const struct mv_kernels *ks, const struct result *res,
-                      const struct mv_expect_file *ef)
+/* ---- JSON: the judgement vocabulary of report.json (docs/formats.md) ---- */
+static int print_json(const struct opts *o, const struct mv_judgements *js)
 {
   struct mv_json j;
-  char buf[512];
-  int failed = 0;
   mv_json_init(&j, stdout, 1);
+  mv_json_object_begin(&j);
+  mv_json_kv_string(&j, "format", "mpivet-judgement 1");
+  mv_json_key(&j, "functions");
   mv_json_array_begin(&j);
-  for (size_t i = 0; i < ks->n; i++) {
-    const struct result *r = &res[i];
+  for (size_t i = 0; i < js->n; i++) {
     mv_json_object_begin(&j);
-    mv_json_kv_string(&j, "callpath", ks->k[i].callpath);
-    mv_json_kv_string(&j, "metric", ks->k[i].metric);
-    if (ks->nlibraries > 1)
-      mv_json_kv_string(&j, "library", ks->k[i].library);
-    if (ks->k[i].msize >= 0 && !ks->k[i].only_size) {
-      mv_json_kv_int(&j, "msize", ks->k[i].msize);
-      mv_json_key(&j, "per_process");
-      mv_json_bool(&j, ks->k[i].per_process);
-    }
-    if (r->rc) {
-      fit_error(&ks->k[i], r, buf, sizeof buf);
-      mv_json_kv_string(&j, "error", buf);
-    } else {
-      json_function(&j, &r->model.fn);
-      mv_json_kv_number(&j, "ar2", r->model.ar2);
-      if (r->note[0])
-        mv_json_kv_string(&j, "note", r->note);
-      if (r->widened) {  /* the expectation's search space could not describe the data */
-        mv_json_key(&j, "widened");
-        mv_json_bool(&j, 1);
-      }
-      mv_json_kv_number(&j, "smape", r->model.smape);
-      if (o->ntarget)
-        mv_json_kv_number(&j, "prediction", r->prediction);
-    }
-    if (r->e) {
-      mv_bigo_format(&r->e->expect, buf, sizeof buf);
-      mv_json_kv_string(&j, "expectation", buf);
-      if (r->rc == 0) {
-        mv_bigo_format(&r->v.divergence, buf, sizeof buf);
-        mv_json_kv_string(&j, "divergence", buf);
-      }
-      mv_json_kv_string(&j, "match", mv_match_name(r->rc ? MV_MATCH_NONE : r->v.match));
-    }
-    failed |= json_rules(&j, ks, res, ef, i);
+    mv_judgement_write_json(&j, &js->j[i]);
+    if (o->ntarget)
+      mv_json_kv_number(&j, "prediction", predict(o, &js->j[i]));
     mv_json_object_end(&j);
   }
   mv_json_array_end(&j);
-  return mv_json_finish(&j) ? -1 : failed;
+  mv_json_key(&j, "rules");
+  mv_json_array_begin(&j);
+  for (size_t i = 0; i < js->nrules; i++) {
+    mv_json_object_begin(&j);
+    mv_rule_judgement_write_json(&j, &js->rules[i]);
+    mv_json_object_end(&j);
+  }
+  mv_json_array_end(&j);
+  mv_json_object_end(&j);
+  return mv_json_finish(&j);
 }
 
-static int report(const struct opts *o, const struct mv_kernels *ks,
-                  const struct mv_expect_file *ef, const struct result *res)
+static int report(const struct opts *o, const struct mv_judgements *js, int has_rules)
 {
   int failed = 0;
-  for (size_t i = 0; i < ks->n; i++)
-    failed |= res[i].e && (res[i].rc || res[i].v.match == MV_MATCH_NONE);
-  int rules_failed;
+  for (size_t i = 0; i < js->n; i++)
+    failed |= mv_judgement_failed(&js->j[i]);
+  for (size_t i = 0; i < js->nrules; i++)
+    failed |= js->rules[i].failed;
   if (o->json) {
-    rules_failed = print_json(o, ks, res, ef);
-    if (rules_failed < 0)
+    if (print_json(o, js))
       return mv_cli_error(CMD, "error writing standard output");
   } else {
-    print_table(o, ks, res);
-    rules_failed = ef && ef->nrules ? (printf("\n"), print_rules(ks, res, ef)) : 0;
+    print_table(o, js);
+    if (has_rules) {
+      printf("\n");
+      print_rules(js);
+    }
   }
-  return failed || rules_failed ? MV_EXIT_VERDICT : MV_EXIT_OK;
+  return failed ? MV_EXIT_VERDICT : MV_EXIT_OK;
 }
 
 int cmd_model(int argc, char **argv)
 {
   struct opts o;
   memset(&o, 0, sizeof o);
-  mv_fit_options_init(&o.fit);
+  mv_judge_options_init(&o.judge);
   int rc = parse_options(argc, argv, &o);
   if (rc)
     return rc < 0 ? MV_EXIT_OK : rc;
@@ -521,22 +294,19 @@ int cmd_model(int argc, char **argv)
     mv_expect_file_release(&ef);
     return mv_cli_error(CMD, "%s", err);
   }
-  struct mv_kernels ks;
-  mv_kernels_init(&ks);
-  struct result *res = NULL;
-  rc = load(&ks, argv + optind, argc - optind, o.with_msize, o.expect ? &ef : NULL);
-  if (rc == 0 && ks.n == 0)
-    rc = mv_cli_error(CMD, "no measurements in the input");
-  else if (rc == 0 && !(res = calloc(ks.n, sizeof *res)))
-    rc = mv_cli_error(CMD, "%s", mv_strerror(MV_ENOMEM));
-  else if (rc == 0) {
-    fit_all(&o, &ks, o.expect ? &ef : NULL, res);
-    rc = report(&o, &ks, o.expect ? &ef : NULL, res);
-  } else {
+  const struct mv_expect_file *e = o.expect ? &ef : NULL;
+  struct mv_judgements js;
+  mv_judgements_init(&js);
+  rc = load(&js, argv + optind, argc - optind, o.with_msize, e);
+  if (rc)
     rc = MV_EXIT_USAGE;
-  }
-  free(res);
-  mv_kernels_release(&ks);
+  else if (js.ks.n == 0)
+    rc = mv_cli_error(CMD, "no measurements in the input");
+  else if ((rc = mv_judge(&js, e, &o.judge)) != 0)
+    rc = mv_cli_error(CMD, "%s", mv_strerror(rc));
+  else
+    rc = report(&o, &js, e && ef.nrules);
+  mv_judgements_release(&js);
   mv_expect_file_release(&ef);
   return rc;
 }

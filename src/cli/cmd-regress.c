@@ -26,7 +26,11 @@ static const char usage[] =
   "  --correction C      multiple-testing correction across cases (default none)\n"
   "  --min-launches N    launches per side needed to test launch medians (default 4)\n"
   "  --no-growth         skip the model-based growth check\n\n"
-  "exit: 0 no regression, 1 regression found, 2 usage or input error\n";
+  "On deterministic data (engine smpi on both sides, or identical launch medians) a case is\n"
+  "decided on the median ratio alone; a case with too few samples for the test to reach alpha\n"
+  "is \"undecidable\", never a pass.\n\n"
+  "exit: 0 no regression, 1 regression found or a case undecidable, 2 usage or input error,\n"
+  "      or no case could be decided\n";
 
 /* A campaign folder stands for its results.csv. */
 static void results_path(const char *arg, char *buf, size_t size)
@@ -45,6 +49,9 @@ static int load(struct mv_dataset *ds, const char *arg)
   int rc = mv_dataset_load(ds, path);
   if (rc)
     return mv_cli_fail("regress", rc, "%s", ds->error[0] ? ds->error : mv_strerror(rc));
+  if (mv_dataset_nvalues(ds) == 0)
+    return mv_cli_error("regress", "no measurements in %s (%ld rows, none valid): nothing to "
+                        "compare", path, ds->rows);
   return 0;
 }
 
@@ -140,7 +147,10 @@ int cmd_regress(int argc, char **argv)
     rc = write_file(junit, &r, 1);
   if (rc == 0 && json)
     rc = write_file(json, &r, 0);
-  if (rc == 0 && r.n_failed)
+  if (rc == 0 && r.n_undecidable + r.n_skipped == r.n)
+    rc = mv_cli_error("regress", "no case could be decided (%zu undecidable, %zu without a "
+                      "baseline or model): no verdict", r.n_undecidable, r.n_skipped);
+  else if (rc == 0 && (r.n_failed || r.n_undecidable))
     rc = MV_EXIT_VERDICT;
   mv_regress_report_release(&r);
   mv_dataset_release(&cur);

@@ -135,13 +135,15 @@ static int compare(struct ctx *c, const struct mv_guideline *gl, size_t gx, size
     return rc;
   int det = is_deterministic(c, x, y);
   struct mv_gl_config_summary *cs = &c->rep->configs[c->config];
-  size_t need = det ? 1 : 2;   /* a test needs two values a side, a slowdown one */
-  if (x->n < need || y->n < need) {
+  if (x->n < 1 || y->n < 1) {
     cs->untested++;
     return 0;
   }
+  /* Rank-sum and one-sided KS both reach their smallest p, 1 / C(nx + ny, nx), when the
+   * samples do not overlap: at or above alpha no data could ever show a violation. */
+  int undecidable = !det && !(mv_stats_ranksum_min_p(x->n, y->n) < c->opt->alpha);
   struct mv_test_result res = {.statistic = NAN, .p_value = NAN};
-  if (!det && (rc = run_test(c->opt, x, y, &res)) != 0)
+  if (!det && !undecidable && (rc = run_test(c->opt, x, y, &res)) != 0)
     return rc;
   const struct mv_group *g = &c->ds->groups[gx];
   struct mv_gl_check *ck = check_push(c, gl->type, gl->id, g->op,
@@ -159,10 +161,12 @@ static int compare(struct ctx *c, const struct mv_guideline *gl, size_t gx, size
   ck->statistic = res.statistic;
   ck->p_raw = ck->p_value = res.p_value;
   ck->deterministic = det;
+  ck->undecidable = undecidable;
   ck->violated = det && ck->slowdown > c->opt->min_slowdown;
-  cs->tests += !det;
+  cs->tests += !det && !undecidable;
   cs->deterministic += (size_t)det;
-  *tested = 1;
+  cs->undecidable += (size_t)undecidable;
+  *tested |= !undecidable;
   return 0;
 }
 
@@ -304,6 +308,7 @@ static void summarise_config(struct ctx *c)
   struct mv_gl_config_summary *cs = &rep->configs[c->config];
   for (size_t i = c->first_check; i < rep->nchecks; i++) {
     const struct mv_gl_check *ck = &rep->checks[i];
+    rep->nundecidable += (size_t)ck->undecidable;
     if (!ck->violated)
       continue;
     rep->nviolations++;
@@ -370,6 +375,8 @@ static int evaluate_config(struct ctx *c, const struct mv_catalog *cat, size_t *
     rc = correct_config(c);
   if (rc == 0)
     summarise_config(c);
+  struct mv_gl_config_summary *cs = &c->rep->configs[c->config];
+  c->rep->ndecided += cs->tests + cs->deterministic;
   return rc;
 }
 

@@ -61,6 +61,7 @@ static void write_config(const struct mv_gl_config_summary *cs, struct mv_json *
   mv_json_kv_int(j, "tests", (long long)cs->tests);
   mv_json_kv_int(j, "deterministic", (long long)cs->deterministic);
   mv_json_kv_int(j, "untested", (long long)cs->untested);
+  mv_json_kv_int(j, "undecidable", (long long)cs->undecidable);
   for (int t = MV_GL_MONOTONY; t <= MV_GL_PATTERN; t++)
     write_counts(cs, (enum mv_gl_type)t, j);
   mv_json_object_end(j);
@@ -71,6 +72,8 @@ static void write_summary(const struct mv_gl_report *rep, struct mv_json *j)
   const struct mv_gl_options *o = &rep->options;
   mv_json_object_begin(j);
   mv_json_kv_int(j, "violations", (long long)rep->nviolations);
+  mv_json_kv_int(j, "undecidable", (long long)rep->nundecidable);
+  mv_json_kv_int(j, "decided", (long long)rep->ndecided);
   mv_json_kv_number(j, "alpha", o->alpha);
   mv_json_kv_string(j, "per", mv_gl_per_name(o->per));
   mv_json_kv_string(j, "test", mv_gl_test_name(o->test));

@@ -7,6 +7,7 @@
 
 #include "mpivet/error.h"
 #include "mpivet/guidelines.h"
+#include "mpivet/units.h"
 
 static const char type_letter[] = {'m', 's', 'p'};
 
@@ -82,21 +83,64 @@ static void write_summary(const struct mv_gl_config_summary *cs, const struct mv
     if (cs->evaluated[t] != in_cat)
       fprintf(fp, " (%zu %s in the catalog)", in_cat, unit[t]);
   }
-  fprintf(fp, "\n%zu tests, %zu deterministic comparisons (slowdown alone), %zu comparisons "
-              "skipped (too few values on a side)\n", cs->tests, cs->deterministic, cs->untested);
+  fprintf(fp, "\n%zu tests, %zu deterministic comparisons (slowdown alone), %zu undecidable "
+              "(too few values for the test), %zu skipped (no value on a side)\n", cs->tests,
+          cs->deterministic, cs->undecidable, cs->untested);
 }
 
-static void write_violation(const struct mv_gl_check *ck, const struct mv_catalog *cat, FILE *fp)
+/* Comparisons no test could decide: named one per line, with what would decide them. */
+static void write_undecidable(const struct mv_gl_report *rep, size_t config,
+                              const struct mv_catalog *cat, FILE *fp)
 {
-  char label[2 * MV_NAME_MAX + 16], small[32] = "-";
+  const struct mv_gl_config_summary *cs = &rep->configs[config];
+  const struct mv_gl_options *o = &rep->options;
+  if (cs->undecidable == 0)
+    return;
+  int need = mv_stats_ranksum_min_n(o->alpha);
+  fprintf(fp, "%zu comparison%s undecidable with R = %d launch%s (the one-sided %s test needs at "
+              "least %d %s per side at alpha %g); to decide them: more launches (--runs %d), "
+              "--per raw (test the repetitions), or --deterministic on (slowdown alone, for "
+              "data without launch-to-launch noise):\n", cs->undecidable,
+          cs->undecidable == 1 ? " is" : "s are", cs->launches, cs->launches == 1 ? "" : "es",
+          o->test == MV_GL_TEST_KS ? "Kolmogorov-Smirnov" : "rank-sum", need,
+          o->per == MV_GL_PER_RAW ? "values" : "launches", o->alpha, need);
+  for (size_t i = 0; i < rep->nchecks; i++) {
+    const struct mv_gl_check *ck = &rep->checks[i];
+    if (ck->config != config || !ck->undecidable)
+      continue;
+    char label[2 * MV_NAME_MAX + 16];
+    check_label(ck, cat, label, sizeof label);
+    fprintf(fp, "  undecidable %-8s %-5s %-48s msize %lld", mv_gl_type_name(ck->type),
+            ck->guideline, label, (long long)ck->msize);
+    if (ck->msize_small >= 0)
+      fprintf(fp, " vs %lld", (long long)ck->msize_small);
+    fprintf(fp, ": %zu vs %zu %s, slowdown %.3f\n", ck->n, ck->n_ref,
+            o->per == MV_GL_PER_RAW ? "values" : "launch medians", ck->slowdown);
+  }
+}
+
+/* Message sizes in B, KiB, ... (mpivet/units.h). */
+static const char *size_text(int64_t msize, char *buf)
+{
+  return mv_units_format(MV_UNIT_BYTES, (double)msize, buf, MV_UNITS_SIZE);
+}
+
+static void write_violation(const struct mv_gl_check *ck, const struct mv_catalog *cat,
+                            const char *metric, FILE *fp)
+{
+  char label[2 * MV_NAME_MAX + 16], small[MV_UNITS_SIZE] = "-", big[MV_UNITS_SIZE];
+  char median[MV_UNITS_SIZE], bound[MV_UNITS_SIZE];
+  enum mv_unit_kind unit = mv_units_of_metric(metric);
   check_label(ck, cat, label, sizeof label);
   if (ck->type == MV_GL_SPLIT)
     snprintf(label + strlen(label), sizeof label - strlen(label), " (k=%d)", ck->k);
   if (ck->msize_small >= 0)
-    snprintf(small, sizeof small, "%lld", (long long)ck->msize_small);
-  fprintf(fp, "  %-8s %-5s %-48s %9lld %11s %11.4g %11.4g %8.3f", mv_gl_type_name(ck->type),
-          ck->guideline, label, (long long)ck->msize, small, ck->median, ck->median_ref,
-          ck->slowdown);
+    size_text(ck->msize_small, small);
+  mv_units_format(unit, ck->median, median, sizeof median);
+  mv_units_format(unit, ck->median_ref, bound, sizeof bound);
+  fprintf(fp, "  %-8s %-5s %-48s %9s %11s %*s %*s %8.3f", mv_gl_type_name(ck->type),
+          ck->guideline, label, size_text(ck->msize, big), small, mv_units_pad(11, median), median,
+          mv_units_pad(11, bound), bound, ck->slowdown);
   if (ck->type == MV_GL_SPLIT || ck->deterministic)
     fprintf(fp, " %10s\n", ck->deterministic ? "determ." : "-");
   else
@@ -109,6 +153,12 @@ static void write_violations(const struct mv_gl_report *rep, size_t config,
   size_t n = 0;
   for (size_t i = 0; i < rep->nchecks; i++)
     n += rep->checks[i].config == config && rep->checks[i].violated;
+  const struct mv_gl_config_summary *cs = &rep->configs[config];
+  if (n == 0 && cs->undecidable) {
+    fprintf(fp, "no violation among the %zu decided comparisons; %zu undecidable\n",
+            cs->tests + cs->deterministic, cs->undecidable);
+    return;
+  }
   if (n == 0) {
     fprintf(fp, "no violation\n");
     return;
@@ -120,7 +170,7 @@ static void write_violations(const struct mv_gl_report *rep, size_t config,
           "msize", "msize_small", "median", "bound", "slowdown", "p_value");
   for (size_t i = 0; i < rep->nchecks; i++)
     if (rep->checks[i].config == config && rep->checks[i].violated)
-      write_violation(&rep->checks[i], cat, fp);
+      write_violation(&rep->checks[i], cat, rep->options.metric, fp);
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -158,6 +208,14 @@ static const char *cell(const struct mv_gl_check *ck)
   return stars[0] == '*' ? stars : "+";
 }
 
+/* A grid column: as wide as its size with unit, at least 4. */
+static int size_width(int64_t msize)
+{
+  char text[MV_UNITS_SIZE];
+  int n = (int)strlen(size_text(msize, text));
+  return n > 4 ? n : 4;
+}
+
 /* One grid row per (type, function or guideline) with a violation, as PGMPI prints them. */
 static void write_grid_row(const struct mv_gl_report *rep, size_t first, const int64_t *sizes,
                            size_t nsizes, const struct mv_catalog *cat, FILE *fp)
@@ -175,7 +233,7 @@ static void write_grid_row(const struct mv_gl_report *rep, size_t first, const i
           strcmp(ck->op, row->op) == 0)
         mark = cell(ck);
     }
-    fprintf(fp, " %*s", sizes[s] >= 1000 ? 7 : 4, mark);
+    fprintf(fp, " %*s", size_width(sizes[s]), mark);
   }
   fputc('\n', fp);
 }
@@ -190,8 +248,9 @@ static void write_grid(const struct mv_gl_report *rep, size_t config, const stru
   fprintf(fp, "grid (m monotony, s split, p pattern; marked at msize, the larger size for m/s; "
               "*** p<0.001 ** p<0.01 * p<0.05 + significant, x split, d deterministic):\n  %c %-48s",
           ' ', "");
+  char text[MV_UNITS_SIZE];
   for (size_t s = 0; s < nsizes; s++)
-    fprintf(fp, " %*lld", sizes[s] >= 1000 ? 7 : 4, (long long)sizes[s]);
+    fprintf(fp, " %*s", size_width(sizes[s]), size_text(sizes[s], text));
   fputc('\n', fp);
   for (size_t i = 0; i < rep->nchecks; i++) {
     const struct mv_gl_check *ck = &rep->checks[i];
@@ -210,7 +269,7 @@ static void write_grid(const struct mv_gl_report *rep, size_t config, const stru
 static void write_matrix(const struct mv_gl_report *rep, const struct mv_catalog *cat, FILE *fp)
 {
   fprintf(fp, "\n== pattern guidelines x configurations (x violated at some msize, . satisfied, "
-              "- not measured) ==\n");
+              "? undecidable, - not measured) ==\n");
   for (size_t k = 0; k < rep->nconfigs; k++) {
     char name[3 * MV_NAME_MAX];
     config_name(&rep->configs[k], name, sizeof name);
@@ -243,7 +302,7 @@ static void write_matrix(const struct mv_gl_report *rep, const struct mv_catalog
       for (size_t i = 0; i < rep->nchecks; i++) {
         const struct mv_gl_check *ck = &rep->checks[i];
         if (ck->config == k && strcmp(ck->guideline, gl->id) == 0 && mark[0] != 'x')
-          mark = ck->violated ? "x" : ".";
+          mark = ck->violated ? "x" : ck->undecidable ? (mark[0] == '.' ? "." : "?") : ".";
       }
       fprintf(fp, " %7s", mark);
     }
@@ -262,6 +321,7 @@ int mv_gl_write_text(const struct mv_gl_report *rep, const struct mv_catalog *ca
     fprintf(fp, "\n== %s, R = %d launches ==\n", name, rep->configs[k].launches);
     write_summary(&rep->configs[k], cat, fp);
     write_violations(rep, k, cat, fp);
+    write_undecidable(rep, k, cat, fp);
     if (rep->configs[k].violated[0] + rep->configs[k].violated[1] + rep->configs[k].violated[2])
       write_grid(rep, k, cat, fp);
   }

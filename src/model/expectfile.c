@@ -1,8 +1,8 @@
 /* Expectation files (*.expect): one expectation or rule per line, '#' comments.
  *   <callpath> [<metric>] O(<expr>) [deviation=<expr>] [msize=<bytes>|<bytes>p]
  *   rule <A> <= <B> + <C> ... [metric=<metric>] [msize=<bytes>|<bytes>p]
- * and the message-size specs ("800" total, "800p" per process). Errors read
- * "file:line:column: expected ..., got ...". */
+ * (message-size specs: src/results/sizelist.c). Errors read "file:line:column: expected ...,
+ * got ...". */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -91,63 +91,6 @@ static int expression(struct line *l, struct mv_function *f)
   if (mv_bigo_parse(l->s + start, l->pos - start, f, &col, msg, sizeof msg))
     return lfail(l, start + col, "%s", msg);
   return 0;
-}
-
-static int size_fail(size_t *errcol, size_t col, char *msg, size_t msgsize, const char *text,
-                     size_t len)
-{
-  char got[32];
-  snprintf(got, sizeof got, col < len ? "'%c'" : "end of text", col < len ? text[col] : ' ');
-  *errcol = col;
-  snprintf(msg, msgsize, "expected a size in bytes such as 800 (total) or 800p (per process), "
-           "got %s", got);
-  return MV_EPARSE;
-}
-
-int mv_msize_spec_parse(const char *text, size_t len, struct mv_msize_spec *out, size_t *errcol,
-                        char *msg, size_t msgsize)
-{
-  size_t i = 0;
-  int64_t v = 0;
-  memset(out, 0, sizeof *out);
-  for (; i < len && isdigit((unsigned char)text[i]); i++)
-    if ((v = v * 10 + (text[i] - '0')) > MV_MSIZE_MAX) {
-      *errcol = 0;
-      snprintf(msg, msgsize, "expected a size of at most %" PRId64 " bytes", MV_MSIZE_MAX);
-      return MV_EPARSE;
-    }
-  int pp = i > 0 && i < len && text[i] == 'p';
-  if (i == 0 || i + (size_t)pp < len)
-    return size_fail(errcol, i + (size_t)pp, msg, msgsize, text, len);
-  if (pp && v == 0) {
-    *errcol = 0;
-    snprintf(msg, msgsize, "expected a size per process > 0, got \"0p\"");
-    return MV_EPARSE;
-  }
-  out->bytes = v;
-  out->per_process = pp;
-  return 0;
-}
-
-int mv_msize_spec_format(const struct mv_msize_spec *s, char *buf, size_t size)
-{
-  int n = snprintf(buf, size, "%" PRId64 "%s", s->bytes, s->per_process ? "p" : "");
-  return n < 0 || (size_t)n >= size ? MV_ERANGE : 0;
-}
-
-int64_t mv_msize_spec_total(const struct mv_msize_spec *s, int nprocs)
-{
-  return s->per_process ? s->bytes * (int64_t)nprocs : s->bytes;
-}
-
-int mv_msize_spec_equal(const struct mv_msize_spec *a, const struct mv_msize_spec *b)
-{
-  return a->bytes == b->bytes && !a->per_process == !b->per_process;
-}
-
-int mv_msize_spec_has(const struct mv_msize_spec *s, int64_t msize, int nprocs)
-{
-  return msize == mv_msize_spec_total(s, nprocs);
 }
 
 /* "msize=<spec>" at the current position (already checked to start there). */

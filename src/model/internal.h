@@ -56,4 +56,9 @@ int mv__fit_1p_ex(const double *x, const size_t *nvalues, const double *const *v
                   const char *param, const struct mv_fit_options *o, struct mv_model *out,
                   int *top, size_t ntop);
 
+/* The rules of ef on the judgements of js (judge-rules.c), appended to js->rules. */
+struct mv_judgements;
+struct mv_expect_file;
+int mv__judge_rules(struct mv_judgements *js, const struct mv_expect_file *ef);
+
 #endif

@@ -1,6 +1,6 @@
-/* Turning inputs into series to model: results.csv groups (library, op, impl, metric, msize,
- * nprocs) become one series per (library, callpath, metric[, msize]); Extra-P kernels map
- * one to one. Shared by `mpivet model` and `mpivet check`. */
+/* Turning inputs into series to judge: results.csv groups (library, op, impl, metric, msize,
+ * nprocs) become one series per (library, function, metric[, msize]) by the one size rule;
+ * Extra-P kernels map one to one. The series of mv_judge (judge.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,12 +35,11 @@ static struct mv_kernel *kernel_add(struct mv_kernels *ks)
   return k;
 }
 
+/* The name of a row's function, as expectation files write it: the op, or the impl id of a
+ * mock-up or variant (unique across ops: bcast_as_binomial). */
 static void callpath_of(const struct mv_group *g, char *buf, size_t size)
 {
-  if (strcmp(g->impl, "default") == 0 || g->impl[0] == '\0')
-    snprintf(buf, size, "%s", g->op);
-  else
-    snprintf(buf, size, "%s/%s", g->op, g->impl);
+  snprintf(buf, size, "%s", strcmp(g->impl, "default") == 0 || g->impl[0] == '\0' ? g->op : g->impl);
 }
 
 static int same_series(const struct mv_group *a, const struct mv_group *b)

@@ -8,13 +8,15 @@
 
 #include "mpivet/error.h"
 #include "mpivet/report.h"
+#include "mpivet/xml.h"
+#include "internal.h"
 #include "svg.h"
 
-static const char *const status_words[MV_REPORT_NSTATUS] = {"✓ match", "≈ approximate",
+static const char *const status_words[MV_JUDGE_NSTATUS] = {"✓ match", "≈ approximate",
                                                             "✗ mismatch", "- not modeled",
-                                                            "? not measured"};
-static const char *const status_class[MV_REPORT_NSTATUS] = {"ok", "approx", "bad", "none",
-                                                            "none"};
+                                                            "? not measured", "-"};
+static const char *const status_class[MV_JUDGE_NSTATUS] = {"ok", "approx", "bad", "none",
+                                                           "none", "none"};
 
 static const char css[] =
   "body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1400px}"
@@ -25,18 +27,6 @@ static const char css[] =
   "figure.plot{margin:0;border:1px solid #ddd;padding:6px}figcaption{font-size:12px;"
   "max-width:440px}.verdict{font-size:20px;font-weight:bold}";
 
-void mv__html_escape(FILE *fp, const char *s)
-{
-  for (; s && *s; s++)
-    switch (*s) {
-    case '<': fputs("&lt;", fp); break;
-    case '>': fputs("&gt;", fp); break;
-    case '&': fputs("&amp;", fp); break;
-    case '"': fputs("&quot;", fp); break;
-    default: fputc(*s, fp);
-    }
-}
-
 static void summary_table(FILE *fp, const struct mv_report *r)
 {
   fputs("<table id=\"models\"><tr><th>function</th><th>metric</th><th>message size</th>"
@@ -44,23 +34,21 @@ static void summary_table(FILE *fp, const struct mv_report *r)
         fp);
   for (size_t i = 0; i < r->nfns; i++) {
     const struct mv_report_fn *f = &r->fns[i];
-    int modeled = MV_REPORT_MODELED(f);
+    struct mv__fn_texts t;
+    mv__fn_texts(f, &t);
+    int modeled = mv_judgement_modeled(&f->j);
     fputs("<tr><td>", fp);
-    mv__html_escape(fp, f->label);
+    mv_xml_escape(fp, f->label);
     fputs("</td><td>", fp);
-    mv__html_escape(fp, f->metric);
+    mv_xml_escape(fp, f->j.metric);
     fprintf(fp, "</td><td>%s</td><td>", f->size);
-    mv__html_escape(fp, f->expectation);
+    mv_xml_escape(fp, t.expectation);
     fputs("</td><td>", fp);
-    mv__html_escape(fp, modeled ? f->model : f->note);
-    if (isnan(f->ar2))
-      fputs("</td><td>-", fp);
-    else
-      fprintf(fp, "</td><td>%.2f", f->ar2);
-    fputs("</td><td>", fp);
-    mv__html_escape(fp, modeled ? f->divergence : "-");
-    fprintf(fp, "</td><td class=\"%s\">%s%s</td></tr>\n", status_class[f->status],
-            status_words[f->status], f->rule_warning ? " ⚠" : "");
+    mv_xml_escape(fp, modeled ? t.model : f->j.note);
+    fprintf(fp, "</td><td>%s</td><td>", t.ar2);
+    mv_xml_escape(fp, t.divergence);
+    fprintf(fp, "</td><td class=\"%s\">%s%s</td></tr>\n", status_class[f->j.status],
+            status_words[f->j.status], f->rule_warning ? " ⚠" : "");
   }
   fputs("</table>\n", fp);
 }
@@ -72,17 +60,19 @@ static void rules_table(FILE *fp, const struct mv_report *r)
   fputs("<h2>Cross-function rules</h2>\n<table id=\"rules\"><tr><th>rule</th><th>metric</th>"
         "<th>message size</th><th>status</th><th>detail</th></tr>\n", fp);
   for (size_t i = 0; i < r->nrules; i++) {
-    const struct mv_report_rule *x = &r->rules[i];
+    const struct mv_rule_judgement *x = &r->rules[i];
+    char size[64], detail[MV_JUDGE_TEXT];
+    mv_judge_size_label(x->sized, &x->size, size, sizeof size);
+    mv_rule_judgement_detail(x, detail, sizeof detail);
     fputs("<tr><td>", fp);
-    mv__html_escape(fp, x->text);
+    mv_xml_escape(fp, x->text);
     fputs("</td><td>", fp);
-    mv__html_escape(fp, x->metric);
-    fprintf(fp, "</td><td>%s</td><td class=\"%s\">%s", x->size,
-            x->failed ? "bad" : strcmp(x->status, "not evaluated") ? "ok" : "none",
-            x->failed ? "⚠ " : "");
-    mv__html_escape(fp, x->status);
+    mv_xml_escape(fp, x->metric);
+    fprintf(fp, "</td><td>%s</td><td class=\"%s\">%s", size,
+            x->failed ? "bad" : x->evaluated ? "ok" : "none", x->failed ? "⚠ " : "");
+    mv_xml_escape(fp, mv_rule_judgement_status(x));
     fputs("</td><td>", fp);
-    mv__html_escape(fp, x->detail);
+    mv_xml_escape(fp, detail);
     fputs("</td></tr>\n", fp);
   }
   fputs("</table>\n", fp);
@@ -100,7 +90,7 @@ static int guidelines_section(FILE *fp, const struct mv_report *r)
   int rc = mv_gl_write_text(r->gl, r->catalog, mem);
   fclose(mem);
   fprintf(fp, "<h2>Guidelines (PGMPI) at p = %d</h2>\n<pre id=\"guidelines\">", r->gl_nprocs);
-  mv__html_escape(fp, buf);
+  mv_xml_escape(fp, buf);
   fputs("</pre>\n", fp);
   free(buf);
   return rc;
@@ -110,18 +100,18 @@ int mv_report_write_html(const struct mv_report *r, FILE *fp)
 {
   const char *title = r->title[0] ? r->title : "mpivet check report";
   fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", fp);
-  mv__html_escape(fp, title);
+  mv_xml_escape(fp, title);
   fprintf(fp, "</title><style>%s</style></head>\n<body>\n<h1>", css);
-  mv__html_escape(fp, title);
+  mv_xml_escape(fp, title);
   fputs("</h1>\n<p>library: <b>", fp);
-  mv__html_escape(fp, r->library);
+  mv_xml_escape(fp, r->library);
   fputs("</b>, engine: <b>", fp);
-  mv__html_escape(fp, r->engine);
+  mv_xml_escape(fp, r->engine);
   fputs("</b></p>\n", fp);
   for (int i = 0; i < 4; i++)
     if (r->info[i][0]) {
       fputs("<p>", fp);
-      mv__html_escape(fp, r->info[i]);
+      mv_xml_escape(fp, r->info[i]);
       fputs("</p>\n", fp);
     }
   const char *verdict = mv_report_verdict(r);

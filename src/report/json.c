@@ -1,13 +1,12 @@
-/* report.json: the same content as report.txt for machines — per function the expectation,
- * model, adjusted R^2, divergence, match and measured points; the rules; the guideline verdicts. */
+/* report.json: the same content as report.txt for machines — per function its judgement
+ * (expectation, model, adjusted R^2, divergence, match, note) and measured points; the rules;
+ * the guideline verdicts. */
 #include <stdio.h>
 #include <string.h>
 
 #include "mpivet/json.h"
+#include "mpivet/judge.h"
 #include "mpivet/report.h"
-
-static const char *const status_names[MV_REPORT_NSTATUS] = {"exact", "approximate", "mismatch",
-                                                            "not modeled", "not measured"};
 
 static void write_points(struct mv_json *j, const struct mv_report_fn *f)
 {
@@ -28,26 +27,15 @@ static void write_points(struct mv_json *j, const struct mv_report_fn *f)
   mv_json_array_end(j);
 }
 
+/* A function: the judgement (mpivet/judge.h, one vocabulary with `mpivet model --json`), then
+ * what the report adds: its column title, the rule warning and the measured points. */
 static void write_fn(struct mv_json *j, const struct mv_report_fn *f)
 {
   mv_json_object_begin(j);
-  mv_json_kv_string(j, "function", f->callpath);
+  mv_judgement_write_json(j, &f->j);
   mv_json_kv_string(j, "label", f->label);
-  mv_json_kv_string(j, "metric", f->metric);
-  mv_json_kv_int(j, "msize", f->msize);
-  mv_json_key(j, "per_process");
-  mv_json_bool(j, f->per_process);
-  mv_json_kv_string(j, "size", f->size);
-  mv_json_kv_string(j, "expectation", f->expectation);
-  int modeled = MV_REPORT_MODELED(f);
-  mv_json_kv_string(j, "model", modeled ? f->model : NULL);
-  mv_json_kv_string(j, "leading_order", modeled ? f->lead : NULL);
-  mv_json_kv_number(j, "adjusted_r2", f->ar2);
-  mv_json_kv_string(j, "divergence", modeled ? f->divergence : NULL);
-  mv_json_kv_string(j, "match", status_names[f->status]);
   mv_json_key(j, "rule_warning");
   mv_json_bool(j, f->rule_warning);
-  mv_json_kv_string(j, "note", f->note[0] ? f->note : NULL);
   write_points(j, f);
   mv_json_object_end(j);
 }
@@ -57,18 +45,8 @@ static void write_rules(struct mv_json *j, const struct mv_report *r)
   mv_json_key(j, "rules");
   mv_json_array_begin(j);
   for (size_t i = 0; i < r->nrules; i++) {
-    const struct mv_report_rule *x = &r->rules[i];
     mv_json_object_begin(j);
-    mv_json_kv_string(j, "rule", x->text);
-    mv_json_kv_string(j, "metric", x->metric);
-    mv_json_kv_int(j, "msize", x->msize);
-    mv_json_key(j, "per_process");
-    mv_json_bool(j, x->per_process);
-    mv_json_kv_string(j, "size", x->size);
-    mv_json_kv_string(j, "status", x->status);
-    mv_json_key(j, "failed");
-    mv_json_bool(j, x->failed);
-    mv_json_kv_string(j, "detail", x->detail);
+    mv_rule_judgement_write_json(j, &r->rules[i]);
     mv_json_object_end(j);
   }
   mv_json_array_end(j);

@@ -1,12 +1,15 @@
 /* The report structure: functions and rules, the overall verdict, and writing the three report
- * files of a campaign folder atomically (temporary file renamed into place). */
+ * files of a campaign folder atomically (util/atomic.c). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "mpivet/atomic.h"
 #include "mpivet/error.h"
 #include "mpivet/report.h"
+#include "internal.h"
 
 void mv_report_init(struct mv_report *r)
 {
@@ -38,25 +41,20 @@ int mv_report_add_fn(struct mv_report *r, const struct mv_report_fn *fn)
     return MV_ENOMEM;
   r->fns = f;
   r->fns[r->nfns++] = *fn;
-  r->n_mismatch += fn->status == MV_REPORT_MISMATCH;
-  r->n_incomplete += !MV_REPORT_MODELED(fn);
+  r->n_mismatch += fn->j.status == MV_JUDGE_MISMATCH;
+  r->n_incomplete += !mv_judgement_modeled(&fn->j);
   return 0;
 }
 
-int mv_report_add_rule(struct mv_report *r, const struct mv_report_rule *rule)
+int mv_report_add_rule(struct mv_report *r, const struct mv_rule_judgement *rule)
 {
-  struct mv_report_rule *x = realloc(r->rules, (r->nrules + 1) * sizeof *x);
+  struct mv_rule_judgement *x = realloc(r->rules, (r->nrules + 1) * sizeof *x);
   if (!x)
     return MV_ENOMEM;
   r->rules = x;
   r->rules[r->nrules++] = *rule;
   r->n_rules_failed += rule->failed != 0;
   return 0;
-}
-
-void mv_report_size_label(int64_t bytes, int per_process, char *buf, size_t size)
-{
-  snprintf(buf, size, "%lld B%s", (long long)bytes, per_process ? " per process" : "");
 }
 
 int mv_report_failed(const struct mv_report *r)
@@ -73,20 +71,18 @@ typedef int (*writer_fn)(const struct mv_report *, FILE *);
 
 static int write_one(const struct mv_report *r, const char *dir, const char *name, writer_fn fn)
 {
-  char path[4200], tmp[4300];
+  char path[4200];
   snprintf(path, sizeof path, "%s/%s", dir, name);
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  FILE *fp = fopen(tmp, "w");
-  if (!fp)
+  struct mv_atomic_file f;
+  int rc = mv_atomic_open(&f, path);
+  if (rc < 0)
     return MV_EIO;
-  int rc = fn(r, fp);
-  if (fclose(fp) != 0 && rc == 0)
-    rc = MV_EIO;
-  if (rc == 0 && rename(tmp, path) != 0)
-    rc = MV_EIO;
-  if (rc)
-    unlink(tmp);
-  return rc;
+  rc = fn(r, f.fp);
+  if (rc) {
+    mv_atomic_abort(&f);
+    return rc;
+  }
+  return mv_atomic_commit(&f);
 }
 
 int mv_report_write_all(const struct mv_report *r, const char *dir)
@@ -102,4 +98,25 @@ int mv_report_write_all(const struct mv_report *r, const char *dir)
       return rc;
   }
   return 0;
+}
+
+void mv__fn_texts(const struct mv_report_fn *f, struct mv__fn_texts *t)
+{
+  const struct mv_judgement *j = &f->j;
+  int modeled = mv_judgement_modeled(j), judged = modeled && j->expected;
+  strcpy(t->expectation, "-");
+  if (j->expected)
+    mv_bigo_format(&j->expect, t->expectation, sizeof t->expectation);
+  t->model[0] = '\0';
+  if (modeled)
+    mv_function_format(&j->model.fn, t->model, sizeof t->model);
+  strcpy(t->lead, "-");
+  strcpy(t->divergence, "-");
+  if (judged) {
+    mv_bigo_format(&j->verdict.lead, t->lead, sizeof t->lead);
+    mv_bigo_format(&j->verdict.divergence, t->divergence, sizeof t->divergence);
+  }
+  strcpy(t->ar2, "-");
+  if (modeled && !isnan(j->model.ar2))
+    snprintf(t->ar2, sizeof t->ar2, "%.2f", j->model.ar2);
 }

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "mpivet/xml.h"
+#include "internal.h"
 #include "svg.h"
 
 #define W 440
@@ -66,7 +68,7 @@ static void axes(FILE *fp, const struct mv_report_fn *f, const struct frame *fr)
   fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">processes p</text>"
           "<text x=\"12\" y=\"%d\" font-size=\"11\" transform=\"rotate(-90 12 %d)\" "
           "text-anchor=\"middle\">", (L + W - R) / 2, H - 8, (T + H - B) / 2, (T + H - B) / 2);
-  mv__html_escape(fp, f->metric);
+  mv_xml_escape(fp, f->j.metric);
   fputs("</text>\n", fp);
 }
 
@@ -114,7 +116,7 @@ void mv__svg_plot(FILE *fp, const struct mv_report_fn *f, int id)
   fprintf(fp, "<figure class=\"plot\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
           "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\"><text x=\"%d\" y=\"16\" "
           "font-size=\"13\" font-weight=\"bold\">", W, H, W, H, L);
-  mv__html_escape(fp, f->label);
+  mv_xml_escape(fp, f->label);
   fprintf(fp, " (%s)</text>\n", f->size);
   if (f->npoints == 0) {
     fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"12\">no measurements</text>", L, H / 2);
@@ -129,9 +131,11 @@ void mv__svg_plot(FILE *fp, const struct mv_report_fn *f, int id)
     axes(fp, f, &fr);
     points(fp, f, &fr);
   }
+  struct mv__fn_texts t;
+  mv__fn_texts(f, &t);
   fputs("</svg><figcaption>expectation ", fp);
-  mv__html_escape(fp, f->expectation);
+  mv_xml_escape(fp, t.expectation);
   fputs(", model ", fp);
-  mv__html_escape(fp, !MV_REPORT_MODELED(f) ? f->note : f->model);
+  mv_xml_escape(fp, mv_judgement_modeled(&f->j) ? t.model : f->j.note);
   fputs("</figcaption></figure>\n", fp);
 }

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include "mpivet/report.h"
 
-void mv__html_escape(FILE *fp, const char *s);
 /* <figure class="plot"> with one <svg> for function f; id numbers the clip path. */
 void mv__svg_plot(FILE *fp, const struct mv_report_fn *f, int id);
 

@@ -7,13 +7,14 @@
 
 #include "mpivet/error.h"
 #include "mpivet/report.h"
+#include "internal.h"
 
 #define COLS 5      /* functions per block of the runtime table */
 #define COLW 22
 
-static const char *const status_mark[MV_REPORT_NSTATUS] = {"✓", "≈", "✗", "-", "?"};
-static const char *const status_word[MV_REPORT_NSTATUS] = {"match", "approximate", "mismatch",
-                                                           "not modeled", "not measured"};
+static const char *const status_mark[MV_JUDGE_NSTATUS] = {"✓", "≈", "✗", "-", "?", "-"};
+static const char *const status_word[MV_JUDGE_NSTATUS] = {"match", "approximate", "mismatch",
+                                                          "not modeled", "not measured", "modeled"};
 
 /* Print s padded to width display columns (UTF-8 aware: continuation bytes take no column). */
 static void padded(FILE *fp, const char *s, int width)
@@ -28,18 +29,15 @@ static void padded(FILE *fp, const char *s, int width)
 
 static void cell(const struct mv_report_fn *f, int row, char *buf, size_t size)
 {
+  struct mv__fn_texts t;
+  mv__fn_texts(f, &t);
   switch (row) {
-  case 0: snprintf(buf, size, "%s", f->expectation); break;
-  case 1: snprintf(buf, size, "%s", !MV_REPORT_MODELED(f) ? "-" : f->lead); break;
-  case 2:
-    if (isnan(f->ar2))
-      snprintf(buf, size, "-");
-    else
-      snprintf(buf, size, "%.2f", f->ar2);
-    break;
-  case 3: snprintf(buf, size, "%s", !MV_REPORT_MODELED(f) ? "-" : f->divergence); break;
+  case 0: snprintf(buf, size, "%s", t.expectation); break;
+  case 1: snprintf(buf, size, "%s", t.lead); break;
+  case 2: snprintf(buf, size, "%s", t.ar2); break;
+  case 3: snprintf(buf, size, "%s", t.divergence); break;
   default:
-    snprintf(buf, size, "%s%s", status_mark[f->status], f->rule_warning ? " ⚠" : "");
+    snprintf(buf, size, "%s%s", status_mark[f->j.status], f->rule_warning ? " ⚠" : "");
   }
 }
 
@@ -71,7 +69,7 @@ static void runtime_table(FILE *fp, const struct mv_report *r, const struct mv_r
           first->size);
   for (size_t i = 0; i < r->nfns; i++) {
     const struct mv_report_fn *f = &r->fns[i];
-    if (strcmp(f->metric, "time_s") != 0 || strcmp(f->size, first->size) != 0)
+    if (strcmp(f->j.metric, "time_s") != 0 || strcmp(f->size, first->size) != 0)
       continue;
     block[n++] = f;
     if (n == COLS) {
@@ -89,17 +87,16 @@ static void memory_table(FILE *fp, const struct mv_report *r)
   int header = 0;
   for (size_t i = 0; i < r->nfns; i++) {
     const struct mv_report_fn *f = &r->fns[i];
-    if (strcmp(f->metric, "time_s") == 0)
+    if (strcmp(f->j.metric, "time_s") == 0)
       continue;
     if (!header++)
       fputs("Memory models alongside their expectations\n\n", fp);
-    char ar2[32];
-    cell(f, 2, ar2, sizeof ar2);
-    fprintf(fp, "%s [%s, %s]  Expectation: %s\n", f->label, f->metric, f->size, f->expectation);
+    struct mv__fn_texts t;
+    mv__fn_texts(f, &t);
+    fprintf(fp, "%s [%s, %s]  Expectation: %s\n", f->label, f->j.metric, f->size, t.expectation);
     fprintf(fp, "  Model      %s\n  adj. R^2   %s\n  δ(p)       %s\n  Match      %s %s%s\n\n",
-            !MV_REPORT_MODELED(f) ? "-" : f->model, ar2,
-            !MV_REPORT_MODELED(f) ? "-" : f->divergence, status_mark[f->status],
-            status_word[f->status], f->rule_warning ? " ⚠" : "");
+            t.model[0] ? t.model : "-", t.ar2, t.divergence, status_mark[f->j.status],
+            status_word[f->j.status], f->rule_warning ? " ⚠" : "");
   }
 }
 
@@ -108,9 +105,10 @@ static void details(FILE *fp, const struct mv_report *r)
   fputs("Models in full\n\n", fp);
   for (size_t i = 0; i < r->nfns; i++) {
     const struct mv_report_fn *f = &r->fns[i];
-    fprintf(fp, "  %-28s %-9s %-19s %-12s %s%s%s\n", f->callpath, f->metric, f->size,
-            status_word[f->status],
-            !MV_REPORT_MODELED(f) ? "" : f->model, f->note[0] ? "  " : "", f->note);
+    struct mv__fn_texts t;
+    mv__fn_texts(f, &t);
+    fprintf(fp, "  %-28s %-9s %-19s %-12s %s%s%s\n", f->j.function, f->j.metric, f->size,
+            status_word[f->j.status], t.model, f->j.note[0] ? "  " : "", f->j.note);
   }
   fputc('\n', fp);
 }
@@ -121,18 +119,21 @@ static void rules(FILE *fp, const struct mv_report *r)
     return;
   fputs("Cross-function rules (leading-order terms)\n\n", fp);
   for (size_t i = 0; i < r->nrules; i++) {
-    const struct mv_report_rule *x = &r->rules[i];
+    const struct mv_rule_judgement *x = &r->rules[i];
+    char size[64], detail[MV_JUDGE_TEXT];
+    mv_judge_size_label(x->sized, &x->size, size, sizeof size);
+    mv_rule_judgement_detail(x, detail, sizeof detail);
     fprintf(fp, "  %s %s  [%s, %s]: %s; %s\n", x->failed ? "⚠" : " ", x->text, x->metric,
-            x->size, x->status, x->detail);
+            size, mv_rule_judgement_status(x), detail);
   }
   fputc('\n', fp);
 }
 
 static void summary(FILE *fp, const struct mv_report *r)
 {
-  size_t count[MV_REPORT_NSTATUS] = {0};
+  size_t count[MV_JUDGE_NSTATUS] = {0};
   for (size_t i = 0; i < r->nfns; i++)
-    count[r->fns[i].status]++;
+    count[r->fns[i].j.status]++;
   fprintf(fp, "Summary: %zu functions: %zu match, %zu approximate, %zu mismatch, %zu not modeled, "
               "%zu not measured; %zu/%zu rules failed; %zu guideline violations\n", r->nfns,
           count[0], count[1], count[2], count[3], count[4], r->n_rules_failed, r->nrules,
@@ -154,9 +155,9 @@ int mv_report_write_text(const struct mv_report *r, FILE *fp)
       fprintf(fp, "%s\n", r->info[i]);
   fputc('\n', fp);
   for (size_t i = 0; i < r->nfns; i++) {   /* one runtime table per message size, first seen */
-    int first = strcmp(r->fns[i].metric, "time_s") == 0;
+    int first = strcmp(r->fns[i].j.metric, "time_s") == 0;
     for (size_t k = 0; k < i && first; k++)
-      first = !(strcmp(r->fns[k].metric, "time_s") == 0 &&
+      first = !(strcmp(r->fns[k].j.metric, "time_s") == 0 &&
                 strcmp(r->fns[k].size, r->fns[i].size) == 0);
     if (first)
       runtime_table(fp, r, &r->fns[i]);

@@ -147,3 +147,21 @@ int mv_stats_ranksum(const double *x, size_t nx, const double *y, size_t ny,
   normal_p(nx, ny, &r, alt, correct, res);
   return 0;
 }
+
+double mv_stats_ranksum_min_p(size_t nx, size_t ny)
+{
+  /* C(nx + ny, k) built up one factor at a time: exact in doubles while below 2^53. */
+  size_t k = nx < ny ? nx : ny, n = nx + ny;
+  double c = 1.0;
+  for (size_t i = 1; i <= k; i++)
+    c = c * (double)(n - k + i) / (double)i;
+  return 1.0 / c;
+}
+
+int mv_stats_ranksum_min_n(double alpha)
+{
+  int n = 1;
+  while (n < 1000 && !(mv_stats_ranksum_min_p((size_t)n, (size_t)n) < alpha))
+    n++;
+  return n;
+}

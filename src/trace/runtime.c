@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "hooks.h"
+#include "mpivet/world.h"
 #include "state.h"
 
 #define MV__MAX_STACK 16  /* MPIVET_TRACE_CALLSTACK's limit (options.c) */
@@ -269,12 +270,31 @@ static void install_handlers(void)
   atexit(on_exit_without_finalize);
 }
 
+/* A world smaller or larger than the launcher started (srun without the PMI plugin of this
+ * MPI starts independent singletons): tracing it would give N one-rank archives into one
+ * folder, so the run stops here with exit code 3 and says why. Not under SMPI, whose ranks may
+ * run inside a Slurm step of one task. */
+static void check_world(void)
+{
+#ifndef MV_SMPI
+  const char *var;
+  int want = mv_world_launched(&var);
+  if (!want || want == G.size)
+    return;
+  char msg[512];
+  if (G.rank == 0)
+    mv__say("%s; not traced", mv_world_mismatch(G.size, want, var, msg, sizeof msg));
+  PMPI_Abort(MPI_COMM_WORLD, 3);
+#endif
+}
+
 void mv__post_init(struct mv__call *c, int ret, int provided)
 {
   if (ret != MPI_SUCCESS)
     return;
   PMPI_Comm_rank(MPI_COMM_WORLD, &G.rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &G.size);
+  check_world();
   if (provided == MPI_THREAD_MULTIPLE) {
     if (G.rank == 0)
       mv__say("MPI_THREAD_MULTIPLE is not supported (one event buffer per rank): this run is not "

@@ -20,10 +20,10 @@ gen -v plant=1 -v 'libs=Lib A 1.0;Lib B 2.0' > "$tmp/two.csv"
 check "planted violations exit 1 (got $rc)" test $rc -eq 1
 check "summary counts" grep -q "monotony 1/9, split 2/9, pattern 4/15" "$tmp/planted.txt"
 check "correction is named" grep -q "Benjamini-Hochberg" "$tmp/planted.txt"
-check "GL12 at 8 B" grep -Eq "pattern +GL12 +MPI_Allreduce <= Reduce\+Bcast +8 " "$tmp/planted.txt"
-check "monotony 128 > 256" grep -Eq "monotony +GL1 +MPI_Bcast +256 +128 " "$tmp/planted.txt"
+check "GL12 at 8 B" grep -Eq "pattern +GL12 +MPI_Allreduce <= Reduce\+Bcast +8 B " "$tmp/planted.txt"
+check "monotony 128 > 256" grep -Eq "monotony +GL1 +MPI_Bcast +256 B +128 B " "$tmp/planted.txt"
 # MPI_Gather 1024 = 3 x 512: violated against 512 and 256, only the largest m_i is reported
-check "split reports m_i 512" grep -Eq "split +GL2 +MPI_Gather \(k=2\) +1024 +512 " "$tmp/planted.txt"
+check "split reports m_i 512" grep -Eq "split +GL2 +MPI_Gather \(k=2\) +1 KiB +512 B " "$tmp/planted.txt"
 check "split does not report m_i 256" bash -c "! grep -Eq 'split +GL2 +MPI_Gather.* 1024 +256 ' '$tmp/planted.txt'"
 check "grid row" grep -Eq "^  p MPI_Allreduce <= Reduce\+Bcast +\*\*\* +\*\*\* +\." "$tmp/planted.txt"
 

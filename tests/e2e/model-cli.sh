@@ -33,21 +33,21 @@ echo "$out" | grep -q "^MPI_Bcast .*log2(p)^(1) .*O(1) .*exact" || fail "Bcast r
 echo "$out" | grep -q "^MPI_Gather .*p^(1) .*exact" || fail "Gather row"
 "$MPIVET" model --expect "$tmp/bad.expect" "$tmp/r.csv" > "$tmp/bad.txt"
 [ $? = 1 ] || fail "mismatch must exit 1"
-grep -q "^MPI_Allreduce .*p^(1) \* log2(p)^(1) .*O(p) .*none" "$tmp/bad.txt" || fail "Allreduce row"
+grep -q "^MPI_Allreduce .*p^(1) \* log2(p)^(1) .*O(p) .*mismatch" "$tmp/bad.txt" || fail "Allreduce row"
 grep -q "rule MPI_Allreduce <= MPI_Reduce + MPI_Bcast (time_s): predicted to break" "$tmp/bad.txt" ||
   fail "rule warning"
 "$MPIVET" model --json --measure q1 --target p=1024 --expect "$tmp/ok.expect" "$tmp/r.csv" > "$tmp/o.json" ||
   fail "json run"
 python3 - "$tmp/o.json" <<'P' || fail "json content"
 import json, sys
-a = json.load(open(sys.argv[1]))
-b = {o["callpath"]: o for o in a}
+a = json.load(open(sys.argv[1]))["functions"]
+b = {o["function"]: o for o in a}
 assert len(a) == 4, a
 g = b["MPI_Bcast"]
 assert g["match"] == "exact" and g["expectation"] == "O(log p)" and g["divergence"] == "O(1)"
 assert g["terms"][0]["factors"][0] == {"param": "p", "poly": 0, "log": 1}, g
 assert abs(g["prediction"] - (2 + 10)) < 0.1, g["prediction"]
-assert "match" not in b["MPI_Reduce"] and b["MPI_Reduce"]["ar2"] > 0.99
+assert b["MPI_Reduce"]["match"] is None and b["MPI_Reduce"]["adjusted_r2"] > 0.99
 P
 printf 'MPI_Bcast time_s O(log p\n' > "$tmp/err.expect"
 "$MPIVET" model --expect "$tmp/err.expect" "$tmp/r.csv" 2> "$tmp/err.txt"
@@ -78,7 +78,7 @@ echo "$out" | grep -q "^MPI_Gather \[msize=800p\] .*O(p) .*p^(1) .*exact" || fai
 [ "$(echo "$out" | grep -c '^MPI_Gather')" = 2 ] || fail "expected 2 Gather series (no one-point totals)"
 "$MPIVET" model --json "$tmp/sizes.csv" | python3 -c '
 import json, sys
-a = json.load(sys.stdin)
+a = json.load(sys.stdin)["functions"]
 assert sorted((o["msize"], o["per_process"]) for o in a) == [(800, False), (800, True)], a' ||
   fail "sizes JSON"
 

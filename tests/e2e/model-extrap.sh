@@ -43,21 +43,21 @@ fail() { echo "FAIL: $*"; exit 1; }
 cat "$tmp/one.json" "$tmp/two.json"
 python3 - "$tmp/one.json" "$tmp/two.json" <<'P' || fail "json content"
 import json, sys
-one = json.load(open(sys.argv[1]))
-two = json.load(open(sys.argv[2]))
+one = json.load(open(sys.argv[1]))["functions"]
+two = json.load(open(sys.argv[2]))["functions"]
 def close(a, b):
     return abs(a - b) <= 1e-6 * max(1.0, abs(b))
-assert [(o["callpath"], o["metric"]) for o in one] == [
+assert [(o["function"], o["metric"]) for o in one] == [
     ("MPI_Bcast", "time_s"), ("MPI_Bcast", "bytes"), ("MPI_Gather", "time_s")], one
 b, m, g = one
 assert b["model"] == "3 + 2 * log2(p)^(1)" and close(b["constant"], 3), b
 assert len(b["terms"]) == 1 and close(b["terms"][0]["coefficient"], 2), b
 assert b["terms"][0]["factors"] == [{"param": "p", "poly": 0, "log": 1}], b
-assert m["terms"] == [] and close(m["constant"], 64) and m["ar2"] is None, m
+assert m["terms"] == [] and close(m["constant"], 64) and m["adjusted_r2"] is None, m
 assert g["terms"][0]["factors"] == [{"param": "p", "poly": 1, "log": 0}], g
 assert close(g["constant"], 1) and close(g["terms"][0]["coefficient"], 0.5), g
-assert "expectation" not in b and "match" not in g
-assert len(two) == 1 and two[0]["callpath"] == "MPI_Allgather", two
+assert b["expectation"] is None and g["match"] is None
+assert len(two) == 1 and two[0]["function"] == "MPI_Allgather", two
 t = two[0]
 assert t["model"] == "10 + 0.001 * p^(1) * size^(1)", t
 assert t["terms"][0]["factors"] == [{"param": "p", "poly": 1, "log": 0},

@@ -177,6 +177,7 @@ static int fake_launch(void *ctx, const struct mv_campaign *c, const struct mv_l
       snprintf(row.library, sizeof row.library, "fake 1.0");
       snprintf(row.op, sizeof row.op, "%s", c->plan.ops[o]);
       row.nprocs = it->nprocs;
+      row.run = it->run;   /* the launch sets run (mv_launch_fn); the campaign keeps it */
       row.msize = 800;
       row.rep = r;
       uint64_t s = (uint64_t)it->nprocs * 1000003u + (uint64_t)it->run * 101u + o * 7u + r;

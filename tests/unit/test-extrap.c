@@ -70,14 +70,14 @@ static void test_errors(void)
 {
   expect_error("PARAMETER p\nPOINTS 2 x4\n", "in.txt:2:10: expected a finite number, got \"x4\"");
   expect_error("PARAMETER p\nPOINTS 2 4\nREGION r\nMETRIC m\nDATA 1\n",
-               "in.txt:5:7: expected 2 DATA lines for region \"r\" metric \"m\", got 1");
-  expect_error("PARAMETER p\nPOINTS 2\nDATA 1\n", "in.txt:3:1: expected REGION and METRIC before DATA");
+               "in.txt: expected values for every point, got none for region \"r\" metric \"m\" at point 2");
+  expect_error("PARAMETER p\nDATA 1\n", "in.txt:2:1: expected at most 0 DATA lines (one per point) after REGION or METRIC");
   expect_error("POINTS 2\n", "in.txt:1:7: expected PARAMETER before POINTS");
   expect_error("PARAMETER a b\nPOINTS 2 3\n", "in.txt:2:8: expected \"(\" and 2 coordinates");
-  expect_error("PARAMETER p\nPOINTS 2 2\n", "in.txt:2:11: point listed twice");
+  expect_error("PARAMETER p\nPOINTS 2 2\n", "in.txt:2:10: point listed twice");
   expect_error("PARAMETER p\nPOINTS 2\nREGION r\nMETRIC m\nDATA\n", "in.txt:5:5: expected at least one value after DATA");
   expect_error("HELLO\n", "in.txt:1:1: expected PARAMETER, POINTS, REGION, METRIC or DATA");
-  expect_error("PARAMETER p\nPOINTS 2\n", "in.txt:2:9: expected at least one REGION with METRIC and DATA");
+  expect_error("PARAMETER p\nPOINTS 2\n", "in.txt: expected DATA for at least one REGION");
 }
 
 /* parse -> write -> parse gives the same text again (lossless). */

@@ -201,10 +201,13 @@ static void test_untested_and_tukey(void)
   struct mv_dataset ds;
   struct mv_gl_options opt;
   struct mv_gl_report rep;
-  pattern_data(&ds, one, 1, Y, 5);   /* one launch: nothing to test */
+  pattern_data(&ds, one, 1, Y, 5);   /* 1 vs 5 launches: min p = 1/6, undecidable (issue 15) */
   options(&opt, MV_CORR_NONE);
-  ASSERT_INT_EQ(evaluate(&ds, &opt, &rep), 0);
-  ASSERT_INT_EQ(rep.configs[0].untested, 1);
+  ASSERT_INT_EQ(evaluate(&ds, &opt, &rep), 1);   /* listed as undecidable */
+  ASSERT_INT_EQ(rep.configs[0].undecidable, 1);
+  ASSERT_TRUE(rep.checks[0].undecidable && !rep.checks[0].violated);
+  ASSERT_INT_EQ(rep.nundecidable, 1);
+  ASSERT_INT_EQ(rep.ndecided, 0);
   ASSERT_INT_EQ(rep.configs[0].evaluated[MV_GL_PATTERN], 0);
   mv_gl_report_release(&rep);
   mv_dataset_release(&ds);

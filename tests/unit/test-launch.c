@@ -64,7 +64,22 @@ static void test_commands(void)
   ASSERT_STR_EQ(buf, "mpiexec.mpich -n 4 -ppn 2 -hosts a,b /bin/prog --ops MPI_Bcast");
   s.engine = "srun";
   command(&s, buf, sizeof buf);
-  ASSERT_STR_EQ(buf, "srun --ntasks=4 --ntasks-per-node=2 --nodelist=a,b /bin/prog --ops MPI_Bcast");
+  ASSERT_STR_EQ(buf, "srun --mpi=pmi2 --ntasks=4 --ntasks-per-node=2 --nodelist=a,b /bin/prog "
+                     "--ops MPI_Bcast");
+  /* Open MPI: pmix (Debian's Open MPI has no Slurm PMI-2 client); every Slurm option given */
+  s.mpi = NULL;
+  s.hosts = NULL;
+  s.nodes = 2;
+  s.partition = "debug";
+  s.time_limit = "0:30";
+  command(&s, buf, sizeof buf);
+  ASSERT_STR_EQ(buf, "srun --mpi=pmix --ntasks=4 --nodes=2 --ntasks-per-node=2 --partition=debug "
+                     "--time=0:30 /bin/prog --ops MPI_Bcast");
+  s.pmi = "none";
+  command(&s, buf, sizeof buf);
+  ASSERT_TRUE(strncmp(buf, "srun --mpi=none --ntasks=4 ", 27) == 0);
+  ASSERT_STR_EQ(mv_launch_srun_pmi("mpich"), "pmi2");
+  ASSERT_TRUE(mv_launch_srun_pmi("smpi") == NULL);
 }
 
 static void test_smpi(void)
@@ -134,7 +149,8 @@ static void test_capture(void)
   struct mv_results_writer *w;
   long rows = 0;
   ASSERT_INT_EQ(mv_results_writer_open(&w, out, MV_RESULTS_ATOMIC), 0);
-  ASSERT_INT_EQ(mv_launch_capture(in, 7, w, &rows), 0);
+  struct mv_row_sink sink = mv_results_writer_sink(w);
+  ASSERT_INT_EQ(mv_launch_capture(in, 7, &sink, &rows), 0);
   ASSERT_INT_EQ(rows, 2);
   ASSERT_INT_EQ(mv_results_writer_close(w, 1), 0);
   struct mv_results_reader *r;

@@ -179,13 +179,64 @@ static void test_junit(void)
   ASSERT_INT_EQ(failures, r.n_failed);
   ASSERT_INT_EQ(failures, 7);   /* the seven Bcast process counts */
   ASSERT_TRUE(strstr(buf, "name=\"suite&lt;&amp;&gt;\"") != NULL);
-  ASSERT_TRUE(strstr(buf, "MPI_Bcast time_s msize=800 np=1024") != NULL);
+  ASSERT_TRUE(strstr(buf, "MPI_Bcast time_s msize=800 B np=1024") != NULL);
   free(buf);
   mv_regress_report_release(&r);
 }
 
+/* One value per side (a default SMPI check's per-process series: one launch, one call). Issue
+ * 15 item 7: a 1.5x slowdown read "pass, p = 0.5". SMPI is deterministic: the ratio alone decides
+ * (1.5 > 1.05: slower; 1.02: not); the same values from mpirun cannot be tested at alpha 0.05
+ * (1 vs 1 launch: min p = 1/2): undecidable, never a pass. */
+static void add_one(struct mv_dataset *ds, const char *engine, int np, double v)
+{
+  struct mv_row row;
+  mv_row_init(&row);
+  snprintf(row.engine, sizeof row.engine, "%s", engine);
+  snprintf(row.op, sizeof row.op, "MPI_Gather");
+  row.nprocs = np;
+  row.msize = 800 * np;
+  row.value = v;
+  ASSERT_INT_EQ(mv_dataset_add(ds, &row), 0);
+}
+
+static void test_one_value_per_side(void)
+{
+  const char *engines[] = {"smpi", "mpirun"};
+  for (int e = 0; e < 2; e++) {
+    struct mv_dataset a, b;
+    mv_dataset_init(&a);
+    mv_dataset_init(&b);
+    add_one(&a, engines[e], 16, 1.5e-5);
+    add_one(&b, engines[e], 16, 1.0e-5);
+    add_one(&a, engines[e], 32, 2.04e-5);
+    add_one(&b, engines[e], 32, 2.0e-5);
+    struct mv_regress_options o;
+    mv_regress_options_init(&o);
+    o.growth = 0;
+    struct mv_regress_report r;
+    mv_regress_report_init(&r);
+    ASSERT_INT_EQ(mv_regress_compare(&a, &b, &o, &r), 0);
+    ASSERT_INT_EQ(r.n, 2);
+    if (e == 0) {
+      ASSERT_INT_EQ(r.cases[0].status, MV_REGRESS_SLOWER);
+      ASSERT_INT_EQ(r.cases[1].status, MV_REGRESS_PASS);
+      ASSERT_INT_EQ(r.cases[0].deterministic, 1);
+    } else {
+      ASSERT_INT_EQ(r.cases[0].status, MV_REGRESS_UNDECIDABLE);
+      ASSERT_INT_EQ(r.cases[1].status, MV_REGRESS_UNDECIDABLE);
+      ASSERT_INT_EQ(r.n_undecidable, 2);
+      ASSERT_TRUE(strstr(r.cases[0].message, "needs at least 4 per side at alpha 0.05") != NULL);
+    }
+    mv_regress_report_release(&r);
+    mv_dataset_release(&a);
+    mv_dataset_release(&b);
+  }
+}
+
 int main(void)
 {
+  RUN_TEST(test_one_value_per_side);
   RUN_TEST(test_exact_pvalue);
   RUN_TEST(test_rates);
   RUN_TEST(test_growth);

@@ -100,6 +100,34 @@ static void test_errors(void)
                "2:46: expected a finite number in column \"value\", got \"inf\"");
 }
 
+/* Issue 15 items 10 and 16: a UTF-8 byte-order mark (spreadsheets write one) is accepted, a
+ * negative time or memory size is refused where it stands (other metrics may be negative), and a
+ * too-long line is reported with its own line number. */
+static void test_bom_negative_long_line(void)
+{
+  char path[256];
+  snprintf(path, sizeof path, "%s/bom.csv", dir);
+  write_file(path, "\xEF\xBB\xBF" HDR "0,smpi,S,16,1,MPI_Bcast,default,800,score,0,-2.5,1\n");
+  struct mv_results_reader *r;
+  struct mv_row row;
+  ASSERT_INT_EQ(mv_results_reader_open(&r, path), 0);
+  ASSERT_INT_EQ(mv_results_reader_next(r, &row), 1);
+  ASSERT_DOUBLE_NEAR(row.value, -2.5, 0);
+  mv_results_reader_close(r);
+  expect_error(HDR "0,smpi,S,16,1,MPI_Bcast,default,800,time_s,0,-1e-06,1\n",
+               "2:46: expected a time_s >= 0 in column \"value\", got \"-1e-06\"");
+  expect_error(HDR "0,smpi,S,16,1,MPI_Bcast,default,800,mem_bytes,0,-8,1\n",
+               "2:49: expected a mem_bytes >= 0 in column \"value\", got \"-8\"");
+  size_t n = (1u << 20) + 16;
+  char *big = malloc(sizeof HDR + n + 2);
+  ASSERT_TRUE(big != NULL);
+  memcpy(big, HDR, sizeof HDR - 1);
+  memset(big + sizeof HDR - 1, 'x', n);
+  strcpy(big + sizeof HDR - 1 + n, "\n");
+  expect_error(big, "2:1048576: expected a line shorter than 1048576 bytes");
+  free(big);
+}
+
 static void test_format_roundtrip(void)
 {
   struct mv_row row, back;
@@ -222,6 +250,7 @@ int main(void)
     return 1;
   RUN_TEST(test_read_valid);
   RUN_TEST(test_errors);
+  RUN_TEST(test_bom_negative_long_line);
   RUN_TEST(test_format_roundtrip);
   RUN_TEST(test_append_repairs_torn_line);
   RUN_TEST(test_atomic_abandon);

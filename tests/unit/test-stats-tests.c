@@ -66,6 +66,23 @@ static void test_ranksum_small(void) {
   check_ranksum(c, N_OF(c));
 }
 
+/* The smallest p of the exact one-sided test: R wilcox.test(4:6, 1:3, "greater")$p.value = 0.05
+ * = 1/choose(6, 3); 1/choose(8, 4) = 1/70; 1/choose(7, 2) = 1/21. It must equal the p-value of
+ * two fully separated samples, and min_n the first n with 1/choose(2n, n) < alpha. */
+static void test_ranksum_min_p(void) {
+  ASSERT_DOUBLE_REL(mv_stats_ranksum_min_p(3, 3), 0.05, 1e-12);
+  ASSERT_DOUBLE_REL(mv_stats_ranksum_min_p(4, 4), 1.0 / 70, 1e-12);
+  ASSERT_DOUBLE_REL(mv_stats_ranksum_min_p(2, 5), 1.0 / 21, 1e-12);
+  ASSERT_DOUBLE_REL(mv_stats_ranksum_min_p(1, 1), 0.5, 1e-12);
+  static const double hi[] = {10, 11, 12, 13, 14}, lo[] = {1, 2};
+  struct mv_test_result r;
+  ASSERT_INT_EQ(mv_stats_ranksum(hi, 5, lo, 2, MV_ALT_GREATER, MV_TEST_EXACT, 1, &r), 0);
+  ASSERT_DOUBLE_REL(r.p_value, mv_stats_ranksum_min_p(5, 2), 1e-12);
+  ASSERT_INT_EQ(mv_stats_ranksum_min_n(0.05), 4);
+  ASSERT_INT_EQ(mv_stats_ranksum_min_n(0.01), 5);   /* 1/70 >= 0.01 > 1/252 */
+  ASSERT_INT_EQ(mv_stats_ranksum_min_n(0.1), 3);    /* 1/6 >= 0.1 > 1/20 */
+}
+
 static void test_ranksum_ties(void) {
   const struct case_ c[] = {
     /* R: wilcox.test(xt, yt, alternative=A)  (ties: normal, tie-corrected, correct=TRUE) */
@@ -249,6 +266,7 @@ static void test_bad_input(void) {
 
 int main(void) {
   RUN_TEST(test_ranksum_small);
+  RUN_TEST(test_ranksum_min_p);
   RUN_TEST(test_ranksum_ties);
   RUN_TEST(test_ranksum_large);
   RUN_TEST(test_ranksum_exact_enumeration);

@@ -1,0 +1,188 @@
+/* The one judging pipeline (mpivet/judge.h): each series of a kernel set gets its expectation
+ * (mv_expect_find), a model (the expectation-driven fit when one applies), a verdict and its
+ * notes; expectations without data become NOT_MEASURED judgements; then every rule of the
+ * expectation file is evaluated on the modeled lhs series of each size. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpivet/dataset.h"
+#include "mpivet/error.h"
+#include "mpivet/grow.h"
+#include "mpivet/judge.h"
+#include "internal.h"
+
+#define MAX_PP 64
+
+void mv_judge_options_init(struct mv_judge_options *o)
+{
+  memset(o, 0, sizeof *o);
+  mv_fit_options_init(&o->fit);
+}
+
+void mv_judgements_init(struct mv_judgements *js)
+{
+  memset(js, 0, sizeof *js);
+  mv_kernels_init(&js->ks);
+}
+
+void mv_judgements_release(struct mv_judgements *js)
+{
+  mv_kernels_release(&js->ks);
+  free(js->j);
+  free(js->rules);
+  mv_judgements_init(js);
+}
+
+int mv_judge_load_dataset(struct mv_judgements *js, const struct mv_dataset *ds, int with_msize,
+                          const struct mv_expect_file *ef, const int64_t *pp, size_t npp)
+{
+  struct mv_msize_spec sizes[MAX_PP];
+  size_t n = 0;
+  for (size_t i = 0; ef && i < ef->n + ef->nrules; i++) {  /* msize=...p lines claim their rows */
+    int given = i < ef->n ? ef->items[i].msize_given : ef->rules[i - ef->n].msize_given;
+    const struct mv_msize_spec *s = i < ef->n ? &ef->items[i].msize : &ef->rules[i - ef->n].msize;
+    if (given && s->per_process && n < MAX_PP)
+      sizes[n++] = *s;
+  }
+  for (size_t i = 0; i < npp && n < MAX_PP; i++)   /* then the campaign's sizes per process */
+    if (pp[i] > 0)
+      sizes[n++] = (struct mv_msize_spec){pp[i], 1};
+  return mv_kernels_from_dataset(&js->ks, ds, with_msize, sizes, n);
+}
+
+static struct mv_judgement *judgement_add(struct mv_judgements *js)
+{
+  if (mv_grow(&js->j, &js->cap_, js->n + 1, sizeof *js->j, 16) < 0)
+    return NULL;
+  struct mv_judgement *j = &js->j[js->n++];
+  memset(j, 0, sizeof *j);
+  j->kernel = SIZE_MAX;
+  return j;
+}
+
+static void note_add(struct mv_judgement *j, const char *text)
+{
+  size_t len = strlen(j->note);
+  snprintf(j->note + len, sizeof j->note - len, "%s%s", len ? "; " : "", text);
+}
+
+/* mv_model_fit_note on the locations (the fit's measure) of a one-parameter series. */
+static void note_poor_fit(struct mv_judgement *j, const struct mv_series *s,
+                          const struct mv_fit_options *fo)
+{
+  char text[MV_JUDGE_TEXT];
+  double *y = malloc((s->npoints ? s->npoints : 1) * sizeof *y);
+  if (!y)
+    return;
+  for (size_t i = 0; i < s->npoints; i++)
+    y[i] = mv_measure_apply(fo->measure, s->values[i], s->nvalues[i]);
+  if (mv_model_fit_note(&j->model, s->coords, y, s->npoints, text, sizeof text))
+    note_add(j, text);
+  free(y);
+}
+
+static const enum mv_judge_status status_of_match[] = {
+  [MV_MATCH_NONE] = MV_JUDGE_MISMATCH, [MV_MATCH_APPROX] = MV_JUDGE_APPROX,
+  [MV_MATCH_EXACT] = MV_JUDGE_EXACT};
+
+/* Model and verdict of one series against e (NULL: none applies). */
+static void model_series(struct mv_judgement *j, const struct mv_series *s,
+                         const struct mv_expectation *e, const struct mv_fit_options *fo)
+{
+  int rc;
+  if (s->nparams == 1 && s->npoints < MV_JUDGE_MIN_POINTS) {
+    j->status = MV_JUDGE_NOT_MODELED;
+    snprintf(j->note, sizeof j->note, "%zu process count%s measured; a model needs %d",
+             s->npoints, s->npoints == 1 ? "" : "s", MV_JUDGE_MIN_POINTS);
+    return;
+  }
+  if (e && s->nparams == 1)
+    rc = mv_expect_fit(&e->expect, s->coords, s->nvalues, (const double *const *)s->values,
+                       s->npoints, s->params[0], fo, &j->model, &j->widened);
+  else
+    rc = mv_model_fit_series(s, fo, &j->model);
+  if (rc == 0 && e)
+    rc = mv_expect_evaluate(e, &j->model.fn, &j->verdict);
+  if (rc) {
+    j->status = MV_JUDGE_NOT_MODELED;
+    snprintf(j->note, sizeof j->note, "model fit failed: %s", mv_strerror(rc));
+    return;
+  }
+  j->status = e ? status_of_match[j->verdict.match] : MV_JUDGE_MODELED;
+  if (j->widened)
+    note_add(j, "fitted beyond the expectation's search space (its terms missed the data by "
+                "more than 1 %)");
+  if (s->nparams == 1)
+    note_poor_fit(j, s, fo);
+}
+
+static void judge_kernel(struct mv_judgement *j, const struct mv_kernels *ks, size_t i,
+                         const struct mv_expect_file *ef, const struct mv_fit_options *fo)
+{
+  const struct mv_kernel *k = &ks->k[i];
+  snprintf(j->function, sizeof j->function, "%s", k->callpath);
+  snprintf(j->metric, sizeof j->metric, "%s", k->metric);
+  snprintf(j->library, sizeof j->library, "%s", k->library);
+  j->sized = k->msize >= 0;
+  j->size = (struct mv_msize_spec){j->sized ? k->msize : 0, k->per_process};
+  j->only_size = k->only_size;
+  j->kernel = i;
+  j->npoints = k->series.npoints;
+  const struct mv_expectation *e =
+    ef ? mv_expect_find(ef, k->callpath, k->metric, j->sized ? &j->size : NULL) : NULL;
+  if (e) {
+    j->expected = 1;
+    j->expect = e->expect;
+    j->expect_line = e->line;
+  }
+  model_series(j, &k->series, e, fo);
+}
+
+/* 1 when some series is what e describes (its callpath, metric and, with msize=, size). */
+static int measured(const struct mv_kernels *ks, const struct mv_expectation *e)
+{
+  for (size_t i = 0; i < ks->n; i++) {
+    const struct mv_kernel *k = &ks->k[i];
+    struct mv_msize_spec size = {k->msize, k->per_process};
+    if (strcmp(k->callpath, e->callpath) == 0 &&
+        (strcmp(e->metric, "*") == 0 || strcmp(e->metric, k->metric) == 0) &&
+        (!e->msize_given || (k->msize >= 0 && mv_msize_spec_equal(&e->msize, &size))))
+      return 1;
+  }
+  return 0;
+}
+
+static int add_unmeasured(struct mv_judgements *js, const struct mv_expectation *e)
+{
+  struct mv_judgement *j = judgement_add(js);
+  if (!j)
+    return MV_ENOMEM;
+  snprintf(j->function, sizeof j->function, "%s", e->callpath);
+  snprintf(j->metric, sizeof j->metric, "%s", strcmp(e->metric, "*") ? e->metric : "time_s");
+  j->sized = 1;
+  j->size = e->msize_given ? e->msize : (struct mv_msize_spec){0, 0};
+  j->expected = 1;
+  j->expect = e->expect;
+  j->expect_line = e->line;
+  j->status = MV_JUDGE_NOT_MEASURED;
+  snprintf(j->note, sizeof j->note, "no %s rows in the results", j->metric);
+  return 0;
+}
+
+int mv_judge(struct mv_judgements *js, const struct mv_expect_file *ef,
+             const struct mv_judge_options *o)
+{
+  for (size_t i = 0; i < js->ks.n; i++) {
+    struct mv_judgement *j = judgement_add(js);
+    if (!j)
+      return MV_ENOMEM;
+    judge_kernel(j, &js->ks, i, ef, &o->fit);
+  }
+  for (size_t i = 0; ef && o->unmeasured && i < ef->n; i++)
+    if (!measured(&js->ks, &ef->items[i]) && add_unmeasured(js, &ef->items[i]))
+      return MV_ENOMEM;
+  return ef ? mv__judge_rules(js, ef) : 0;
+}
