@@ -12,6 +12,7 @@ packages=(
   clang libclang-rt-14-dev
   chromium
   slurm-wlm munge
+  libopenblas-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -19,7 +19,7 @@ LAYERS = [
     ["model"],
     ["guidelines", "regress"],
     ["sim"],                       # built-in platforms, which the smpi engine writes
-    ["bench", "campaign", "trace", "analyze"],
+    ["bench", "calib", "campaign", "trace", "analyze"],
     ["benchgen"],
     ["report"],
     ["cli"],

@@ -1,0 +1,64 @@
+/* Internal interface of mpivet-calib, the calibration MPI program: options, the job plan
+ * (operation x size x repetition, shuffled with a recorded seed) and the measurements of the
+ * network operations and compute kernels. Every structure is per rank (SMPI folds ranks into one
+ * process, so there are no mutable globals). */
+#ifndef MV_CALIB_H
+#define MV_CALIB_H
+
+#include <stdint.h>
+
+#include <mpi.h>
+
+#include "mpivet/calib.h"   /* the operation table (MV_CALIB_OPS) */
+
+#define CALIB_MAX_SIZES 128
+#define CALIB_BATCH 1000      /* calls per Test/Iprobe/Wtime measurement */
+
+
+struct calib_opts {
+  int64_t max_size;       /* largest message in bytes */
+  int per_octave;         /* sizes per factor of two */
+  int reps;               /* repetitions of every (op, size) */
+  int kernel_samples;     /* sizes drawn per kernel */
+  int kernel_max;         /* largest m, n or k */
+  int net;                /* measure the network (0 with --no-net) */
+  int dgemm, dtrsm;       /* kernels to time */
+  int load;               /* background busy threads per rank while measuring */
+  uint64_t seed;
+  const char *out;        /* CSV written by rank 0 */
+};
+
+/* One measurement to take; the plan is shuffled before it runs. */
+struct calib_job {
+  enum mv_calib_op op;
+  int pair;               /* 0: peer on the same host, 1: on another host */
+  int64_t bytes;
+  int m, n, k;
+  int rep;
+  double seconds;         /* result, on rank 0 after the reduction */
+};
+
+struct calib_run {
+  const struct calib_opts *o;
+  int rank, size;
+  int peer[2];            /* rank paired with rank 0 on the same / another host; -1: none */
+  char *sendbuf, *recvbuf;
+  double *ka, *kb, *kc;   /* kernel operands */
+};
+
+int calib_opts_parse(struct calib_opts *o, int argc, char **argv, int rank);
+uint64_t calib_random(uint64_t *state);
+
+/* Network measurement of job j between rank 0 and r->peer[j->pair]: returns the seconds on the
+ * rank that times it and 0 elsewhere (so that a sum over ranks gives the value). */
+double calib_net_measure(struct calib_run *r, const struct calib_job *j);
+/* Kernel measurement on this rank; 0 when the kernel is not built in (no CBLAS). */
+double calib_kernel_measure(struct calib_run *r, const struct calib_job *j);
+/* 1 when this build can time BLAS kernels. */
+int calib_kernels_available(void);
+
+/* Background compute load: start n busy threads (0: none); stop them. */
+void *calib_load_start(int n);
+void calib_load_stop(void *load);
+
+#endif

@@ -1,0 +1,248 @@
+/* mpivet-calib: the calibration MPI program of `mpivet calibrate`. Builds the plan (network
+ * operation x message size x repetition, kernel x random shape), shuffles it with a recorded seed,
+ * runs every job after a barrier, and writes one CSV row per measurement from rank 0. Exit 0, 2 on
+ * bad options, 1 when the output cannot be written or memory is short. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <math.h>
+
+#include "calib.h"
+
+#ifdef MV_SMPI
+#include <smpi/smpi.h>
+#define BUF_ALLOC(n) SMPI_SHARED_MALLOC(n)   /* simulated transfers need no real payload */
+#define BUF_FREE(p) SMPI_SHARED_FREE(p)
+#else
+#define BUF_ALLOC(n) malloc(n)
+#define BUF_FREE(p) free(p)
+#endif
+
+#define HOST_LEN 64
+
+static const char *const op_names[MV_CALIB_NOPS] = {
+#define XX(id, name, what) name,
+  MV_CALIB_OPS(XX)
+#undef XX
+};
+
+uint64_t calib_random(uint64_t *s)
+{
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/* 0, then sizes 2^(i/per_octave) rounded, without duplicates, up to max_size (included). */
+static int message_sizes(const struct calib_opts *o, int64_t *sizes)
+{
+  int n = 0;
+  sizes[n++] = 0;
+  for (int i = 0; n < CALIB_MAX_SIZES - 1; i++) {
+    int64_t s = (int64_t)(pow(2.0, (double)i / o->per_octave) + 0.5);
+    if (s > o->max_size)
+      break;
+    if (s > sizes[n - 1])
+      sizes[n++] = s;
+  }
+  if (sizes[n - 1] < o->max_size)
+    sizes[n++] = o->max_size;
+  return n;
+}
+
+static int log_uniform(uint64_t *s, int max)
+{
+  double u = (double)(calib_random(s) >> 11) / 9007199254740992.0;
+  return (int)(exp(u * log((double)max)) + 0.5);
+}
+
+static void add_kernel_jobs(const struct calib_opts *o, enum mv_calib_op op, uint64_t *s,
+                            struct calib_job *jobs, int *n)
+{
+  for (int i = 0; i < o->kernel_samples; i++) {
+    struct calib_job *j = &jobs[(*n)++];
+    *j = (struct calib_job){.op = op, .m = log_uniform(s, o->kernel_max),
+                            .n = log_uniform(s, o->kernel_max), .rep = i};
+    j->k = op == MV_CALIB_DTRSM ? j->m : log_uniform(s, o->kernel_max);
+  }
+}
+
+/* Every job of the plan, shuffled (Fisher-Yates with the seed); *n gets the count. */
+static struct calib_job *plan(const struct calib_run *r, uint64_t seed, int *n)
+{
+  const struct calib_opts *o = r->o;
+  int64_t sizes[CALIB_MAX_SIZES];
+  int ns = message_sizes(o, sizes), cap = 2 * (4 * ns + 3) * o->reps + 2 * o->kernel_samples;
+  struct calib_job *jobs = calloc((size_t)cap, sizeof *jobs);
+  if (!jobs)
+    return NULL;
+  *n = 0;
+  for (int pair = 0; pair < 2 && o->net; pair++) {
+    if (r->peer[pair] < 0)
+      continue;
+    for (int rep = 0; rep < o->reps; rep++) {
+      for (int op = MV_CALIB_PINGPONG; op <= MV_CALIB_WTIME; op++)
+        for (int i = 0; i < (op <= MV_CALIB_RECV ? ns : 1); i++)
+          jobs[(*n)++] = (struct calib_job){.op = op, .pair = pair, .rep = rep,
+                                            .bytes = op <= MV_CALIB_RECV ? sizes[i] : 0};
+    }
+  }
+  uint64_t s = seed;
+  if (o->dgemm && calib_kernels_available())
+    add_kernel_jobs(o, MV_CALIB_DGEMM, &s, jobs, n);
+  if (o->dtrsm && calib_kernels_available())
+    add_kernel_jobs(o, MV_CALIB_DTRSM, &s, jobs, n);
+  for (int i = *n - 1; i > 0; i--) {
+    int k = (int)(calib_random(&s) % (uint64_t)(i + 1));
+    struct calib_job t = jobs[i];
+    jobs[i] = jobs[k];
+    jobs[k] = t;
+  }
+  return jobs;
+}
+
+/* The first rank after 0 on rank 0's host, and the first on another host (-1: none). */
+static void find_peers(struct calib_run *r, char (*hosts)[HOST_LEN])
+{
+  r->peer[0] = r->peer[1] = -1;
+  for (int i = 1; i < r->size; i++) {
+    int other = strcmp(hosts[i], hosts[0]) != 0;
+    if (r->peer[other] < 0)
+      r->peer[other] = i;
+  }
+}
+
+static int allocate(struct calib_run *r)
+{
+  size_t bytes = (size_t)r->o->max_size, dim = (size_t)r->o->kernel_max;
+  r->sendbuf = BUF_ALLOC(bytes);
+  r->recvbuf = BUF_ALLOC(bytes);
+  if (!r->sendbuf || !r->recvbuf)
+    return -1;
+#ifndef MV_SMPI
+  memset(r->sendbuf, 1, bytes);   /* first touch outside the measurements */
+  memset(r->recvbuf, 0, bytes);
+#endif
+  if (r->o->dgemm || r->o->dtrsm) {
+    r->ka = calloc(dim * dim, sizeof(double));
+    r->kb = calloc(dim * dim, sizeof(double));
+    r->kc = calloc(dim * dim, sizeof(double));
+    if (!r->ka || !r->kb || !r->kc)
+      return -1;
+    for (size_t i = 0; i < dim * dim; i++)
+      r->ka[i] = r->kb[i] = 1.0 / (double)(1 + i % 97);
+    for (size_t i = 0; i < dim; i++)
+      r->ka[i * dim + i] = 1.0;
+  }
+  return 0;
+}
+
+static void release(struct calib_run *r)
+{
+  if (r->sendbuf)
+    BUF_FREE(r->sendbuf);
+  if (r->recvbuf)
+    BUF_FREE(r->recvbuf);
+  free(r->ka);
+  free(r->kb);
+  free(r->kc);
+}
+
+static int timing_rank(const struct calib_run *r, const struct calib_job *j)
+{
+  int sender = j->op == MV_CALIB_PINGPONG || j->op == MV_CALIB_SEND || j->op == MV_CALIB_ISEND ||
+               j->op == MV_CALIB_WTIME;
+  return sender ? 0 : r->peer[j->pair];
+}
+
+static int write_rows(const struct calib_run *r, const struct calib_job *jobs, int n,
+                      const double *all, char (*hosts)[HOST_LEN])
+{
+  static const char *const pairs[] = {"same", "other"};
+  FILE *fp = fopen(r->o->out, "w");
+  if (!fp)
+    return -1;
+  fprintf(fp, "order,op,rank,host,pair,bytes,m,n,k,rep,seconds\n");
+  for (int i = 0; i < n; i++) {
+    const struct calib_job *j = &jobs[i];
+    int kernel = j->op >= MV_CALIB_DGEMM;
+    for (int rank = 0; rank < r->size; rank++) {
+      if (!kernel && rank != timing_rank(r, j))
+        continue;
+      fprintf(fp, "%d,%s,%d,%s,%s,%lld,%d,%d,%d,%d,%.9e\n", i, op_names[j->op], rank,
+              hosts[rank], kernel ? "" : pairs[j->pair], (long long)j->bytes, j->m, j->n, j->k,
+              j->rep, all[(size_t)rank * (size_t)n + (size_t)i]);
+    }
+  }
+  int bad = ferror(fp);
+  return fclose(fp) != 0 || bad ? -1 : 0;
+}
+
+static void run_jobs(struct calib_run *r, const struct calib_job *jobs, int n, double *vals)
+{
+  void *load = calib_load_start(r->o->load);
+  for (int i = 0; i < n; i++) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    vals[i] = jobs[i].op >= MV_CALIB_DGEMM ? calib_kernel_measure(r, &jobs[i])
+                                         : calib_net_measure(r, &jobs[i]);
+  }
+  calib_load_stop(load);
+}
+
+static int calibrate(struct calib_run *r, uint64_t seed)
+{
+  char(*hosts)[HOST_LEN] = calloc((size_t)r->size, HOST_LEN);
+  char me[MPI_MAX_PROCESSOR_NAME] = "";
+  int len = 0, n = 0, ok = hosts != NULL, all_ok;
+  MPI_Get_processor_name(me, &len);
+  char mine[HOST_LEN];
+  snprintf(mine, sizeof mine, "%s", me);
+  for (char *c = mine; *c; c++)
+    if (*c == ',' || *c == '"')
+      *c = '_';
+  MPI_Allgather(mine, HOST_LEN, MPI_CHAR, ok ? hosts : NULL, HOST_LEN, MPI_CHAR, MPI_COMM_WORLD);
+  find_peers(r, hosts);
+  struct calib_job *jobs = plan(r, seed, &n);
+  double *vals = calloc((size_t)n + 1, sizeof *vals), *all = NULL;
+  ok = ok && jobs && vals && allocate(r) == 0;
+  if (r->rank == 0 && ok)
+    ok = (all = calloc((size_t)r->size * (size_t)n + 1, sizeof *all)) != NULL;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  int rc = all_ok ? 0 : -1;
+  if (all_ok) {
+    run_jobs(r, jobs, n, vals);
+    MPI_Gather(vals, n, MPI_DOUBLE, all, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    rc = r->rank == 0 ? write_rows(r, jobs, n, all, hosts) : 0;
+  }
+  release(r);
+  free(all);
+  free(vals);
+  free(jobs);
+  free(hosts);
+  return rc;
+}
+
+int main(int argc, char **argv)
+{
+  struct calib_opts o;
+  struct calib_run r = {.o = &o};
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &r.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &r.size);
+  int rc = calib_opts_parse(&o, argc, argv, r.rank);
+  if (rc) {
+    MPI_Finalize();
+    return rc == 1 ? 0 : rc;
+  }
+  uint64_t seed = o.seed ? o.seed : (uint64_t)time(NULL);
+  MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  if (r.rank == 0)
+    fprintf(stderr, "mpivet-calib: seed %llu, %d ranks\n", (unsigned long long)seed, r.size);
+  rc = calibrate(&r, seed);
+  if (rc && r.rank == 0)
+    fprintf(stderr, "mpivet-calib: %s: out of memory or cannot write\n", o.out);
+  MPI_Finalize();
+  return rc ? 1 : 0;
+}

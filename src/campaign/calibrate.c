@@ -1,0 +1,245 @@
+/* The whole `mpivet calibrate`: run mpivet-calib on the real machine through a launch engine,
+ * fit the network and the kernels, write the calibration folder (calibration.json last, so that an
+ * interrupted calibration leaves a folder that mv_calib_folder_load refuses), then re-run the
+ * calibration program under SMPI with the result and compare, operation by operation. */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "mpivet/calib.h"
+#include "mpivet/error.h"
+#include "mpivet/launch.h"
+#include "mpivet/paths.h"
+#include "mpivet/simulate.h"
+#include "mpivet/stats.h"
+
+#define FAIL(rc, ...) (snprintf(err, errsize, __VA_ARGS__), (rc))
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The folder must not exist (created) or be empty: a calibration never overwrites anything. */
+static int make_dir(const char *dir, char *err, size_t errsize)
+{
+  if (mkdir(dir, 0755) == 0)
+    return 0;
+  if (errno != EEXIST)
+    return FAIL(MV_EIO, "%s: cannot create: %s", dir, strerror(errno));
+  DIR *d = opendir(dir);
+  if (!d)
+    return FAIL(MV_EIO, "%s: exists and is not a readable folder", dir);
+  struct dirent *e;
+  int empty = 1;
+  while ((e = readdir(d)) != NULL)
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+      empty = 0;
+  closedir(d);
+  return empty ? 0 : FAIL(MV_EINVAL, "%s: exists and is not empty (calibrate into a new folder)", dir);
+}
+
+static int measure(const struct mv_calibrate_spec *s, const char *csv, const char *program,
+                   const char *log, double timeout)
+{
+  char a[6][32];
+  snprintf(a[0], sizeof a[0], "%lld", s->max_size);
+  snprintf(a[1], sizeof a[1], "%d", s->reps);
+  snprintf(a[2], sizeof a[2], "%d", s->kernel_samples);
+  snprintf(a[3], sizeof a[3], "%d", s->load);
+  snprintf(a[4], sizeof a[4], "%llu", s->seed);
+  const char *args[] = {"--max-size", a[0], "--reps", a[1], "--kernel-samples", a[2], "--load", a[3],
+                        "--seed", a[4], "--kernels", s->kernels ? s->kernels : "none", "--out", csv, NULL};
+  struct mv_launch_spec ls = {.engine = s->engine, .mpi = s->mpi, .np = s->np, .hosts = s->hosts,
+                              .program = program, .args = args, .workdir = s->dir,
+                              .timeout_s = timeout};
+  struct mv_cmdline c;
+  mv_cmdline_init(&c);
+  int rc = mv_launch_command(&ls, &c);
+  rc = rc ? rc : mv_launch_exec(&c, log, timeout, NULL);
+  mv_cmdline_release(&c);
+  return rc;
+}
+
+static int read_csv(const char *csv, struct mv_calib_data *d, char *err, size_t errsize)
+{
+  FILE *fp = fopen(csv, "r");
+  if (!fp)
+    return FAIL(MV_EIO, "%s: cannot read the measurements", csv);
+  int rc = mv_calib_data_read(fp, csv, d, err, errsize);
+  fclose(fp);
+  return rc;
+}
+
+typedef int (*writer_fn)(const struct mv_calibration *c, const struct mv_calib_data *d, FILE *fp);
+
+static int write_settings(const struct mv_calibration *c, const struct mv_calib_data *d, FILE *fp)
+{
+  (void)d;
+  return mv_calib_write_settings(c, fp);
+}
+
+static int write_kernels(const struct mv_calibration *c, const struct mv_calib_data *d, FILE *fp)
+{
+  (void)d;
+  return mv_calib_write_kernels_h(c, fp);
+}
+
+static int write_json(const struct mv_calibration *c, const struct mv_calib_data *d, FILE *fp)
+{
+  (void)d;
+  return mv_calib_write_json(c, fp);
+}
+
+static int write_platform(const struct mv_calibration *c, const struct mv_calib_data *d, FILE *fp)
+{
+  struct mv_platform p;
+  char err[256];
+  int hosts = d->nhosts > 0 ? d->nhosts : 1;
+  int rc = mv_calib_platform(c, NULL, hosts, &p, err, sizeof err);
+  p.cores = c->np;
+  return rc ? rc : mv_platform_write_xml(&p, fp);
+}
+
+static int write_file(const char *dir, const char *name, writer_fn fn, const struct mv_calibration *c,
+                      const struct mv_calib_data *d, char *err, size_t errsize)
+{
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *fp = fopen(path, "w");
+  if (!fp)
+    return FAIL(MV_EIO, "%s: cannot write", path);
+  int rc = fn(c, d, fp);
+  if (fclose(fp) != 0 && !rc)
+    rc = MV_EIO;
+  return rc ? FAIL(rc, "%s: %s", path, mv_strerror(rc)) : 0;
+}
+
+/* Median of op's same-host samples of size bytes (NAN: none). */
+static double median_at(const struct mv_calib_data *d, int op, double bytes)
+{
+  double *v = malloc((d->n[op] + 1) * sizeof *v);
+  size_t n = 0;
+  for (size_t i = 0; v && i < d->n[op]; i++)
+    if (!d->s[op][i].other && d->s[op][i].bytes == bytes)
+      v[n++] = d->s[op][i].seconds;
+  double m = v && n ? mv_stats_median_inplace(v, n) : NAN;
+  free(v);
+  return m;
+}
+
+static void compare(const struct mv_calib_data *real, const struct mv_calib_data *sim,
+                    struct mv_selfcheck *ck)
+{
+  for (int op = 0; op <= MV_CALIB_WTIME; op++) {
+    double errs[2][256];
+    size_t n[2] = {0, 0};
+    double seen[256];
+    size_t nseen = 0;
+    for (size_t i = 0; i < sim->n[op]; i++) {
+      double b = sim->s[op][i].bytes;
+      int dup = 0;
+      for (size_t k = 0; k < nseen; k++)
+        dup |= seen[k] == b;
+      if (dup || nseen == 256)
+        continue;
+      seen[nseen++] = b;
+      double r = median_at(real, op, b), s = median_at(sim, op, b);
+      int big = b >= MV_CALIB_SMALL_LIMIT;
+      if (isfinite(r) && isfinite(s) && r > 0 && n[big] < 256)
+        errs[big][n[big]++] = fabs(s - r) / r;
+    }
+    for (int k = 0; k < 2; k++) {
+      ck->sizes[op][k] = n[k];
+      ck->median_err[op][k] = n[k] ? mv_stats_median_inplace(errs[k], n[k]) : NAN;
+    }
+  }
+}
+
+static int self_check(const struct mv_calibrate_spec *s, const struct mv_calib_data *real,
+                      struct mv_selfcheck *ck, char *err, size_t errsize)
+{
+  char program[4200], csv[4200], work[4200], out[4200], max[32];
+  if (mv_path_mpi("smpi", "mpivet-calib", program, sizeof program))
+    return FAIL(MV_ENOENT, "mpivet-calib is not built for smpi: no self-check");
+  snprintf(csv, sizeof csv, "%s/selfcheck.csv", s->dir);
+  snprintf(work, sizeof work, "%s/selfcheck", s->dir);
+  snprintf(out, sizeof out, "%s/selfcheck.log", s->dir);
+  snprintf(max, sizeof max, "%lld", s->max_size);
+  if (mkdir(work, 0755) != 0)
+    return FAIL(MV_EIO, "%s: cannot create", work);
+  /* Both ranks on one simulated host, like the measured pair; SMPI is deterministic: 1 rep. */
+  const char *args[] = {"--max-size", max, "--reps", "1", "--seed", "1", "--out", csv, NULL};
+  const char *cfg[] = {"smpi/simulate-computation:no", NULL};
+  struct mv_simulate_spec ss = {.calibration = s->dir, .np = 2, .ppn = 2, .program = program,
+                                .args = args, .cfg = cfg, .workdir = work, .output = out,
+                                .timeout_s = s->timeout_s};
+  struct mv_simulate_result r;
+  int rc = mv_simulate(&ss, &r, err, errsize);
+  ck->wall_s = r.wall_s;
+  struct mv_calib_data sim;
+  mv_calib_data_init(&sim);
+  rc = rc ? rc : read_csv(csv, &sim, err, errsize);
+  if (!rc)
+    compare(real, &sim, ck);
+  mv_calib_data_release(&sim);
+  return rc;
+}
+
+static int fit_and_write(const struct mv_calibrate_spec *s, struct mv_calib_data *d,
+                         struct mv_calibration *c, char *err, size_t errsize)
+{
+  int rc = mv_calib_fit_network(d, c);
+  if (rc)
+    return FAIL(rc, "network fit: %s (too few message sizes? use a larger --max-size)", mv_strerror(rc));
+  if ((rc = mv_calib_fit_kernels(d, c)) != 0)
+    return FAIL(rc, "kernel fit: %s (too few samples? raise --kernel-samples)", mv_strerror(rc));
+  for (int op = 0; op < MV_CALIB_NOPS; op++)
+    c->samples += (long)d->n[op];
+  rc = write_file(s->dir, "platform.xml", write_platform, c, d, err, errsize);
+  rc = rc ? rc : write_file(s->dir, "smpi-settings.txt", write_settings, c, d, err, errsize);
+  rc = rc ? rc : write_file(s->dir, "kernels.h", write_kernels, c, d, err, errsize);
+  rc = rc ? rc : write_file(s->dir, "report.html", mv_calib_write_report, c, d, err, errsize);
+  return rc ? rc : write_file(s->dir, "calibration.json", write_json, c, d, err, errsize);
+}
+
+int mv_calibrate(const struct mv_calibrate_spec *s, struct mv_calibrate_result *res, char *err,
+                 size_t errsize)
+{
+  char program[4200], csv[4200];
+  struct mv_launch_spec ls = {.engine = s->engine, .mpi = s->mpi, .np = s->np};
+  double t0 = now();
+  memset(res, 0, sizeof *res);
+  if (s->np < 2 || mv_launch_validate(&ls))
+    return FAIL(MV_EINVAL, "calibrate: expected --engine mpirun or srun and --np >= 2");
+  const char *flavor = mv_launch_flavor(&ls);
+  if (mv_path_mpi(flavor, "mpivet-calib", program, sizeof program))
+    return FAIL(MV_ENOENT, "mpivet-calib is not built for %s", flavor);
+  int rc = make_dir(s->dir, err, errsize);
+  if (rc)
+    return rc;
+  snprintf(csv, sizeof csv, "%s/measurements.csv", s->dir);
+  snprintf(res->log, sizeof res->log, "%s/calib-run.log", s->dir);
+  if ((rc = measure(s, csv, program, res->log, s->timeout_s)) != 0)
+    return FAIL(rc, "the calibration program failed (see %s)", res->log);
+  res->measure_s = now() - t0;
+  struct mv_calib_data d;
+  mv_calib_data_init(&d);
+  struct mv_calibration *c = &res->c;
+  snprintf(c->mpi, sizeof c->mpi, "%s", flavor);
+  snprintf(c->engine, sizeof c->engine, "%s", s->engine);
+  c->np = s->np, c->max_size = (double)s->max_size, c->family = s->family, c->noise = s->noise;
+  rc = read_csv(csv, &d, err, errsize);
+  rc = rc ? rc : fit_and_write(s, &d, c, err, errsize);
+  if (!rc && s->self_check)
+    res->checked = (rc = self_check(s, &d, &res->check, err, errsize)) == 0;
+  mv_calib_data_release(&d);
+  res->total_s = now() - t0;
+  return rc;
+}

@@ -1,0 +1,188 @@
+/* `mpivet simulate` in the library: smpicc for a C source (with include/mpivet/ on the include
+ * path and, from a calibration, its kernels.h so that emulate.h finds the kernel models), the
+ * platform and hostfile (calibrated or not), then smpirun with the folder's SMPI settings. SimGrid's
+ * timing lines go to their own log file (smpi_utils category), so the program's output passes
+ * through untouched; the predicted time is read from that file. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "mpivet/calib.h"
+#include "mpivet/error.h"
+#include "mpivet/launch.h"
+#include "mpivet/paths.h"
+#include "mpivet/simulate.h"
+
+#define FAIL(rc, ...) (snprintf(err, errsize, __VA_ARGS__), (rc))
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int is_source(const char *path)
+{
+  size_t n = strlen(path);
+  return n > 2 && strcmp(path + n - 2, ".c") == 0;
+}
+
+static int include_dir(char *buf, size_t size)
+{
+  char self[4096];
+  struct stat st;
+  if (mv_path_self_dir(self, sizeof self) == 0) {
+    snprintf(buf, size, "%s/../include/mpivet/emulate.h", self);
+    if (stat(buf, &st) == 0)
+      return snprintf(buf, size, "%s/../include", self), 0;
+  }
+  snprintf(buf, size, "%s/../../include", MV_SOURCE_SHARE_DIR);
+  return 0;
+}
+
+static int build(const struct mv_simulate_spec *s, struct mv_simulate_result *r)
+{
+  struct mv_cmdline c;
+  char inc[4200];
+  mv_cmdline_init(&c);
+  include_dir(inc, sizeof inc);
+  snprintf(r->binary, sizeof r->binary, "%s/program", s->workdir);
+  snprintf(r->build_log, sizeof r->build_log, "%s/build.log", s->workdir);
+  int rc = mv_cmdline_add(&c, "smpicc");
+  rc = rc ? rc : mv_cmdline_add(&c, "-O2");
+  rc = rc ? rc : mv_cmdline_addf(&c, "-I%s", inc);
+  if (!rc && s->calibration) {
+    rc = mv_cmdline_add(&c, "-include");
+    rc = rc ? rc : mv_cmdline_addf(&c, "%s/kernels.h", s->calibration);
+  }
+  rc = rc ? rc : mv_cmdline_add(&c, s->program);
+  for (const char *const *f = s->cflags; !rc && f && *f; f++)
+    rc = mv_cmdline_add(&c, *f);
+  rc = rc ? rc : mv_cmdline_add(&c, "-o");
+  rc = rc ? rc : mv_cmdline_add(&c, r->binary);
+  rc = rc ? rc : mv_cmdline_add(&c, "-lm");
+  double t0 = now();
+  rc = rc ? rc : mv_launch_exec(&c, r->build_log, s->timeout_s, NULL);
+  r->build_s = now() - t0;
+  mv_cmdline_release(&c);
+  return rc;
+}
+
+static int write_platform(const struct mv_simulate_spec *s, const struct mv_calib_folder *f,
+                          struct mv_simulate_result *r, char *err, size_t errsize)
+{
+  struct mv_platform p;
+  struct mv_calibration c = {0};
+  struct stat st;
+  int ppn = s->ppn > 0 ? s->ppn : 1, rc;
+  snprintf(r->hostfile, sizeof r->hostfile, "%s/hostfile", s->workdir);
+  if (s->platform && stat(s->platform, &st) == 0 && S_ISREG(st.st_mode))
+    return FAIL(MV_EUNSUP, "%s: XML platforms need their own hostfile; give a built-in SPEC",
+                s->platform);
+  if (f) {
+    c.latency_s = f->latency_s, c.bandwidth_Bps = f->bandwidth_Bps, c.flops = f->flops;
+    rc = mv_calib_platform(&c, s->platform, (s->np + ppn - 1) / ppn, &p, err, errsize);
+  } else {
+    char def[64];
+    snprintf(def, sizeof def, "cluster:%d", (s->np + ppn - 1) / ppn);
+    rc = mv_platform_parse(s->platform ? s->platform : def, &p, err, errsize);
+  }
+  if (rc)
+    return rc;
+  if (p.cores < ppn)
+    p.cores = ppn;
+  snprintf(r->platform, sizeof r->platform, "%s/platform.xml", s->workdir);
+  FILE *xf = fopen(r->platform, "w"), *hf = fopen(r->hostfile, "w");
+  rc = !xf || !hf ? MV_EIO : mv_platform_write_xml(&p, xf);
+  rc = rc ? rc : mv_platform_write_hostfile(&p, s->np, s->ppn, hf);
+  if ((xf && fclose(xf) != 0) || (hf && fclose(hf) != 0))
+    rc = rc ? rc : MV_EIO;
+  if (rc == MV_ERANGE)
+    return FAIL(rc, "--np %d does not fit %d hosts with --ppn %d", s->np, p.hosts, s->ppn);
+  return rc ? FAIL(rc, "%s: cannot write the platform", s->workdir) : 0;
+}
+
+static int command(const struct mv_simulate_spec *s, const struct mv_calib_folder *f,
+                   const struct mv_simulate_result *r, const char *timing, struct mv_cmdline *c)
+{
+  const char *fixed[] = {"smpirun", "-platform", r->platform, "-hostfile", r->hostfile,
+                         "--cfg=smpi/display-timing:yes", "--log=root.thresh:warning",
+                         "--log=smpi_utils.thresh:info", NULL};
+  int rc = 0;
+  for (const char *const *a = fixed; !rc && *a; a++)
+    rc = mv_cmdline_add(c, *a);
+  rc = rc ? rc : mv_cmdline_addf(c, "--log=smpi_utils.app:file:%s", timing);
+  for (size_t i = 0; !rc && f && i < f->nsettings; i++)
+    rc = mv_cmdline_addf(c, "--cfg=%s", f->settings[i]);
+  for (const char *const *g = s->cfg; !rc && g && *g; g++)
+    rc = mv_cmdline_addf(c, "--cfg=%s", *g);
+  rc = rc ? rc : mv_cmdline_add(c, "-np");
+  rc = rc ? rc : mv_cmdline_addf(c, "%d", s->np);
+  rc = rc ? rc : mv_cmdline_add(c, r->binary);
+  for (const char *const *a = s->args; !rc && a && *a; a++)
+    rc = mv_cmdline_add(c, *a);
+  return rc;
+}
+
+/* "Simulated time: X seconds." in SimGrid's timing log. */
+static int predicted(const char *timing, double *t)
+{
+  char line[512];
+  FILE *fp = fopen(timing, "r");
+  int rc = MV_EPARSE;
+  while (fp && fgets(line, sizeof line, fp)) {
+    const char *p = strstr(line, "Simulated time: ");
+    if (p && sscanf(p + 16, "%lf", t) == 1 && isfinite(*t))
+      rc = 0;
+  }
+  if (fp)
+    fclose(fp);
+  return rc;
+}
+
+static int run(const struct mv_simulate_spec *s, const struct mv_calib_folder *f,
+               struct mv_simulate_result *r)
+{
+  struct mv_cmdline c;
+  struct rusage ru;
+  char timing[4200];
+  snprintf(timing, sizeof timing, "%s/simgrid-timing.log", s->workdir);
+  remove(timing);
+  mv_cmdline_init(&c);
+  int rc = command(s, f, r, timing, &c);
+  double t0 = now();
+  rc = rc ? rc : mv_launch_exec(&c, s->output, s->timeout_s, &r->timed_out);
+  r->wall_s = now() - t0;
+  mv_cmdline_release(&c);
+  if (getrusage(RUSAGE_CHILDREN, &ru) == 0)
+    r->max_rss_kib = ru.ru_maxrss;
+  return rc ? rc : predicted(timing, &r->predicted_s) ? MV_EEXTERN : 0;
+}
+
+int mv_simulate(const struct mv_simulate_spec *s, struct mv_simulate_result *r, char *err,
+                size_t errsize)
+{
+  struct mv_calib_folder f;
+  memset(r, 0, sizeof *r);
+  if (!s->program || !s->workdir || s->np < 1 || s->ppn < 0)
+    return FAIL(MV_EINVAL, "simulate: a program, a work folder and np >= 1 are needed");
+  int rc = s->calibration ? mv_calib_folder_load(s->calibration, &f, err, errsize) : 0;
+  if (rc)
+    return rc;
+  rc = write_platform(s, s->calibration ? &f : NULL, r, err, errsize);
+  if (!rc && is_source(s->program)) {
+    if ((rc = build(s, r)) != 0)
+      snprintf(err, errsize, "%s: smpicc failed (output in %s)", s->program, r->build_log);
+  } else if (!rc) {
+    snprintf(r->binary, sizeof r->binary, "%s", s->program);
+  }
+  if (!rc && (rc = run(s, s->calibration ? &f : NULL, r)) != 0)
+    snprintf(err, errsize, "%s: the simulation failed%s", s->program, r->timed_out ? " (timed out)" : "");
+  if (s->calibration)
+    mv_calib_folder_release(&f);
+  return rc;
+}

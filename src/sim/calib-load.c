@@ -1,0 +1,209 @@
+/* Reading a calibration folder back for `mpivet simulate`: every file must be there, and
+ * calibration.json must be of this format and version (a folder from another mpivet, or one a
+ * calibration left half written, is refused). calibration.json's top-level members are found by a
+ * small strict scanner that skips nested values. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpivet/calib.h"
+#include "mpivet/error.h"
+
+#define MAX_JSON (1 << 20)
+#define MAX_DEPTH 64
+
+static const char *ws(const char *p)
+{
+  while (*p && isspace((unsigned char)*p))
+    p++;
+  return p;
+}
+
+/* End of the JSON string starting at p ('"'), NULL when unterminated. */
+static const char *string_end(const char *p)
+{
+  for (p++; *p; p++) {
+    if (*p == '\\' && p[1])
+      p++;
+    else if (*p == '"')
+      return p + 1;
+  }
+  return NULL;
+}
+
+/* End of any JSON value at p (structure only: brackets balanced, strings closed). */
+static const char *value_end(const char *p)
+{
+  int depth = 0;
+  p = ws(p);
+  do {
+    if (*p == '"') {
+      if (!(p = string_end(p)))
+        return NULL;
+      continue;
+    }
+    if (*p == '{' || *p == '[') {
+      if (++depth > MAX_DEPTH)
+        return NULL;
+    } else if (*p == '}' || *p == ']') {
+      if (--depth < 0)
+        return NULL;
+    } else if (!*p || (depth == 0 && (*p == ',' || isspace((unsigned char)*p)))) {
+      return depth == 0 ? p : NULL;
+    }
+    p++;
+  } while (depth > 0 || (*p && *p != ',' && *p != '}' && *p != ']' && !isspace((unsigned char)*p)));
+  return p;
+}
+
+int mv_calib_json_member(const char *json, const char *key, char *out, size_t size)
+{
+  const char *p = ws(json);
+  if (*p++ != '{')
+    return MV_EPARSE;
+  size_t klen = strlen(key);
+  for (p = ws(p); *p && *p != '}'; p = ws(p)) {
+    if (*p != '"')
+      return MV_EPARSE;
+    const char *k = p + 1, *ke = string_end(p);
+    if (!ke || *(p = ws(ke)) != ':')
+      return MV_EPARSE;
+    const char *v = ws(p + 1), *ve = value_end(v);
+    if (!ve || ve == v)
+      return MV_EPARSE;
+    if ((size_t)(ke - 1 - k) == klen && strncmp(k, key, klen) == 0) {
+      if (*v == '{' || *v == '[')
+        return MV_EPARSE;
+      if (*v == '"')
+        v++, ve--;
+      if ((size_t)(ve - v) >= size)
+        return MV_ERANGE;
+      memcpy(out, v, (size_t)(ve - v));
+      out[ve - v] = '\0';
+      return 0;
+    }
+    p = ws(ve);
+    if (*p == ',')
+      p++;
+    else if (*p != '}')
+      return MV_EPARSE;
+  }
+  return *p == '}' ? MV_ENOENT : MV_EPARSE;
+}
+
+static char *slurp(const char *path, size_t max)
+{
+  FILE *fp = fopen(path, "r");
+  char *buf = fp ? malloc(max + 1) : NULL;
+  size_t n = buf ? fread(buf, 1, max + 1, fp) : 0;
+  if (fp)
+    fclose(fp);
+  if (!buf || n > max) {
+    free(buf);
+    return NULL;
+  }
+  buf[n] = '\0';
+  return buf;
+}
+
+static int number_member(const char *json, const char *key, double *v)
+{
+  char s[64], *end;
+  int rc = mv_calib_json_member(json, key, s, sizeof s);
+  if (rc)
+    return rc;
+  *v = strtod(s, &end);
+  return end == s || *end || !(*v > 0) ? MV_EPARSE : 0;
+}
+
+#define FAIL(rc, ...) (snprintf(err, errsize, __VA_ARGS__), (rc))
+
+static int check_json(const char *dir, struct mv_calib_folder *f, char *err, size_t errsize)
+{
+  char path[4200], s[64] = "none";
+  snprintf(path, sizeof path, "%s/calibration.json", dir);
+  char *json = slurp(path, MAX_JSON);
+  if (!json)
+    return FAIL(MV_EIO, "%s: cannot read (or larger than 1 MiB)", path);
+  int rc = mv_calib_json_member(json, "format", s, sizeof s);
+  if (rc || strcmp(s, MV_CALIB_FORMAT) != 0)
+    rc = FAIL(MV_EPARSE, "%s: expected \"format\": \"%s\", got %s", path, MV_CALIB_FORMAT,
+              rc ? "none" : s);
+  else if ((mv_calib_json_member(json, "version", s, sizeof s) && strcpy(s, "none")) ||
+           strcmp(s, "1") != 0)
+    rc = FAIL(MV_EUNSUP, "%s: calibration format version %s, this mpivet reads version %d "
+              "(calibrate again)", path, s, MV_CALIB_VERSION);
+  else if (number_member(json, "link_latency_s", &f->latency_s) ||
+           number_member(json, "link_bandwidth_Bps", &f->bandwidth_Bps) ||
+           number_member(json, "host_speed_flops", &f->flops))
+    rc = FAIL(MV_EPARSE, "%s: expected positive link_latency_s, link_bandwidth_Bps and "
+              "host_speed_flops", path);
+  free(json);
+  return rc;
+}
+
+/* smpi-settings.txt: "key:value" lines, '#' comments. */
+static int read_settings(const char *path, struct mv_calib_folder *f, char *err, size_t errsize)
+{
+  char *text = slurp(path, MAX_JSON);
+  if (!text)
+    return FAIL(MV_EIO, "%s: cannot read", path);
+  int rc = 0;
+  long line = 0;
+  for (char *save = NULL, *l = strtok_r(text, "\n", &save); l && !rc; l = strtok_r(NULL, "\n", &save)) {
+    line++;
+    if (*l == '#' || !*l)
+      continue;
+    char **grown = realloc(f->settings, (f->nsettings + 1) * sizeof *grown);
+    if (!grown) {
+      rc = MV_ENOMEM;
+      break;
+    }
+    f->settings = grown;
+    if (!strchr(l, ':') || strchr(l, ' ') || *l == ':')
+      rc = FAIL(MV_EPARSE, "%s:%ld:1: expected key:value, got \"%.40s\"", path, line, l);
+    else if (!(f->settings[f->nsettings++] = strdup(l)))
+      rc = MV_ENOMEM;
+  }
+  free(text);
+  return rc;
+}
+
+int mv_calib_folder_load(const char *dir, struct mv_calib_folder *f, char *err, size_t errsize)
+{
+  static const char *const files[] = {
+#define XX(id, name) name,
+    MV_CALIB_FILES(XX)
+#undef XX
+  };
+  memset(f, 0, sizeof *f);
+  if (strlen(dir) >= sizeof f->dir)
+    return FAIL(MV_ERANGE, "%s: path too long", dir);
+  strcpy(f->dir, dir);
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+      return FAIL(MV_ENOENT, "%s: not a complete calibration folder: %s is missing", dir, files[i]);
+    fclose(fp);
+  }
+  int rc = check_json(dir, f, err, errsize);
+  if (!rc) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/smpi-settings.txt", dir);
+    rc = read_settings(path, f, err, errsize);
+  }
+  if (rc)
+    mv_calib_folder_release(f);
+  return rc;
+}
+
+void mv_calib_folder_release(struct mv_calib_folder *f)
+{
+  for (size_t i = 0; i < f->nsettings; i++)
+    free(f->settings[i]);
+  free(f->settings);
+  f->settings = NULL;
+  f->nsettings = 0;
+}

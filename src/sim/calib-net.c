@@ -1,0 +1,203 @@
+/* Network part of the calibration, after SimGrid's procedure: per-size medians of every operation,
+ * piecewise-linear fits whose breakpoints the shared segmented regression chooses (BIC), the
+ * eager/rendezvous threshold from where Send stops returning early, SMPI's overheads (os, or, ois),
+ * and the network's own time (ping-pong minus overheads) as link latency and bandwidth from its
+ * top segment with latency and bandwidth factors per segment. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpivet/calib.h"
+#include "mpivet/error.h"
+#include "mpivet/stats.h"
+
+#define MIN_SIZES_PER_SEGMENT 3
+#define MAX_SEGMENTS 6
+#define EAGER_RATIO 0.6     /* Send below this share of the one-way time: it returned early */
+#define MAX_BW_FACTOR 1000.0
+
+struct series { double x[256], y[256]; size_t n; };
+
+static int by_bytes(const void *a, const void *b)
+{
+  const struct mv_calib_sample *p = a, *q = b;
+  return p->bytes < q->bytes ? -1 : p->bytes > q->bytes ? 1 : (p->seconds > q->seconds) - (p->seconds < q->seconds);
+}
+
+/* Medians per size of the same-host samples of op (sorted copy). */
+static int medians(const struct mv_calib_data *d, int op, struct series *s)
+{
+  size_t n = d->n[op], m = 0;
+  struct mv_calib_sample *v = malloc((n + 1) * sizeof *v);
+  if (!v)
+    return MV_ENOMEM;
+  for (size_t i = 0; i < n; i++)
+    if (!d->s[op][i].other)
+      v[m++] = d->s[op][i];
+  qsort(v, m, sizeof *v, by_bytes);
+  s->n = 0;
+  for (size_t i = 0, j; i < m && s->n < 256; i = j) {
+    for (j = i; j < m && v[j].bytes == v[i].bytes; j++)
+      ;
+    size_t c = j - i;
+    s->x[s->n] = v[i].bytes;
+    s->y[s->n++] = c % 2 ? v[i + c / 2].seconds : (v[i + c / 2 - 1].seconds + v[i + c / 2].seconds) / 2;
+  }
+  free(v);
+  return 0;
+}
+
+/* Line fit minimising relative residuals: weights 1/y^2 (SimGrid's goal is relative error). */
+static int rel_line(const double *x, const double *y, size_t from, size_t to, double *a, double *b,
+                    double *rss)
+{
+  double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (size_t i = from; i < to; i++) {
+    double w = 1.0 / fmax(y[i] * y[i], 1e-30);
+    sw += w, sx += w * x[i], sy += w * y[i], sxx += w * x[i] * x[i], sxy += w * x[i] * y[i];
+  }
+  if (sw == 0)
+    return MV_ENUMERIC;
+  double det = sw * sxx - sx * sx;
+  *b = fabs(det) > 1e-300 * sw * sxx ? (sw * sxy - sx * sy) / det : 0;
+  *a = (sy - *b * sx) / sw;
+  *rss = 0;
+  for (size_t i = from; i < to; i++) {
+    double r = (y[i] - *a - *b * x[i]) / fmax(fabs(y[i]), 1e-15);
+    *rss += r * r;
+  }
+  return 0;
+}
+
+static int segfit(void *ctx, size_t from, size_t to, double *rss, int *nparams)
+{
+  const struct series *s = ctx;
+  double a, b;
+  *nparams = 2;
+  return rel_line(s->x, s->y, from, to, &a, &b, rss);
+}
+
+/* Segmented relative-error fit of a series into f. */
+static int piecewise_fit(const struct series *s, struct mv_piecewise *f)
+{
+  struct mv_segreg_options o;
+  struct mv_segreg r;
+  mv_segreg_options_init(&o);
+  o.min_x = MIN_SIZES_PER_SEGMENT;
+  o.max_segments = MAX_SEGMENTS;
+  o.y_scale = 1;
+  int rc = mv_stats_segreg(s->x, s->n, &o, segfit, (void *)s, &r);
+  if (rc)
+    return rc;
+  f->n = r.nsegments;
+  for (size_t i = 0; i < r.nsegments; i++) {
+    struct mv_piece *p = &f->p[i];
+    double rss;
+    rel_line(s->x, s->y, r.seg[i].from, r.seg[i].to, &p->a, &p->b, &rss);
+    p->from = i ? s->x[r.seg[i].from - 1] : 0;
+    p->to = s->x[r.seg[i].to - 1];
+  }
+  return 0;
+}
+
+double mv_piecewise_eval(const struct mv_piecewise *f, double x)
+{
+  size_t i = 0;
+  while (i + 1 < f->n && x > f->p[i + 1].from)
+    i++;
+  return f->n ? f->p[i].a + f->p[i].b * x : 0;
+}
+
+/* The largest size of the leading Send segments whose median time stays below EAGER_RATIO of the
+ * one-way ping-pong time: Send returned before the message was delivered (eager protocol). */
+static double eager_threshold(const struct series *send, const struct series *pp,
+                              const struct mv_piecewise *f)
+{
+  double eager = 0;
+  for (size_t i = 0; i < f->n; i++) {
+    double ratio[256];
+    size_t n = 0;
+    for (size_t k = 0; k < send->n && k < pp->n; k++)
+      if ((i == 0 || send->x[k] > f->p[i].from) && send->x[k] <= f->p[i].to && pp->y[k] > 0)
+        ratio[n++] = send->y[k] / pp->y[k];
+    if (n == 0 || mv_stats_median_inplace(ratio, n) >= EAGER_RATIO)
+      break;
+    eager = f->p[i].to;
+  }
+  return eager;
+}
+
+/* f's pieces up to limit, then its value at limit for every larger size (an overhead SMPI applies
+ * only to eager messages). */
+static void clip(const struct mv_piecewise *f, double limit, struct mv_piecewise *out)
+{
+  out->n = 0;
+  for (size_t i = 0; i < f->n && f->p[i].from < limit; i++)
+    out->p[out->n++] = f->p[i];
+  if (out->n < MV_CALIB_MAX_PIECES)
+    out->p[out->n++] = (struct mv_piece){limit, INFINITY, fmax(mv_piecewise_eval(f, limit), 0), 0};
+  for (size_t i = 0; i < out->n; i++)
+    if (out->p[i].a < 0)   /* SMPI cannot sleep a negative time */
+      out->p[i].a = 0;
+}
+
+static int fit_links(const struct series *pp, struct mv_calibration *c)
+{
+  struct series net = *pp;
+  for (size_t i = 0; i < net.n; i++) {
+    double over = net.x[i] <= c->eager_bytes
+                      ? mv_piecewise_eval(&c->os, net.x[i]) + mv_piecewise_eval(&c->orecv, net.x[i]) : 0;
+    net.y[i] = fmax(net.y[i] - over, 0.05 * net.y[i]);
+  }
+  int rc = piecewise_fit(&net, &c->net);
+  if (rc)
+    return rc;
+  const struct mv_piece *top = &c->net.p[c->net.n - 1];
+  c->bandwidth_Bps = top->b > 0 ? 1.0 / top->b : 1e12;
+  c->latency_s = top->a > 1e-9 ? top->a : 1e-9;
+  c->lat_factor.n = c->bw_factor.n = c->net.n;
+  for (size_t i = 0; i < c->net.n; i++) {
+    const struct mv_piece *p = &c->net.p[i];
+    c->lat_factor.p[i] = (struct mv_piece){p->from, p->to, fmax(p->a, 0) / c->latency_s, 0};
+    double b = fmax(p->b, 1.0 / (c->bandwidth_Bps * MAX_BW_FACTOR));
+    c->bw_factor.p[i] = (struct mv_piece){p->from, p->to, 1.0 / (b * c->bandwidth_Bps), 0};
+  }
+  return 0;
+}
+
+static double median_of(const struct mv_calib_data *d, int op)
+{
+  double *v = malloc((d->n[op] + 1) * sizeof *v);
+  size_t n = 0;
+  for (size_t i = 0; v && i < d->n[op]; i++)
+    v[n++] = d->s[op][i].seconds;
+  double m = v && n ? mv_stats_median_inplace(v, n) : 0;
+  free(v);
+  return m;
+}
+
+int mv_calib_fit_network(const struct mv_calib_data *d, struct mv_calibration *c)
+{
+  struct series *s = calloc(MV_CALIB_NNET, sizeof *s);
+  if (!s)
+    return MV_ENOMEM;
+  int rc = 0;
+  for (int op = 0; op < MV_CALIB_NNET && !rc; op++) {
+    rc = medians(d, op, &s[op]);
+    rc = rc ? rc : piecewise_fit(&s[op], &c->fit[op]);
+  }
+  if (!rc) {
+    c->eager_bytes = eager_threshold(&s[MV_CALIB_SEND], &s[MV_CALIB_PINGPONG], &c->fit[MV_CALIB_SEND]);
+    clip(&c->fit[MV_CALIB_SEND], c->eager_bytes, &c->os);
+    clip(&c->fit[MV_CALIB_RECV], c->eager_bytes, &c->orecv);
+    c->ois = c->fit[MV_CALIB_ISEND];
+    for (size_t i = 0; i < c->ois.n; i++)
+      c->ois.p[i].a = fmax(c->ois.p[i].a, 0);
+    rc = fit_links(&s[MV_CALIB_PINGPONG], c);
+  }
+  c->test_s = median_of(d, MV_CALIB_TEST);
+  c->iprobe_s = median_of(d, MV_CALIB_IPROBE);
+  c->wtime_s = median_of(d, MV_CALIB_WTIME);
+  free(s);
+  return rc;
+}

@@ -1,0 +1,157 @@
+/* Unit tests of the calibration (src/sim/calib-*.c, kernel-model.c): network fits on exact
+ * synthetic measurements whose answers follow by construction (an eager protocol up to 4096 bytes
+ * and a rendezvous protocol above: threshold, overheads, link latency and bandwidth, factors,
+ * worked out by hand in the comments), kernel least squares recovering an exact polynomial, the
+ * CSV reader's messages and the calibration.json member scanner. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+
+#include "mpivet/calib.h"
+#include "mpivet/error.h"
+
+static void add(struct mv_calib_data *d, int op, double bytes, int m, int n, int k, double s)
+{
+  if (d->n[op] == d->cap[op]) {
+    d->cap[op] = d->cap[op] ? 2 * d->cap[op] : 64;
+    d->s[op] = realloc(d->s[op], d->cap[op] * sizeof *d->s[op]);
+  }
+  d->s[op][d->n[op]++] = (struct mv_calib_sample){.bytes = bytes, .m = m, .n = n, .k = k, .seconds = s};
+}
+
+/* One-way time: eager 2 us + 0.2 ns/B up to 4096 B, rendezvous 8 us + 0.25 ns/B above. */
+static double pingpong(double x) { return x <= 4096 ? 2e-6 + 2e-10 * x : 8e-6 + 2.5e-10 * x; }
+
+static void synthetic_network(struct mv_calib_data *d)
+{
+  for (int i = -1; i <= 20; i++) {
+    double x = i < 0 ? 0 : ldexp(1, i);
+    for (int rep = 0; rep < 3; rep++) {
+      add(d, MV_CALIB_PINGPONG, x, 0, 0, 0, pingpong(x));
+      add(d, MV_CALIB_SEND, x, 0, 0, 0, x <= 4096 ? 5e-7 + 1e-10 * x : pingpong(x));
+      add(d, MV_CALIB_ISEND, x, 0, 0, 0, 3e-7 + 1e-12 * x);
+      add(d, MV_CALIB_RECV, x, 0, 0, 0, x <= 4096 ? 4e-7 + 5e-11 * x : pingpong(x));
+    }
+  }
+  for (int rep = 0; rep < 5; rep++) {
+    add(d, MV_CALIB_TEST, 0, 0, 0, 0, 1e-8 * (1 + rep));      /* median 3e-8 */
+    add(d, MV_CALIB_IPROBE, 0, 0, 0, 0, 2e-8);
+    add(d, MV_CALIB_WTIME, 0, 0, 0, 0, 3e-8);
+  }
+}
+
+static void test_network(void)
+{
+  struct mv_calib_data d;
+  struct mv_calibration c = {0};
+  mv_calib_data_init(&d);
+  synthetic_network(&d);
+  ASSERT_INT_EQ(mv_calib_fit_network(&d, &c), 0);
+  /* Send is below 0.6 of the one-way time up to 4096 B (0.5 at most), equal to it above. */
+  ASSERT_DOUBLE_NEAR(c.eager_bytes, 4096, 0);
+  ASSERT_INT_EQ(c.fit[MV_CALIB_PINGPONG].n, 2);
+  ASSERT_DOUBLE_REL(c.fit[MV_CALIB_PINGPONG].p[1].b, 2.5e-10, 1e-6);
+  /* os: the eager Send line, then constant os(4096) = 5e-7 + 4.096e-7. */
+  ASSERT_DOUBLE_REL(mv_piecewise_eval(&c.os, 100), 5e-7 + 1e-8, 1e-6);
+  ASSERT_DOUBLE_REL(mv_piecewise_eval(&c.os, 1 << 20), 9.096e-7, 1e-6);
+  ASSERT_DOUBLE_REL(mv_piecewise_eval(&c.orecv, 1000), 4e-7 + 5e-8, 1e-6);
+  ASSERT_DOUBLE_REL(mv_piecewise_eval(&c.ois, 1 << 20), 3e-7 + 1e-12 * 1048576, 1e-6);
+  /* network = ping-pong - os - or: eager 1.1 us + 0.05 ns/B; rendezvous 8 us + 0.25 ns/B, the top
+   * segment: latency 8 us, bandwidth 4 GB/s; eager factors 1.1/8 and (1/0.05e-9)/4e9 = 5. */
+  ASSERT_DOUBLE_REL(c.latency_s, 8e-6, 1e-6);
+  ASSERT_DOUBLE_REL(c.bandwidth_Bps, 4e9, 1e-6);
+  ASSERT_INT_EQ(c.lat_factor.n, 2);
+  ASSERT_DOUBLE_REL(c.lat_factor.p[0].a, 1.1e-6 / 8e-6, 1e-6);
+  ASSERT_DOUBLE_REL(c.bw_factor.p[0].a, 5.0, 1e-6);
+  ASSERT_DOUBLE_REL(c.lat_factor.p[1].a, 1.0, 1e-6);
+  ASSERT_DOUBLE_NEAR(c.lat_factor.p[1].from, 4096, 0);
+  ASSERT_DOUBLE_REL(c.test_s, 3e-8, 1e-12);
+  ASSERT_DOUBLE_REL(c.iprobe_s, 2e-8, 1e-12);
+  mv_calib_data_release(&d);
+}
+
+static void test_kernels(void)
+{
+  struct mv_calib_data d;
+  struct mv_kernel_model km;
+  mv_calib_data_init(&d);
+  /* dgemm t = 1e-10 mnk + 2e-6 on 40 shapes: M-1 recovers both terms exactly, R^2 = 1. */
+  for (int i = 0; i < 40; i++) {
+    int m = 16 + 37 * i % 500, n = 8 + 53 * i % 300, k = 32 + 11 * i % 200;
+    add(&d, MV_CALIB_DGEMM, 0, m, n, k, 1e-10 * m * n * k + 2e-6);
+  }
+  ASSERT_INT_EQ(mv_kernel_fit(&d, MV_CALIB_DGEMM, 1, 1, -1, &km), 0);
+  ASSERT_DOUBLE_REL(km.coef[0], 1e-10, 1e-6);
+  ASSERT_DOUBLE_REL(km.coef[7], 2e-6, 1e-6);
+  ASSERT_DOUBLE_NEAR(km.coef[1], 0, 0);
+  ASSERT_DOUBLE_NEAR(km.r2, 1, 1e-9);
+  ASSERT_DOUBLE_NEAR(km.sd[7], 0, 1e-12);   /* N-1 of an exact fit */
+  ASSERT_DOUBLE_REL(mv_kernel_predict(&km, 100, 100, 100), 1e-4 + 2e-6, 1e-6);
+  /* M-2 has eight terms: it needs 16 samples. */
+  struct mv_calib_data few;
+  mv_calib_data_init(&few);
+  for (int i = 0; i < 10; i++)
+    add(&few, MV_CALIB_DGEMM, 0, i + 1, i + 2, i + 3, 1e-6 * (i + 1));
+  ASSERT_INT_EQ(mv_kernel_fit(&few, MV_CALIB_DGEMM, 2, 0, -1, &km), MV_ENUMERIC);
+  mv_calib_data_release(&few);
+  mv_calib_data_release(&d);
+}
+
+static void test_csv(void)
+{
+  static const char good[] = "order,op,rank,host,pair,bytes,m,n,k,rep,seconds\n"
+                             "0,pingpong,0,vm,same,1024,0,0,0,0,1.5e-06\n"
+                             "1,dgemm,1,vm,,0,10,20,30,0,2e-05\n";
+  static const char bad_op[] = "order,op,rank,host,pair,bytes,m,n,k,rep,seconds\n"
+                               "0,pingpong,0,vm,same,1024,0,0,0,0,1.5e-06\n"
+                               "1,allgather,0,vm,same,8,0,0,0,0,1e-06\n";
+  static const char bad_num[] = "order,op,rank,host,pair,bytes,m,n,k,rep,seconds\n"
+                                "0,send,0,vm,same,12,0,0,0,0,-3\n";
+  struct mv_calib_data d;
+  char err[256];
+  mv_calib_data_init(&d);
+  FILE *fp = fmemopen((void *)good, sizeof good - 1, "r");
+  ASSERT_INT_EQ(mv_calib_data_read(fp, "m.csv", &d, err, sizeof err), 0);
+  fclose(fp);
+  ASSERT_INT_EQ(d.n[MV_CALIB_PINGPONG], 1);
+  ASSERT_INT_EQ(d.s[MV_CALIB_DGEMM][0].k, 30);
+  mv_calib_data_release(&d);
+  fp = fmemopen((void *)bad_op, sizeof bad_op - 1, "r");
+  ASSERT_INT_EQ(mv_calib_data_read(fp, "m.csv", &d, err, sizeof err), MV_EPARSE);
+  fclose(fp);
+  ASSERT_STR_EQ(err, "m.csv:3:3: expected an operation such as pingpong or dgemm, got \"allgather\"");
+  mv_calib_data_release(&d);
+  fp = fmemopen((void *)bad_num, sizeof bad_num - 1, "r");
+  ASSERT_INT_EQ(mv_calib_data_read(fp, "m.csv", &d, err, sizeof err), MV_EPARSE);
+  fclose(fp);
+  ASSERT_STR_EQ(err, "m.csv:2:29: expected seconds >= 0, got \"-3\"");
+  mv_calib_data_release(&d);
+}
+
+static void test_json_member(void)
+{
+  static const char j[] = "{\"a\": {\"x\": [1, 2, {\"y\": \"}\"}]}, \"format\": \"mpivet-calibration\",\n"
+                          " \"version\": 1, \"s\": \"q\\\"x\"}";
+  char v[64];
+  ASSERT_INT_EQ(mv_calib_json_member(j, "format", v, sizeof v), 0);
+  ASSERT_STR_EQ(v, "mpivet-calibration");
+  ASSERT_INT_EQ(mv_calib_json_member(j, "version", v, sizeof v), 0);
+  ASSERT_STR_EQ(v, "1");
+  ASSERT_INT_EQ(mv_calib_json_member(j, "x", v, sizeof v), MV_ENOENT);   /* nested: not top level */
+  ASSERT_INT_EQ(mv_calib_json_member(j, "a", v, sizeof v), MV_EPARSE);   /* not a scalar */
+  ASSERT_INT_EQ(mv_calib_json_member("{\"a\" 1}", "a", v, sizeof v), MV_EPARSE);
+  ASSERT_INT_EQ(mv_calib_json_member("{\"a\": [1, 2}", "b", v, sizeof v), MV_EPARSE);
+  ASSERT_INT_EQ(mv_calib_json_member("[]", "a", v, sizeof v), MV_EPARSE);
+  ASSERT_INT_EQ(mv_calib_json_member(j, "format", v, 4), MV_ERANGE);
+}
+
+int main(void)
+{
+  RUN_TEST(test_network);
+  RUN_TEST(test_kernels);
+  RUN_TEST(test_csv);
+  RUN_TEST(test_json_member);
+  return TEST_EXIT();
+}
