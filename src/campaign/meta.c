@@ -12,6 +12,7 @@
 #include "mpivet/campaign.h"
 #include "mpivet/error.h"
 #include "mpivet/json.h"
+#include "mpivet/launch.h"
 #include "mpivet/meta.h"
 
 extern char **environ;
@@ -107,7 +108,8 @@ static void write_plan(struct mv_json *j, const struct mv_campaign *c)
     mv_json_kv_string(j, c->keys[i], c->values[i]);
   mv_json_object_end(j);
   const char *engine = mv_campaign_get(c, "engine"), *ppn = mv_campaign_get(c, "ppn");
-  if (engine && strcmp(engine, "smpi") == 0) {
+  const struct mv_engine_facts *facts = mv_launch_engine_facts(engine);
+  if (facts && facts->simulated) {
     const char *args[16];
     size_t n = mv_campaign_smpi_args(p->msizes, p->n_msizes, ppn ? atoi(ppn) : 0, args, 16);
     mv_json_key(j, "smpi_options");   /* added to the engine's own smpirun options */

@@ -32,7 +32,7 @@ static const char usage[] =
   "  --np N --ppn K      ranks and ranks per node [4, engine default]\n"
   "  --hosts LIST        host list for mpirun/srun, or hosts of a --platform FILE\n"
   "  --platform P        smpi: cluster:N, fattree:N, torus:AxBxC, dragonfly:G,C,R,N or a file\n"
-  "  --runs R            separate launches [3; 1 for smpi, whose launches are identical]\n"
+  "  --runs R            separate launches [5; 1 for smpi, whose launches are identical]\n"
   "  --timeout SEC       per launch [600]\n"
   "  -o, --output DIR    output folder [bench-results]\n"
   "srun options (Slurm's default when not given):\n"
@@ -183,7 +183,8 @@ static int check_spec(struct bench_cli *b)
   struct stat st;
   if (mv_launch_srun_check(&b->spec, err, sizeof err))
     return mv_cli_error("bench", "%s", err);
-  if (strcmp(b->spec.engine, "smpi") == 0 && b->spec.platform && stat(b->spec.platform, &st) != 0 &&
+  if (mv_launch_engine_facts(b->spec.engine)->simulated && b->spec.platform &&
+      stat(b->spec.platform, &st) != 0 &&
       mv_platform_parse(b->spec.platform, &p, err, sizeof err))
     return mv_cli_error("bench", "--%s", err);
   if (mv_launch_available(&b->spec))
@@ -326,7 +327,7 @@ static int default_ops(struct bench_cli *b)
   for (int i = 0; i < b->pass.argc; i++)
     if (strcmp(b->pass.argv[i], "--ops") == 0)
       return 0;
-  if (strcmp(b->spec.engine, "smpi") != 0 || b->spec.np <= SMPI_SCAN_MAX_NP)
+  if (!mv_launch_engine_facts(b->spec.engine)->simulated || b->spec.np <= SMPI_SCAN_MAX_NP)
     return 0;
   fprintf(stderr, "mpivet bench: note: MPI_Scan and MPI_Exscan are left out of the default "
                   "operations above %d ranks under SMPI (its Scan is O(p^3) to simulate); name "
@@ -344,7 +345,7 @@ static void smpi_settings(struct bench_cli *b)
 {
   int64_t sizes[256];
   size_t n = 0;
-  if (strcmp(b->spec.engine, "smpi") != 0 || msizes_of(b->msizes, sizes, &n))
+  if (!mv_launch_engine_facts(b->spec.engine)->simulated || msizes_of(b->msizes, sizes, &n))
     return;  /* --msizes was checked when parsed */
   mv_campaign_smpi_args(sizes, n, b->spec.ppn, b->smpi, sizeof b->smpi / sizeof b->smpi[0]);
   b->spec.launcher_args = b->smpi;
@@ -359,11 +360,11 @@ int cmd_bench(int argc, char **argv)
   mv_cmdline_init(&b.pass);
   int rc = parse(argc, argv, &b);
   if (rc == 0)
-    rc = default_ops(&b);
-  if (rc == 0 && b.runs == 0)
-    b.runs = strcmp(b.spec.engine, "smpi") == 0 ? 1 : 3;  /* SMPI is deterministic */
+    rc = check_spec(&b);   /* first: the engine's facts below need a known engine */
   if (rc == 0)
-    rc = check_spec(&b);
+    rc = default_ops(&b);
+  if (rc == 0 && b.runs == 0)   /* as `mpivet check` */
+    b.runs = mv_launch_engine_facts(b.spec.engine)->default_runs;
   if (rc == 0) {
     smpi_settings(&b);
     rc = bench(&b);
