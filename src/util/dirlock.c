@@ -8,15 +8,27 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mpivet/error.h"
 
+/* Folders this process holds (flock conflicts between two opens in one process, too). */
+#define MAX_HELD 16
+static struct { dev_t dev; ino_t ino; } held[MAX_HELD];
+static int nheld;
+
 int mv_dir_lock(const char *dir)
 {
   char path[4200];
+  struct stat st;
   if (snprintf(path, sizeof path, "%s/" MV_DIR_LOCK_NAME, dir) >= (int)sizeof path)
     return MV_ERANGE;
+  if (stat(dir, &st) != 0)
+    return MV_EIO;
+  for (int i = 0; i < nheld; i++)
+    if (held[i].dev == st.st_dev && held[i].ino == st.st_ino)
+      return 0;
   int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
   if (fd < 0)
     return MV_EIO;
@@ -24,6 +36,10 @@ int mv_dir_lock(const char *dir)
     int busy = errno == EWOULDBLOCK;
     close(fd);
     return busy ? MV_EBUSY : MV_EIO;
+  }
+  if (nheld < MAX_HELD) {
+    held[nheld].dev = st.st_dev;
+    held[nheld++].ino = st.st_ino;
   }
   return 0;   /* fd stays open: the lock lasts until the process ends */
 }
