@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mpivet/json.h"
+#include "mpivet/meta.h"
 #include "mpivet/results.h"
 #include "run.h"
 
@@ -152,38 +153,33 @@ static void meta_jobs(struct mv_json *j, const struct bench_run *r)
   mv_json_array_end(j);
 }
 
-int bench_meta_write(const struct bench_run *r)
+static int meta_body(struct mv_json *j, void *arg)
 {
-  FILE *fp = fopen(r->o->meta, "w");
-  if (!fp)
-    return -1;
-  struct mv_json j;
-  mv_json_init(&j, fp, 1);
-  mv_json_object_begin(&j);
-  mv_json_kv_string(&j, "program", "mpivet-bench");
-  mv_json_kv_string(&j, "version", MV_VERSION);
-  mv_json_kv_string(&j, "git_revision", MV_GIT_REVISION);
-  mv_json_kv_string(&j, "flavor", MV_MPI_FLAVOR);
-  mv_json_kv_string(&j, "library", r->library);
-  mv_json_kv_string(&j, "library_version_string", r->library_full);
-  mv_json_kv_string(&j, "engine", r->o->engine);
-  mv_json_kv_int(&j, "nprocs", r->size);
-  mv_json_kv_int(&j, "ppn", r->ppn);
-  mv_json_kv_int(&j, "oversubscribed", r->oversubscribed);   /* more ranks on a node than cores */
-  mv_json_kv_int(&j, "pinned_by_bench", r->pinned);          /* rank 0 bound itself to a core */
-  mv_json_kv_string(&j, "timer", "MPI_Wtime");
-  mv_json_kv_number(&j, "timer_resolution_s", MPI_Wtick());
-  meta_clock(&j, r);
-  mv_json_kv_string(&j, "start", r->o->start);
-  mv_json_kv_string(&j, "timing", r->o->timing);
-  mv_json_kv_int(&j, "warmup", r->o->warmup);
-  mv_json_kv_int(&j, "clear_cache_bytes", r->o->clear_cache);
-  mv_json_kv_int(&j, "seed", (long long)r->seed);
-  mv_json_kv_string(&j, "memory", bench_mem_live() >= 0
+  const struct bench_run *r = arg;
+  mv_json_kv_string(j, "flavor", MV_MPI_FLAVOR);
+  mv_json_kv_string(j, "library", r->library);
+  mv_json_kv_string(j, "library_version_string", r->library_full);
+  mv_json_kv_string(j, "engine", r->o->engine);
+  mv_json_kv_int(j, "nprocs", r->size);
+  mv_json_kv_int(j, "ppn", r->ppn);
+  mv_json_kv_int(j, "oversubscribed", r->oversubscribed);   /* more ranks on a node than cores */
+  mv_json_kv_int(j, "pinned_by_bench", r->pinned);          /* rank 0 bound itself to a core */
+  mv_json_kv_string(j, "timer", "MPI_Wtime");
+  mv_json_kv_number(j, "timer_resolution_s", MPI_Wtick());
+  meta_clock(j, r);
+  mv_json_kv_string(j, "start", r->o->start);
+  mv_json_kv_string(j, "timing", r->o->timing);
+  mv_json_kv_int(j, "warmup", r->o->warmup);
+  mv_json_kv_int(j, "clear_cache_bytes", r->o->clear_cache);
+  mv_json_kv_int(j, "seed", (long long)r->seed);
+  mv_json_kv_string(j, "memory", bench_mem_live() >= 0
                     ? "mem_bytes: malloc/free interposition; rss_bytes: PSS from /proc/self/smaps"
                     : "not measured: under SMPI all ranks share one simulator process");
-  meta_jobs(&j, r);
-  mv_json_object_end(&j);
-  int rc = mv_json_finish(&j);
-  return fclose(fp) == 0 && rc == 0 ? 0 : -1;
+  meta_jobs(j, r);
+  return 0;
+}
+
+int bench_meta_write(const struct bench_run *r)
+{
+  return mv_meta_write(r->o->meta, "mpivet-bench", meta_body, (void *)r) == 0 ? 0 : -1;
 }

@@ -90,13 +90,14 @@ int mv_campaign_bench_launch(void *ctx, const struct mv_campaign *c,
   }
   const char *ppn = mv_campaign_get(c, "ppn"), *timeout = mv_campaign_get(c, "timeout");
   const char *engine = mv_campaign_get(c, "engine"), *smpi[8] = {NULL};
-  int sim = engine && strcmp(engine, "smpi") == 0;
-  /* SMPI is deterministic: one warm-up call only sizes the start window (none when the plan
+  const struct mv_engine_facts *facts = mv_launch_engine_facts(engine);
+  int sim = facts && facts->simulated, det = facts && facts->deterministic;
+  /* deterministic (SMPI): one warm-up call only sizes the start window (none when the plan
    * makes one call per job: jobs.warmup 0) */
   char warmup[16];
   snprintf(warmup, sizeof warmup, "%d", jobs.warmup >= 0 ? jobs.warmup : 1);
   const char *args[] = {"--ops", jobs.ops, "--msizes", jobs.msizes, "--reps", reps, "--seed", seed,
-                        sim || jobs.warmup >= 0 ? "--warmup" : NULL, warmup, NULL};
+                        det || jobs.warmup >= 0 ? "--warmup" : NULL, warmup, NULL};
   if (sim)
     mv_campaign_smpi_args(jobs.coll_totals, jobs.n_coll_totals, ppn ? atoi(ppn) : 0, smpi,
                           sizeof smpi / sizeof smpi[0]);

@@ -7,6 +7,7 @@
 
 struct mv__engine {
   const char *name;
+  struct mv_engine_facts facts;
   /* Launcher executable for this spec ("mpirun.openmpi", "srun", ...). */
   const char *(*launcher)(const struct mv_launch_spec *spec);
   /* MPI flavor whose programs run ("openmpi", "mpich", "smpi"). */

@@ -88,16 +88,29 @@ static const struct mv__engine *const engines[] = {&mv__engine_mpirun, &mv__engi
 
 const char *const *mv_launch_engines(void)
 {
-  static const char *const names[] = {"mpirun", "srun", "smpi", NULL};
+  static const char *names[NENGINES + 1];
+  for (int i = 0; i < NENGINES; i++)
+    names[i] = engines[i]->name;
   return names;
+}
+
+static const struct mv__engine *engine_named(const char *name)
+{
+  for (int i = 0; name && i < NENGINES; i++)
+    if (strcmp(engines[i]->name, name) == 0)
+      return engines[i];
+  return NULL;
 }
 
 static const struct mv__engine *engine_of(const struct mv_launch_spec *spec)
 {
-  for (int i = 0; spec->engine && i < NENGINES; i++)
-    if (strcmp(engines[i]->name, spec->engine) == 0)
-      return engines[i];
-  return NULL;
+  return engine_named(spec->engine);
+}
+
+const struct mv_engine_facts *mv_launch_engine_facts(const char *engine)
+{
+  const struct mv__engine *e = engine_named(engine);
+  return e ? &e->facts : NULL;
 }
 
 const char *mv__launch_real_flavor(const struct mv_launch_spec *spec)

@@ -1,6 +1,7 @@
 /* meta.json of a campaign: everything needed to judge or repeat it — MPI library and version,
  * engine, hosts and cores, environment variables that tune MPI or the launcher, mpivet version
- * and git revision, seed and plan, and the SMPI platform file (copied next to the results). */
+ * and git revision, seed and plan, and the SMPI platform file (copied next to the results);
+ * the head of the one schema comes from util/meta.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 #include "mpivet/campaign.h"
 #include "mpivet/error.h"
 #include "mpivet/json.h"
+#include "mpivet/launch.h"
+#include "mpivet/meta.h"
 
 extern char **environ;
 
@@ -105,7 +108,8 @@ static void write_plan(struct mv_json *j, const struct mv_campaign *c)
     mv_json_kv_string(j, c->keys[i], c->values[i]);
   mv_json_object_end(j);
   const char *engine = mv_campaign_get(c, "engine"), *ppn = mv_campaign_get(c, "ppn");
-  if (engine && strcmp(engine, "smpi") == 0) {
+  const struct mv_engine_facts *facts = mv_launch_engine_facts(engine);
+  if (facts && facts->simulated) {
     const char *args[16];
     size_t n = mv_campaign_smpi_args(p->msizes, p->n_msizes, ppn ? atoi(ppn) : 0, args, 16);
     mv_json_key(j, "smpi_options");   /* added to the engine's own smpirun options */
@@ -133,6 +137,27 @@ static int copy_file(const char *from, const char *to)
   return bad ? MV_EIO : 0;
 }
 
+struct meta_args {
+  const struct mv_campaign *c;
+  const struct mv_meta *m;
+};
+
+static int meta_body(struct mv_json *j, void *arg)
+{
+  const struct meta_args *a = arg;
+  const struct mv_meta *m = a->m;
+  mv_json_kv_string(j, "library", m->library);
+  mv_json_kv_string(j, "engine", m->engine);
+  mv_json_kv_string(j, "platform_file", m->platform_file ? "platform.xml" : NULL);
+  mv_json_kv_string(j, "platform_source", m->platform_file);
+  mv_json_kv_string(j, "command_line", m->command_line);
+  mv_json_kv_int(j, "written_unix_time", (long long)time(NULL));
+  write_hosts(j);
+  write_env(j);
+  write_plan(j, a->c);
+  return 0;
+}
+
 int mv_campaign_write_meta(const struct mv_campaign *c, const struct mv_meta *m)
 {
   char path[MV_CAMPAIGN_PATH_MAX + 32], platform[MV_CAMPAIGN_PATH_MAX + 32];
@@ -141,27 +166,8 @@ int mv_campaign_write_meta(const struct mv_campaign *c, const struct mv_meta *m)
       ((rc = mv_campaign_path(c, "platform.xml", platform, sizeof platform)) == 0) &&
       strcmp(m->platform_file, platform) != 0)
     rc = copy_file(m->platform_file, platform);
-  FILE *fp = rc ? NULL : fopen(path, "w");
-  if (!fp)
-    return rc ? rc : MV_EIO;
-  struct mv_json j;
-  mv_json_init(&j, fp, 1);
-  mv_json_object_begin(&j);
-  mv_json_kv_string(&j, "format", "mpivet-meta 1");
-  mv_json_kv_string(&j, "mpivet_version", MV_VERSION);
-  mv_json_kv_string(&j, "mpivet_git_revision", MV_GIT_REVISION);
-  mv_json_kv_string(&j, "library", m->library);
-  mv_json_kv_string(&j, "engine", m->engine);
-  mv_json_kv_string(&j, "platform_file", m->platform_file ? "platform.xml" : NULL);
-  mv_json_kv_string(&j, "platform_source", m->platform_file);
-  mv_json_kv_string(&j, "command_line", m->command_line);
-  mv_json_kv_int(&j, "written_unix_time", (long long)time(NULL));
-  write_hosts(&j);
-  write_env(&j);
-  write_plan(&j, c);
-  mv_json_object_end(&j);
-  rc = mv_json_finish(&j);
-  if (fclose(fp) != 0 && rc == 0)
-    rc = MV_EIO;
-  return rc;
+  if (rc)
+    return rc;
+  struct meta_args a = {c, m};
+  return mv_meta_write(path, "mpivet check", meta_body, &a);
 }

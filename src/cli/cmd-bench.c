@@ -12,7 +12,10 @@
 #include "mpivet/bench.h"
 #include "mpivet/campaign.h"
 #include "mpivet/error.h"
+#include "mpivet/grow.h"
+#include "mpivet/json-read.h"
 #include "mpivet/json.h"
+#include "mpivet/meta.h"
 #include "mpivet/launch.h"
 #include "mpivet/platform.h"
 #include "mpivet/progress.h"
@@ -29,7 +32,7 @@ static const char usage[] =
   "  --np N --ppn K      ranks and ranks per node [4, engine default]\n"
   "  --hosts LIST        host list for mpirun/srun, or hosts of a --platform FILE\n"
   "  --platform P        smpi: cluster:N, fattree:N, torus:AxBxC, dragonfly:G,C,R,N or a file\n"
-  "  --runs R            separate launches [3; 1 for smpi, whose launches are identical]\n"
+  "  --runs R            separate launches [5; 1 for smpi, whose launches are identical]\n"
   "  --timeout SEC       per launch [600]\n"
   "  -o, --output DIR    output folder [bench-results]\n"
   "srun options (Slurm's default when not given):\n"
@@ -180,7 +183,8 @@ static int check_spec(struct bench_cli *b)
   struct stat st;
   if (mv_launch_srun_check(&b->spec, err, sizeof err))
     return mv_cli_error("bench", "%s", err);
-  if (strcmp(b->spec.engine, "smpi") == 0 && b->spec.platform && stat(b->spec.platform, &st) != 0 &&
+  if (mv_launch_engine_facts(b->spec.engine)->simulated && b->spec.platform &&
+      stat(b->spec.platform, &st) != 0 &&
       mv_platform_parse(b->spec.platform, &p, err, sizeof err))
     return mv_cli_error("bench", "--%s", err);
   if (mv_launch_available(&b->spec))
@@ -188,45 +192,52 @@ static int check_spec(struct bench_cli *b)
   return 0;
 }
 
-/* Copy "key": number from a bench meta file (clock-sync figures) into j. */
-static void copy_number(struct mv_json *j, const char *text, const char *key, const char *as)
+/* The launch's mpivet-bench meta.json (same schema, writer "mpivet-bench"), parsed; a missing
+ * or unreadable one leaves *root null, and the launch entry then lacks its clock figures. */
+static void read_bench_meta(const char *path, struct mv_jval *root)
 {
-  char pat[64];
-  snprintf(pat, sizeof pat, "\"%s\": ", key);
-  const char *p = text ? strstr(text, pat) : NULL;
-  if (p)
-    mv_json_kv_number(j, as, strtod(p + strlen(pat), NULL));
+  char *text = NULL;
+  size_t len = 0, at;
+  const char *what;
+  memset(root, 0, sizeof *root);
+  FILE *fp = fopen(path, "r");
+  if (fp && mv_read_stream(fp, &text, &len) == 0)
+    mv_jread_parse(text, len, root, &at, &what);   /* on failure root stays null */
+  if (fp)
+    fclose(fp);
+  free(text);
+}
+
+/* "as": the number at key of object v, when there is one. */
+static void copy_number(struct mv_json *j, const struct mv_jval *v, const char *key, const char *as)
+{
+  const struct mv_jval *x = mv_jval_get(v, key);
+  if (x && x->type == MV_JNUMBER)
+    mv_json_kv_number(j, as, x->num);
 }
 
 static void launch_meta(struct mv_json *j, int run, const struct mv_launch_result *res)
 {
-  char text[65536] = "", method[32] = "";
-  FILE *fp = fopen(res->meta, "r");
-  if (fp) {
-    text[fread(text, 1, sizeof text - 1, fp)] = '\0';
-    fclose(fp);
-  }
-  const char *m = strstr(text, "\"method\": \"");
-  if (m)
-    sscanf(m + 11, "%31[^\"]", method);
+  struct mv_jval root;
+  read_bench_meta(res->meta, &root);
+  const struct mv_jval *sync = mv_jval_get(&root, "clock_sync");
+  const struct mv_jval *method = mv_jval_get(sync, "method");
   mv_json_object_begin(j);
   mv_json_kv_int(j, "run", run);
   mv_json_kv_string(j, "command", res->command);
   mv_json_kv_number(j, "seconds", res->seconds);
   mv_json_kv_int(j, "rows", res->rows);
   mv_json_kv_string(j, "bench_meta", res->meta);
-  mv_json_kv_string(j, "clock_sync_method", method);
-  copy_number(j, text, "seconds", "clock_sync_seconds");
-  copy_number(j, text, "residual_max_abs_s", "clock_residual_max_abs_s");
-  copy_number(j, text, "seed", "seed");
+  mv_json_kv_string(j, "clock_sync_method", method && method->type == MV_JSTRING ? method->str : "");
+  copy_number(j, sync, "seconds", "clock_sync_seconds");
+  copy_number(j, sync, "residual_max_abs_s", "clock_residual_max_abs_s");
+  copy_number(j, &root, "seed", "seed");
   mv_json_object_end(j);
+  mv_jval_release(&root);
 }
 
 static void meta_head(struct mv_json *j, const struct mv_launch_spec *s, int runs)
 {
-  mv_json_kv_string(j, "tool", "mpivet bench");
-  mv_json_kv_string(j, "version", MV_VERSION);
-  mv_json_kv_string(j, "git_revision", MV_GIT_REVISION);
   mv_json_kv_string(j, "engine", s->engine);
   mv_json_kv_string(j, "flavor", mv_launch_flavor(s));
   mv_json_kv_int(j, "np", s->np);
@@ -266,6 +277,21 @@ static int run_all(struct bench_cli *b, struct mv_json *j, struct mv_results_wri
   return rc;
 }
 
+struct bench_meta {
+  struct bench_cli *b;
+  struct mv_results_writer *w;
+  int exit;   /* run_all's exit code */
+};
+
+/* The writer's part of meta.json: the launch, then one entry per launch as it finishes. */
+static int bench_meta(struct mv_json *j, void *arg)
+{
+  struct bench_meta *m = arg;
+  meta_head(j, &m->b->spec, m->b->runs);
+  m->exit = run_all(m->b, j, m->w);
+  return m->exit ? MV_EEXTERN : 0;
+}
+
 static int bench(struct bench_cli *b)
 {
   char dir[4096], path[4200];
@@ -276,26 +302,16 @@ static int bench(struct bench_cli *b)
   b->spec.workdir = dir;
   b->spec.args = (const char *const *)b->pass.argv;
   snprintf(path, sizeof path, "%s/results.csv", b->out);
-  struct mv_results_writer *w;
-  int rc = mv_results_writer_open(&w, path, MV_RESULTS_ATOMIC);
+  struct bench_meta m = {b, NULL, 0};
+  int rc = mv_results_writer_open(&m.w, path, MV_RESULTS_ATOMIC);
   if (rc)
     return mv_cli_fail("bench", rc, "%s: cannot write", path);
   snprintf(path, sizeof path, "%s/meta.json", b->out);
-  FILE *fp = fopen(path, "w");
-  if (!fp) {
-    mv_results_writer_close(w, 0);
-    return mv_cli_error("bench", "%s: cannot write", path);
-  }
-  struct mv_json j;
-  mv_json_init(&j, fp, 1);
-  mv_json_object_begin(&j);
-  meta_head(&j, &b->spec, b->runs);
-  rc = run_all(b, &j, w);
-  mv_json_object_end(&j);
-  int wrc = mv_json_finish(&j);
-  if (fclose(fp) != 0 || wrc)
-    rc = rc ? rc : mv_cli_error("bench", "%s: write error", path);
-  if (mv_results_writer_close(w, rc == 0) != 0 && !rc)
+  int wrc = mv_meta_write(path, "mpivet bench", bench_meta, &m);
+  rc = m.exit;
+  if (wrc && !rc)
+    rc = mv_cli_error("bench", "%s: cannot write", path);
+  if (mv_results_writer_close(m.w, rc == 0) != 0 && !rc)
     rc = mv_cli_error("bench", "%s/results.csv: write error", b->out);
   if (!rc)
     fprintf(stderr, "mpivet bench: %d launch(es) -> %s/results.csv, %s\n", b->runs, b->out, path);
@@ -311,7 +327,7 @@ static int default_ops(struct bench_cli *b)
   for (int i = 0; i < b->pass.argc; i++)
     if (strcmp(b->pass.argv[i], "--ops") == 0)
       return 0;
-  if (strcmp(b->spec.engine, "smpi") != 0 || b->spec.np <= SMPI_SCAN_MAX_NP)
+  if (!mv_launch_engine_facts(b->spec.engine)->simulated || b->spec.np <= SMPI_SCAN_MAX_NP)
     return 0;
   fprintf(stderr, "mpivet bench: note: MPI_Scan and MPI_Exscan are left out of the default "
                   "operations above %d ranks under SMPI (its Scan is O(p^3) to simulate); name "
@@ -329,7 +345,7 @@ static void smpi_settings(struct bench_cli *b)
 {
   int64_t sizes[256];
   size_t n = 0;
-  if (strcmp(b->spec.engine, "smpi") != 0 || msizes_of(b->msizes, sizes, &n))
+  if (!mv_launch_engine_facts(b->spec.engine)->simulated || msizes_of(b->msizes, sizes, &n))
     return;  /* --msizes was checked when parsed */
   mv_campaign_smpi_args(sizes, n, b->spec.ppn, b->smpi, sizeof b->smpi / sizeof b->smpi[0]);
   b->spec.launcher_args = b->smpi;
@@ -344,11 +360,11 @@ int cmd_bench(int argc, char **argv)
   mv_cmdline_init(&b.pass);
   int rc = parse(argc, argv, &b);
   if (rc == 0)
-    rc = default_ops(&b);
-  if (rc == 0 && b.runs == 0)
-    b.runs = strcmp(b.spec.engine, "smpi") == 0 ? 1 : 3;  /* SMPI is deterministic */
+    rc = check_spec(&b);   /* first: the engine's facts below need a known engine */
   if (rc == 0)
-    rc = check_spec(&b);
+    rc = default_ops(&b);
+  if (rc == 0 && b.runs == 0)   /* as `mpivet check` */
+    b.runs = mv_launch_engine_facts(b.spec.engine)->default_runs;
   if (rc == 0) {
     smpi_settings(&b);
     rc = bench(&b);

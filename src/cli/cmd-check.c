@@ -65,7 +65,7 @@ static const char usage[] =
 #define SUITE_OPS "MPI_Barrier@800,MPI_Bcast@800,MPI_Reduce@800,MPI_Allreduce@800," \
   "MPI_Gather@800,MPI_Allgather@800,bcast_as_binomial@800,allreduce_as_reduce_bcast@800," \
   "allgather_as_gather_bcast@800,MPI_Gather@800p,MPI_Allgather@800p,MPI_Alltoall@800p"
-static const char default_ops_smpi[] = SUITE_OPS;
+static const char default_ops_time[] = SUITE_OPS;
 static const char default_ops[] = SUITE_OPS ",MPI_Comm_create@800,MPI_Comm_dup@800,"
   "MPI_Win_create@800,MPI_Cart_create@800";
 
@@ -134,22 +134,23 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
   return rc;
 }
 
-/* Defaults that depend on the engine: SMPI is deterministic (a launch repeats the previous
- * one to the last digit), so one launch of a few repetitions says all there is. */
+/* Defaults that depend on the engine (mv_launch_engine_facts): a deterministic engine (SMPI)
+ * says all there is in one launch of a few repetitions. */
 static void engine_defaults(struct check_opts *o)
 {
-  int sim = strcmp(o->engine, "smpi") == 0;
-  /* one call per job is exact under SMPI, where a per-process size costs host time like p^3
-   * (the default's 800 B-per-process launch: 5.9 s of CPU at 512 ranks, 59.7 s at 1024) */
-  o->pp_single = sim && !o->reps;
+  const struct mv_engine_facts *f = mv_launch_engine_facts(o->engine);
+  /* one call per job is exact when deterministic, and under SMPI a per-process size costs host
+   * time like p^3 (the default's 800 B-per-process launch: 5.9 s of CPU at 512 ranks, 59.7 s
+   * at 1024) */
+  o->pp_single = f->deterministic && !o->reps;
   if (!o->np)
-    o->np = sim ? "16:1024" : "2,4,8";
+    o->np = f->default_np;
   if (!o->runs)
-    o->runs = sim ? 1 : 5;
+    o->runs = f->default_runs;
   if (!o->reps)
-    o->reps = sim ? 3 : 20;
+    o->reps = f->default_reps;
   if (!o->ops)
-    o->ops = o->msizes ? TIME_OPS : sim ? default_ops_smpi : default_ops;
+    o->ops = o->msizes ? TIME_OPS : f->measures_memory ? default_ops : default_ops_time;
   if (!o->msizes)
     o->msizes = "800";
 }
@@ -255,7 +256,7 @@ static int new_campaign(struct mv_campaign *c, struct check_opts *o)
   char expect[4096], dir[512];
   if (!o->engine)
     o->engine = "smpi";
-  if (strcmp(o->engine, "smpi") && strcmp(o->engine, "mpirun") && strcmp(o->engine, "srun"))
+  if (!mv_launch_engine_facts(o->engine))
     return mv_cli_error("check", "--engine: expected smpi, mpirun or srun, got \"%s\"", o->engine);
   engine_defaults(o);
   int rc = check_srun(o);
@@ -276,7 +277,7 @@ static int new_campaign(struct mv_campaign *c, struct check_opts *o)
     return rc;
   if (mv_campaign_create(c, o->out))
     return mv_cli_error("check", "%s", c->error[0] ? c->error : "cannot create the campaign folder");
-  if (strcmp(o->engine, "smpi") == 0 && (rc = smpi_platform(c, o)))
+  if (mv_launch_engine_facts(o->engine)->simulated && (rc = smpi_platform(c, o)))
     return rc;
   /* the plan file must carry the platform too: rewrite it with the final options */
   return mv_campaign_save(c) ? mv_cli_error("check", "%s: cannot save the plan", c->dir) : 0;
@@ -310,8 +311,8 @@ static int analyze(struct mv_campaign *c, const char *command_line)
   mv_campaign_path(c, "results.csv", results, sizeof results);
   struct mv_check_analysis a;
   mv_check_analysis_init(&a);
-  int smpi = strcmp(mv_campaign_get(c, "engine"), "smpi") == 0;
-  a.skip_memory = smpi;
+  const struct mv_engine_facts *f = mv_launch_engine_facts(mv_campaign_get(c, "engine"));
+  a.skip_memory = f && !f->measures_memory;
   for (size_t i = 0; i < c->plan.n_msizes && a.n_pp_sizes < 16; i++)
     if (c->plan.msize_pp && c->plan.msize_pp[i])
       a.pp_sizes[a.n_pp_sizes++] = c->plan.msizes[i];
@@ -336,7 +337,7 @@ static int analyze(struct mv_campaign *c, const char *command_line)
   snprintf(r->info[1], sizeof r->info[1], "expectations: %.200s", mv_campaign_get(c, "expect"));
   if (mv_campaign_get(c, "platform"))
     snprintf(r->info[2], sizeof r->info[2], "platform: %.200s", mv_campaign_get(c, "platform"));
-  if (smpi && a.n_skipped)
+  if (a.skip_memory && a.n_skipped)
     snprintf(r->info[3], sizeof r->info[3], "memory: %zu expectation%s not judged under SMPI (every "
              "rank runs in one simulator process, so no allocation belongs to a rank); measure "
              "memory with --engine mpirun or srun", a.n_skipped, a.n_skipped == 1 ? "" : "s");

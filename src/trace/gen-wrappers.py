@@ -369,34 +369,41 @@ def fortran_body(f):
     return "\n".join(out)
 
 
+def write_atomic(path, text):
+    """Writes path through a temporary and a rename, so that a compiler never reads half a file."""
+    tmp = "%s.tmp.%d" % (path, os.getpid())
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
 def main():
     spec, outdir = sys.argv[1], sys.argv[2]
     funcs = read_spec(spec)
     os.makedirs(outdir, exist_ok=True)
-    with open(os.path.join(outdir, "trace-regions.h"), "w") as h:
-        h.write(HEADER + "#ifndef MPIVET_TRACE_REGIONS_H\n#define MPIVET_TRACE_REGIONS_H\n\n")
-        h.write("enum mv__group {\n%s  MV__G_COUNT\n};\n\n" %
-                "".join("  MV__G_%s,\n" % g.upper() for g in GROUPS))
-        h.write("enum mv__region_id {\n%s  MV__R_COUNT\n};\n\n" %
-                "".join("  MV__R_%s,\n" % f["name"] for f in funcs))
-        h.write("struct mv__region {\n  const char *name;\n  int group;  /* enum mv__group */\n"
-                "  int role;   /* OTF2_RegionRole */\n};\n\n")
-        h.write("extern const struct mv__region mv__regions[MV__R_COUNT];\n"
-                "extern const char *const mv__group_names[MV__G_COUNT];\n\n#endif\n")
-    with open(os.path.join(outdir, "trace-regions.c"), "w") as c:
-        c.write(HEADER + '#include <otf2/otf2.h>\n\n#include "trace-regions.h"\n\n')
-        c.write("const struct mv__region mv__regions[MV__R_COUNT] = {\n")
-        for f in funcs:
-            c.write('  {"%s", MV__G_%s, OTF2_REGION_ROLE_%s},\n' %
-                    (f["name"], f["group"].upper(), ROLES[f["role"]]))
-        c.write("};\n\nconst char *const mv__group_names[MV__G_COUNT] = {%s};\n" %
-                ", ".join('"%s"' % g for g in GROUPS))
-    with open(os.path.join(outdir, "trace-wrappers.c"), "w") as w:
-        w.write(HEADER + '#include <stdlib.h>\n\n#include "hooks.h"\n\n')
-        w.write("\n".join(wrapper(f) for f in funcs))
-    with open(os.path.join(outdir, "trace-fortran.c"), "w") as w:
-        w.write(HEADER + '#include <stdlib.h>\n\n#include "fortran.h"\n\n')
-        w.write("\n".join(fortran_body(f) for f in funcs))
+    h = [HEADER + "#ifndef MPIVET_TRACE_REGIONS_H\n#define MPIVET_TRACE_REGIONS_H\n\n",
+         "enum mv__group {\n%s  MV__G_COUNT\n};\n\n" %
+         "".join("  MV__G_%s,\n" % g.upper() for g in GROUPS),
+         "enum mv__region_id {\n%s  MV__R_COUNT\n};\n\n" %
+         "".join("  MV__R_%s,\n" % f["name"] for f in funcs),
+         "struct mv__region {\n  const char *name;\n  int group;  /* enum mv__group */\n"
+         "  int role;   /* OTF2_RegionRole */\n};\n\n",
+         "extern const struct mv__region mv__regions[MV__R_COUNT];\n"
+         "extern const char *const mv__group_names[MV__G_COUNT];\n\n#endif\n"]
+    write_atomic(os.path.join(outdir, "trace-regions.h"), "".join(h))
+    c = [HEADER + '#include <otf2/otf2.h>\n\n#include "trace-regions.h"\n\n',
+         "const struct mv__region mv__regions[MV__R_COUNT] = {\n"]
+    c += ['  {"%s", MV__G_%s, OTF2_REGION_ROLE_%s},\n' %
+          (f["name"], f["group"].upper(), ROLES[f["role"]]) for f in funcs]
+    c.append("};\n\nconst char *const mv__group_names[MV__G_COUNT] = {%s};\n" %
+             ", ".join('"%s"' % g for g in GROUPS))
+    write_atomic(os.path.join(outdir, "trace-regions.c"), "".join(c))
+    write_atomic(os.path.join(outdir, "trace-wrappers.c"),
+                 HEADER + '#include <stdlib.h>\n\n#include "hooks.h"\n\n' +
+                 "\n".join(wrapper(f) for f in funcs))
+    write_atomic(os.path.join(outdir, "trace-fortran.c"),
+                 HEADER + '#include <stdlib.h>\n\n#include "fortran.h"\n\n' +
+                 "\n".join(fortran_body(f) for f in funcs))
 
 
 if __name__ == "__main__":

@@ -4,8 +4,8 @@
 set -u
 work=$(mktemp -d /tmp/mv-analyze-cli-XXXXXX)
 trap 'rm -rf "$work"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+KEEP_GOING=1
+. "$(dirname "$0")/../lib.bash"
 expect_rc() {   # WANT CMD...
   local want=$1; shift
   "$@" >"$work/out" 2>"$work/err"
@@ -42,5 +42,5 @@ if [ -x "$MV_BUILD/lib/mpivet/openmpi/mpivet-analyze-mpi" ]; then
   expect_rc 0 "$MPIVET" analyze "$work/t" --json --np 2
   grep -v '"tool":' "$work/out" | cmp -s - "$work/serial.json" || fail "--np 2 JSON differs from the serial one"
 fi
-[ $fails = 0 ] || exit 1
+finish
 echo "ok"

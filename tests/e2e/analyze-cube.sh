@@ -8,8 +8,8 @@
 set -u
 work=$(mktemp -d /tmp/mv-analyze-cube-XXXXXX)
 trap 'rm -rf "$work"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+KEEP_GOING=1
+. "$(dirname "$0")/../lib.bash"
 synth="$MV_BUILD/bin/mv-otf2-synth"
 [ -x "$synth" ] || { echo "analyze not built (no OTF2): skip"; exit 77; }
 command -v python3 >/dev/null || { echo "python3 missing: skip"; exit 77; }
@@ -114,5 +114,5 @@ fi
 "$MPIVET" analyze "$work/t" --cube "$work/no/such/dir/x.cubex" >/dev/null 2>"$work/err"
 [ $? = 2 ] || fail "unwritable cube path: exit status not 2"
 grep -q "cannot create the cube file" "$work/err" || fail "unwritable cube path: $(cat "$work/err")"
-[ $fails -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
+finish
 echo "all cube checks passed"

@@ -2,7 +2,7 @@
 # The CLI contract: --help lists every command of commands.def, --version works, every command
 # has --help (exit 0), unknown commands and unknown options give one line on stderr and exit 2.
 set -u
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.bash"
 out=$("$MPIVET" --help) || fail "--help exited $?"
 cmds=$(sed -n 's/^MV_COMMAND(\([a-z]*\),.*/\1/p' "$MV_SRC/src/cli/commands.def")
 [ -n "$cmds" ] || fail "no commands in commands.def"

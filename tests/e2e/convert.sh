@@ -2,7 +2,7 @@
 # mpivet convert end to end: Extra-P -> csv -> Extra-P is identical; a bad cell is refused with
 # file:line:column and exit 2, and the existing output file is left untouched.
 set -u
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.bash"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cat > "$tmp/in.txt" <<'TXT'
 PARAMETER p

@@ -4,7 +4,7 @@
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.bash"
 {
   echo "run,engine,library,nprocs,ppn,op,impl,msize,metric,rep,value,valid"
   for p in 4 8 16 32 64 128; do

@@ -5,7 +5,7 @@
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.bash"
 # Known models, repetitions at -1%, 0, +1%: Bcast 3 + 2 log2 p, Gather 1 + 0.5 p, bytes 64.
 {
   echo "PARAMETER p"

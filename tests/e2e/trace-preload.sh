@@ -4,7 +4,7 @@
 # first (AddressSanitizer refuses to start otherwise). The launcher here is a shell that
 # writes the LD_PRELOAD it got; paths that do not exist are only warned about by ld.so.
 set -u
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.bash"
 lib=$(dirname "$MPIVET")/../lib/mpivet/openmpi/libmpivet-trace.so
 [ -e "$lib" ] || { echo "skip: no Open MPI tracer built"; exit 77; }
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT

@@ -6,7 +6,7 @@
 set -uo pipefail
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.bash"
 hdr=run,engine,library,nprocs,ppn,op,impl,msize,metric,rep,value,valid
 run() { "$MPIVET" regress "$@" > "$work/out" 2> "$work/err"; echo $?; }
 

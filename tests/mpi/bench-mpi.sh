@@ -5,7 +5,7 @@
 # deliberately wrong clock), barrier start.
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.bash"
 ran=0
 for mpi in openmpi mpich; do
   case " ${MV_FLAVORS//;/ } " in *" $mpi "*) ;; *) continue ;; esac

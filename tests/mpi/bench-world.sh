@@ -3,7 +3,7 @@
 # started (OMPI_COMM_WORLD_SIZE, PMI_SIZE, SLURM_STEP_NUM_TASKS): exit 3, the reason, no row.
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.bash"
 ran=0
 for mpi in openmpi mpich; do
   case " $MV_FLAVORS " in *" $mpi "*) ;; *) continue ;; esac

@@ -3,9 +3,9 @@
 command -v otf2-print >/dev/null || { echo "otf2-print not installed"; exit 77; }
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/mv-trace-test.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
-FAILS=0
 TESTED=0
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+KEEP_GOING=1
+. "$MV_SRC/tests/lib.bash"
 
 # have_flavor FLAVOR: 0 when the tracer and the examples are built for it (the built files
 # decide, not MV_FLAVORS).

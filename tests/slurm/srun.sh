@@ -10,7 +10,7 @@ export MV_SLURM_DIR=$tmp/slurm SLURM_CONF=$tmp/slurm/slurm.conf
 slurm=$MV_SRC/scripts/slurm-local.sh
 cleanup() { bash "$slurm" stop >/dev/null 2>&1; rm -rf "$tmp"; }
 trap cleanup EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.bash"
 
 # One Slurm at a time on this machine (its ports are fixed): wait for another test's to stop.
 exec 9> /tmp/mpivet-slurm-test.lock

@@ -4,7 +4,7 @@
 set -u
 case " ${MV_FLAVORS//;/ } " in *" smpi "*) ;; *) echo "smpi flavor not built"; exit 77 ;; esac
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.bash"
 
 for d in a b; do
   "$MPIVET" bench --engine smpi --np 16 --platform fattree:16 --ops collectives,mockups,pingpong \

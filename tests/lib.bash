@@ -1,0 +1,13 @@
+# Helpers sourced by the shell tests (`. "$(dirname "$0")/../lib.bash"`); .bash so that ctest
+# does not run it as a test. fail MESSAGE reports a failed check and ends the test with exit 1,
+# or, when the test set KEEP_GOING=1, counts it in FAILS and goes on; finish then exits 1 when
+# any check failed.
+FAILS=0
+fail() {
+  echo "FAIL: $*"
+  FAILS=$((FAILS + 1))
+  [ "${KEEP_GOING:-0}" = 1 ] || exit 1
+}
+finish() {
+  [ "$FAILS" -eq 0 ] || { echo "$FAILS check(s) failed"; exit 1; }
+}
