@@ -137,5 +137,9 @@ void mv__svg_plot(FILE *fp, const struct mv_report_fn *f, int id)
   mv_xml_escape(fp, t.expectation);
   fputs(", model ", fp);
   mv_xml_escape(fp, mv_judgement_modeled(&f->j) ? t.model : f->j.note);
+  if (f->j.nsegments) {   /* the regimes: the curve above is piecewise */
+    fputs("; ", fp);
+    mv_xml_escape(fp, f->j.note);
+  }
   fputs("</figcaption></figure>\n", fp);
 }
