@@ -30,6 +30,7 @@ struct mv_plan {
   int64_t *msizes;          /* bytes: a total volume, or per process when msize_pp[i] */
   unsigned char *msize_pp;  /* [n_msizes] 1: msizes[i] is per process ("800p") */
   size_t n_msizes;
+  size_t cap_nprocs_, cap_ops_, cap_msizes_, cap_pp_;   /* allocated (mv_grow) */
   int runs;                 /* separate launches per process count */
   int reps;                 /* repetitions inside a launch */
   /* Launches of per-process sizes (each such size has launches of its own when the plan mixes

@@ -32,6 +32,7 @@ struct mv_guideline {
 struct mv_catalog {
   size_t n;
   struct mv_guideline *items;
+  size_t cap_;                           /* allocated items (mv_grow) */
   char error[512];                       /* "file:line:col: ..." after a failed load */
 };
 
@@ -127,7 +128,7 @@ struct mv_gl_report {
   size_t nchecks, nconfigs;
   struct mv_gl_check *checks;
   struct mv_gl_config_summary *configs;
-  size_t cap_checks_;
+  size_t cap_checks_, cap_configs_;
   size_t nviolations;
   size_t nundecidable;            /* over every configuration */
   size_t ndecided;                /* pattern and monotony comparisons decided (test or slowdown) */

@@ -17,7 +17,7 @@ struct mv_dataset;
 
 #define MV_JUDGE_NAME 264
 #define MV_JUDGE_TEXT 256
-#define MV_JUDGE_MAX_SEGMENTS 8   /* MV_SEGREG_MAX_SEGMENTS */
+#define MV_JUDGE_MAX_SEGMENTS MV_MODEL_MAX_SEGMENTS
 /* A model needs this many distinct process counts (one parameter). */
 #define MV_JUDGE_MIN_POINTS 3
 
@@ -28,11 +28,6 @@ enum mv_judge_status { MV_JUDGE_EXACT = 0, MV_JUDGE_APPROX = 1, MV_JUDGE_MISMATC
                        MV_JUDGE_NOT_MODELED = 3, MV_JUDGE_NOT_MEASURED = 4, MV_JUDGE_MODELED = 5 };
 #define MV_JUDGE_NSTATUS 6
 
-/* One regime of a segmented model: the model holds for from <= x <= to (the first parameter). */
-struct mv_model_segment {
-  double from, to;
-  struct mv_function fn;
-};
 
 struct mv_judgement {
   char function[MV_JUDGE_NAME];   /* the series: op, or the impl id of a mock-up/variant */

@@ -74,6 +74,8 @@ struct mv_model {
   double smape;       /* symmetric mean absolute percentage error of the fit, in percent */
   double cv_smape;    /* leave-one-out cross-validated SMAPE, in percent (NAN if n too small) */
   double rss;         /* unweighted residual sum of squares on the locations */
+  int decreasing;     /* one parameter: the series falls (strong scaling), so the model's terms
+                       * have negative coefficients below a positive constant */
 };
 
 void mv_series_init(struct mv_series *s, int nparams, const char *const *names);
@@ -118,6 +120,28 @@ double mv_term_eval(const struct mv_term *t, const double *coords);
 int mv_function_format(const struct mv_function *f, char *buf, size_t size);
 /* Exponent as text: "5/4", "1", "-1/2", or "%.6g" when no small fraction matches. */
 void mv_exponent_format(double x, char *buf, size_t size);
+
+/* ---- regime changes: segmented models of one parameter ---- */
+#define MV_MODEL_MAX_SEGMENTS 8   /* = MV_SEGREG_MAX_SEGMENTS */
+/* One regime of a segmented model: the model holds for from <= x <= to (the first parameter). */
+struct mv_model_segment {
+  double from, to;
+  size_t npoints;
+  struct mv_function fn;
+  double smape;       /* of fn on the segment's points, percent */
+};
+/* Regime changes of a one-parameter series (an algorithm switch inside the MPI library, eager
+ * to rendezvous, a cache edge): the series is split where mv_stats_segreg (BIC over the
+ * RSS-optimal breakpoints, at most 3 segments) says one PMNF function per segment describes it
+ * better, each segment modeled by mv_model_fit_1p with o. Residuals are relative and a segment
+ * within MV_SEGMENT_EXACT_REL (5 %, half the poor-fit SMAPE) counts as exact. Inner segments
+ * need 3 process counts; the first and last may have 1 or 2 (a regime the data only enter at
+ * their end). Fills seg[0..*nseg) sorted by x and returns 0 with *nseg >= 2, or with *nseg = 0
+ * when one function fits best or a segment of 3 or more points is itself a poor fit (its
+ * SMAPE above MV_MODEL_POOR_SMAPE). MV_EINVAL for several parameters, MV_ENOMEM. */
+#define MV_SEGMENT_EXACT_REL 0.05
+int mv_model_fit_segments(const struct mv_series *s, const struct mv_fit_options *o,
+                          struct mv_model_segment *seg, size_t *nseg);
 
 /* ---- kernels: the series of an input file, ready to fit ---- */
 struct mv_dataset;

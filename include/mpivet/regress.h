@@ -50,6 +50,7 @@ struct mv_regress_case {
 struct mv_regress_report {
   size_t n;
   struct mv_regress_case *cases;
+  size_t cap_;                    /* allocated cases (mv_grow) */
   size_t n_failed, n_skipped, n_undecidable;
   double tolerance, alpha;
 };

@@ -49,6 +49,7 @@ struct mv_report {
   struct mv_report_fn *fns;
   size_t nrules;
   struct mv_rule_judgement *rules;     /* lhs: index into fns, SIZE_MAX when not in the report */
+  size_t cap_fns_, cap_rules_;         /* allocated (mv_grow) */
   /* guideline verdicts at gl_nprocs (NULL when not evaluated); not owned */
   const struct mv_gl_report *gl;
   const struct mv_catalog *catalog;

@@ -101,9 +101,10 @@ int mv_stats_ols(const double *X, const double *y, size_t n, size_t k,
  * the distinct x values (all points sharing one x stay in one segment; a break lies between two
  * consecutive distinct x); then k is chosen by the Bayesian information criterion
  *   BIC(k) = n ln(max(RSS_k, floor) / n) + (sum of the segments' parameters + k - 1) ln(n)
- * (each breakpoint counts as one parameter; n = number of points). floor = n (1e-9 y_scale)^2
- * stands for the rounding noise of an exact fit, so that exact fits tie and the penalty then
- * prefers fewer segments (ties go to the smaller k).
+ * (each breakpoint counts as one parameter; n = number of points). floor = n (rel_floor y_scale)^2
+ * stands for the noise of an exact fit (rounding with the default 1e-9; a caller whose data
+ * are never exact may say what residual is as good as none), so that exact fits tie and the
+ * penalty then prefers fewer segments (ties go to the smaller k).
  * The fit callback sees the half-open index range [from, to) of the caller's sorted points
  * (its own data through ctx: lines, PMNF models, weighted or not). It returns 0 and sets *rss and
  * *nparams (parameters it estimated), MV_ENUMERIC when that range cannot be fitted (the
@@ -116,6 +117,7 @@ struct mv_segreg_options {
   size_t min_x;           /* distinct x values per segment, >= 1 (a line needs 2, PMNF 3) */
   size_t max_segments;    /* 1..MV_SEGREG_MAX_SEGMENTS */
   double y_scale;         /* typical |y| as the callback weighs it (1 for relative residuals) */
+  double rel_floor;       /* residual per point, relative to y_scale, that counts as exact */
 };
 struct mv_segment { size_t from, to; double rss; int nparams; };  /* [from, to) of the points */
 struct mv_segreg {
@@ -124,7 +126,7 @@ struct mv_segreg {
   double rss, bic;
   double bic_by_k[MV_SEGREG_MAX_SEGMENTS + 1];  /* [k]: best BIC with k segments, NAN if none */
 };
-void mv_segreg_options_init(struct mv_segreg_options *o);   /* min_x 2, max_segments 3 */
+void mv_segreg_options_init(struct mv_segreg_options *o);   /* min_x 2, max_segments 3, rel_floor 1e-9 */
 /* x: n values sorted ascending (MV_EINVAL otherwise or for NaN). MV_ENUMERIC when not even one
  * segment is admissible; MV_ERANGE for more than MV_SEGREG_MAX_X distinct x. */
 int mv_stats_segreg(const double *x, size_t n, const struct mv_segreg_options *o,

@@ -6,6 +6,7 @@
 
 #include "cube-tar.h"
 #include "mpivet/error.h"
+#include "mpivet/grow.h"
 
 void mv__membuf_init(struct mv__membuf *b)
 {
@@ -16,16 +17,9 @@ void mv__membuf_add(struct mv__membuf *b, const void *p, size_t n)
 {
   if (b->err)
     return;
-  if (b->len + n > b->cap) {
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->len + n)
-      cap *= 2;
-    char *d = realloc(b->data, cap);
-    if (!d) {
-      b->err = 1;
-      return;
-    }
-    b->data = d, b->cap = cap;
+  if (mv_grow(&b->data, &b->cap, b->len + n, 1, 4096) < 0) {
+    b->err = 1;
+    return;
   }
   memcpy(b->data + b->len, p, n);
   b->len += n;

@@ -42,22 +42,24 @@ static int bench_args(const struct mv_launch_spec *spec, const struct mv_launch_
   return rc ? rc : mv__cmdline_add_all(args, own);
 }
 
-/* The first line of the log that mpivet-bench wrote as an error ("mpivet-bench: ..."): under
- * a launcher, its exit status says little (srun, mpirun report their own codes). */
-static void bench_error(const char *log, char *out, size_t size)
+/* Why a launch failed, from its log: mpivet-bench's first error line ("mpivet-bench: ...",
+ * prefix dropped), else the launcher's last line (srun: "srun: error: ..."). Under a launcher
+ * the exit status says little (srun and mpirun report their own codes). */
+static void launch_error(const char *log, char *out, size_t size)
 {
   static const char prefix[] = "mpivet-bench: ";
-  char line[1024];
+  char line[1024], last[1024] = "";
+  int found = 0;
   FILE *fp = fopen(log, "r");
-  out[0] = '\0';
-  while (fp && fgets(line, sizeof line, fp))
-    if (strncmp(line, prefix, sizeof prefix - 1) == 0) {
-      const char *msg = line + sizeof prefix - 1;
-      snprintf(out, size, "%.*s", (int)strcspn(msg, "\n"), msg);
-      break;
-    }
+  while (fp && !found && fgets(line, sizeof line, fp)) {
+    line[strcspn(line, "\n")] = '\0';
+    found = strncmp(line, prefix, sizeof prefix - 1) == 0;
+    if (found || line[0])
+      snprintf(last, sizeof last, "%s", found ? line + sizeof prefix - 1 : line);
+  }
   if (fp)
     fclose(fp);
+  snprintf(out, size, "%s", last);
 }
 
 int mv_launch_bench(const struct mv_launch_spec *spec, int run, const struct mv_row_sink *sink,
@@ -89,7 +91,7 @@ int mv_launch_bench(const struct mv_launch_spec *spec, int run, const struct mv_
   res->seconds = mv_now() - t0;
   mv_cmdline_release(&cmd);
   if (rc) {
-    bench_error(res->log, res->error, sizeof res->error);
+    launch_error(res->log, res->error, sizeof res->error);
     return rc;
   }
   rc = mv_launch_capture(res->csv, run, sink, &res->rows);

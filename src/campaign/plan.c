@@ -11,6 +11,7 @@
 #include "mpivet/bench.h"
 #include "mpivet/campaign.h"
 #include "mpivet/error.h"
+#include "mpivet/grow.h"
 
 void mv_plan_init(struct mv_plan *p)
 {
@@ -25,7 +26,7 @@ static void free_ops(struct mv_plan *p)
     free(p->ops[i]);
   free(p->ops);
   p->ops = NULL;
-  p->n_ops = 0;
+  p->n_ops = p->cap_ops_ = 0;
 }
 
 void mv_plan_release(struct mv_plan *p)
@@ -97,10 +98,9 @@ static int add_nprocs(struct mv_plan *p, long long v)
   for (size_t i = 0; i < p->n_nprocs; i++)
     if (p->nprocs[i] == v)
       return 0;
-  int *n = realloc(p->nprocs, (p->n_nprocs + 1) * sizeof *n);
-  if (!n)
+  if (mv_grow(&p->nprocs, &p->cap_nprocs_, p->n_nprocs + 1, sizeof *p->nprocs, 8) < 0)
     return MV_ENOMEM;
-  p->nprocs = n;
+  int *n = p->nprocs;
   size_t i = p->n_nprocs++;
   while (i > 0 && n[i - 1] > v) {   /* keep ascending */
     n[i] = n[i - 1];
@@ -138,7 +138,7 @@ int mv_plan_parse_nprocs(struct mv_plan *p, const char *spec)
 {
   free(p->nprocs);
   p->nprocs = NULL;
-  p->n_nprocs = 0;
+  p->n_nprocs = p->cap_nprocs_ = 0;
   int rc = each_token(spec, nprocs_token, p);
   return rc ? rc : (p->n_nprocs ? 0 : MV_EPARSE);
 }
@@ -162,11 +162,9 @@ static int op_token(void *ctx, const char *t)
   struct mv_msize_spec spec;
   if (op_size(t, &spec) < 0)
     return MV_EPARSE;
-  char **ops = realloc(p->ops, (p->n_ops + 1) * sizeof *ops);
-  if (!ops)
+  if (mv_grow(&p->ops, &p->cap_ops_, p->n_ops + 1, sizeof *p->ops, 8) < 0)
     return MV_ENOMEM;
-  p->ops = ops;
-  if (!(ops[p->n_ops] = strdup(t)))
+  if (!(p->ops[p->n_ops] = strdup(t)))
     return MV_ENOMEM;
   p->n_ops++;
   return 0;
@@ -196,16 +194,11 @@ static int find_msize(const struct mv_plan *p, const struct mv_msize_spec *s)
 
 static int add_msize(struct mv_plan *p, const struct mv_msize_spec *s)
 {
-  int64_t *m = realloc(p->msizes, (p->n_msizes + 1) * sizeof *m);
-  if (!m)
+  if (mv_grow(&p->msizes, &p->cap_msizes_, p->n_msizes + 1, sizeof *p->msizes, 8) < 0 ||
+      mv_grow(&p->msize_pp, &p->cap_pp_, p->n_msizes + 1, 1, 8) < 0)
     return MV_ENOMEM;
-  p->msizes = m;
-  unsigned char *pp = realloc(p->msize_pp, p->n_msizes + 1);
-  if (!pp)
-    return MV_ENOMEM;
-  p->msize_pp = pp;
-  m[p->n_msizes] = s->bytes;
-  pp[p->n_msizes++] = (unsigned char)s->per_process;
+  p->msizes[p->n_msizes] = s->bytes;
+  p->msize_pp[p->n_msizes++] = (unsigned char)s->per_process;
   return 0;
 }
 
@@ -225,7 +218,7 @@ int mv_plan_parse_msizes(struct mv_plan *p, const char *list)
   free(p->msize_pp);
   p->msizes = NULL;
   p->msize_pp = NULL;
-  p->n_msizes = 0;
+  p->n_msizes = p->cap_msizes_ = p->cap_pp_ = 0;
   return each_token(list, msize_token, p);
 }
 

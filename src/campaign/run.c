@@ -11,6 +11,7 @@
 
 #include "mpivet/campaign.h"
 #include "mpivet/error.h"
+#include "mpivet/grow.h"
 #include "mpivet/results.h"
 #include "state.h"
 
@@ -27,14 +28,8 @@ void mv_rowbuf_release(struct mv_rowbuf *b)
 
 int mv_rowbuf_push(struct mv_rowbuf *b, const struct mv_row *row)
 {
-  if (b->n == b->cap) {
-    size_t cap = b->cap ? 2 * b->cap : 256;
-    struct mv_row *r = realloc(b->rows, cap * sizeof *r);
-    if (!r)
-      return MV_ENOMEM;
-    b->rows = r;
-    b->cap = cap;
-  }
+  if (mv_grow(&b->rows, &b->cap, b->n + 1, sizeof *b->rows, 256) < 0)
+    return MV_ENOMEM;
   b->rows[b->n++] = *row;
   return 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mpivet/error.h"
+#include "mpivet/grow.h"
 #include "mpivet/guidelines.h"
 #include "mpivet/paths.h"
 
@@ -136,11 +137,9 @@ static int parse_fields(struct parser *p, const struct token *t, size_t n, struc
 
 static int add_guideline(struct parser *p, const struct token *t, size_t n)
 {
-  struct mv_guideline *items = realloc(p->cat->items, (p->cat->n + 1) * sizeof *items);
-  if (!items)
+  if (mv_grow(&p->cat->items, &p->cat->cap_, p->cat->n + 1, sizeof *p->cat->items, 32) < 0)
     return MV_ENOMEM;
-  p->cat->items = items;
-  struct mv_guideline *gl = &items[p->cat->n];
+  struct mv_guideline *gl = &p->cat->items[p->cat->n];
   memset(gl, 0, sizeof *gl);
   gl->line = p->line;
   int rc = parse_id(p, &t[0], gl);
@@ -218,24 +217,10 @@ int mv_catalog_load(struct mv_catalog *cat, const char *path)
     return MV_ENOENT;
   }
   char *text = NULL;
-  size_t len = 0, cap = 0, got;
-  int rc = 0;
-  do {
-    if (len + 4096 > cap) {
-      char *bigger = realloc(text, cap = 2 * cap + 4096);
-      if (!bigger) {
-        rc = MV_ENOMEM;
-        break;
-      }
-      text = bigger;
-    }
-    got = fread(text + len, 1, cap - len, fp);
-    len += got;
-  } while (got > 0);
-  if (rc == 0 && ferror(fp)) {
+  size_t len = 0;
+  int rc = mv_read_stream(fp, &text, &len);
+  if (rc == MV_EIO)
     snprintf(cat->error, sizeof cat->error, "%.400s: read error", path);
-    rc = MV_EIO;
-  }
   fclose(fp);
   if (rc == 0)
     rc = mv_catalog_parse(cat, text, len, path);

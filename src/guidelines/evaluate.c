@@ -339,10 +339,9 @@ static int find_configs(struct ctx *c)
       k++;
     if (k < rep->nconfigs)
       continue;
-    struct mv_gl_config_summary *bigger = realloc(rep->configs, (k + 1) * sizeof *bigger);
-    if (!bigger)
+    if (mv_grow(&rep->configs, &rep->cap_configs_, k + 1, sizeof *rep->configs, 4) < 0)
       return MV_ENOMEM;
-    rep->configs = bigger;
+    struct mv_gl_config_summary *bigger = rep->configs;
     memset(&bigger[k], 0, sizeof bigger[k]);
     snprintf(bigger[k].library, sizeof bigger[k].library, "%s", g->library);
     snprintf(bigger[k].engine, sizeof bigger[k].engine, "%s", g->engine);

@@ -24,6 +24,8 @@ struct ctx {
   struct hyp *cand;   /* [2 * ns] one-term candidates */
   const double *y;    /* locations fitted: prep.ys while selecting, prep.y for the model */
   struct mv__prep prep;
+  int decreasing;     /* the series clearly falls (strong scaling): terms must fall too */
+  size_t last;        /* index of the largest x */
 };
 
 /* How the constant is fitted: free, fixed at 0, or fixed by f(1) = 0 (c0 = -sum c_j t_j(1)). */
@@ -61,10 +63,29 @@ static int fit(const struct ctx *c, struct hyp *h, const double *sw, double *hat
   return rc;
 }
 
+/* Admissible for a falling series (strong scaling, time shrinking as p grows): a constant not
+ * below 0, every term falling (a negative power of x with a positive coefficient, or a growing
+ * term with a negative one), and a cost still not negative at the largest x measured. */
+static int admissible_falling(const struct ctx *c, const struct hyp *h)
+{
+  if (h->anchor == AT1 || h->coef[0] < 0.0)
+    return 0;
+  double at = h->coef[0];
+  for (int j = 1; j <= h->nterms; j++) {
+    int inverse = c->space[h->idx[j - 1]].f[0].poly < 0.0;
+    if (inverse ? !(h->coef[j] > 0.0) : !(h->coef[j] < 0.0))
+      return 0;
+    at += h->coef[j] * c->cols[(size_t)(h->idx[j - 1] + 1) * c->n + c->last];
+  }
+  return at >= 0.0;
+}
+
 /* Admissible for the robust rule: growing terms, and a cost that is not negative at x = 1
  * (one process, one byte): time and memory cannot be. */
 static int admissible(const struct ctx *c, const struct hyp *h)
 {
+  if (c->decreasing)
+    return admissible_falling(c, h);
   double at1 = h->coef[0];
   for (int j = 1; j <= h->nterms; j++) {
     if (!(h->coef[j] > 0.0))
@@ -254,6 +275,43 @@ static void to_model(const struct ctx *c, const struct hyp *h, const char *param
   loo(c, &g, c->prep.sw, &werr, &m->cv_smape);
 }
 
+/* A series falls clearly when its location at the largest x is below 2/3 of that at the
+ * smallest (a strong-scaling time); *last gets the index of the largest x. */
+#define FALLING_RATIO (2.0 / 3.0)
+static int falling(const struct mv__prep *p, const double *x, size_t n, size_t *last)
+{
+  size_t lo = 0, hi = 0;
+  for (size_t i = 1; i < n; i++) {
+    lo = x[i] < x[lo] ? i : lo;
+    hi = x[i] > x[hi] ? i : hi;
+  }
+  *last = hi;
+  return p->ys[lo] > 0 && p->ys[hi] < FALLING_RATIO * p->ys[lo];
+}
+
+/* The search space of a falling series: o's (or the default) plus x^(-e) for each of its pure
+ * powers x^e (strong scaling: time ~ c0 + c / p^e). */
+static int with_inverse(const struct mv_fit_options *o, struct mv_fit_options *fo,
+                        struct mv_term **out)
+{
+  size_t ns = o->nspace, k;
+  const struct mv_term *sp = o->space ? o->space : mv_model_default_space(&ns);
+  struct mv_term *t = malloc(2 * ns * sizeof *t);
+  if (!t)
+    return MV_ENOMEM;
+  memcpy(t, sp, ns * sizeof *t);
+  k = ns;
+  for (size_t i = 0; i < ns; i++)
+    if (sp[i].nfactors == 1 && sp[i].f[0].poly > 0 && sp[i].f[0].log == 0 && sp[i].f[0].exp2 == 0) {
+      t[k] = sp[i];
+      t[k++].f[0].poly = -sp[i].f[0].poly;
+    }
+  fo->space = t;
+  fo->nspace = k;
+  *out = t;
+  return 0;
+}
+
 static int ctx_init(struct ctx *c, const double *x, size_t n, const struct mv_fit_options *o)
 {
   c->space = o->space;
@@ -297,9 +355,13 @@ int mv__fit_1p_ex(const double *x, const size_t *nvalues, const double *const *v
   for (size_t i = 0; i < ntop; i++)
     top[i] = -1;
   struct ctx c = {0};
+  struct mv_fit_options fo = *o;
+  struct mv_term *inverse = NULL;
   int rc = mv__prep_init(&c.prep, nvalues, values, n, o);
+  if (rc == 0 && (c.decreasing = falling(&c.prep, x, n, &c.last)))
+    rc = with_inverse(o, &fo, &inverse);
   if (rc == 0)
-    rc = ctx_init(&c, x, n, o);
+    rc = ctx_init(&c, x, n, &fo);
   if (rc == 0) {
     struct hyp h = {{-1, -1}, 0, FREE, {0}, 0};
     if (o->select == MV_SELECT_SMAPE)
@@ -308,11 +370,14 @@ int mv__fit_1p_ex(const double *x, const size_t *nvalues, const double *const *v
       select_robust(&c, o, &h, top, ntop);
     c.y = c.prep.y;
     rc = fit(&c, &h, o->select == MV_SELECT_SMAPE ? NULL : c.prep.sw, NULL);
-    if (rc == 0)
+    if (rc == 0) {
       to_model(&c, &h, param, x, out);
+      out->decreasing = c.decreasing && h.nterms > 0;
+    }
   }
   free(c.cols);
   free(c.cand);
+  free(inverse);
   mv__prep_release(&c.prep);
   return rc;
 }

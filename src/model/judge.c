@@ -69,24 +69,95 @@ static void note_add(struct mv_judgement *j, const char *text)
   snprintf(j->note + len, sizeof j->note - len, "%s%s", len ? "; " : "", text);
 }
 
-/* mv_model_fit_note on the locations (the fit's measure) of a one-parameter series. */
-static void note_poor_fit(struct mv_judgement *j, const struct mv_series *s,
-                          const struct mv_fit_options *fo)
+/* mv_model_fit_note on the locations (the fit's measure) of a one-parameter series; returns
+ * 1 when the fit is poor. */
+static int note_poor_fit(struct mv_judgement *j, const struct mv_series *s,
+                         const struct mv_fit_options *fo)
 {
   char text[MV_JUDGE_TEXT];
   double *y = malloc((s->npoints ? s->npoints : 1) * sizeof *y);
+  int poor = 0;
   if (!y)
-    return;
+    return 0;
   for (size_t i = 0; i < s->npoints; i++)
     y[i] = mv_measure_apply(fo->measure, s->values[i], s->nvalues[i]);
-  if (mv_model_fit_note(&j->model, s->coords, y, s->npoints, text, sizeof text))
+  if ((poor = mv_model_fit_note(&j->model, s->coords, y, s->npoints, text, sizeof text)))
     note_add(j, text);
   free(y);
+  return poor;
 }
 
 static const enum mv_judge_status status_of_match[] = {
   [MV_MATCH_NONE] = MV_JUDGE_MISMATCH, [MV_MATCH_APPROX] = MV_JUDGE_APPROX,
   [MV_MATCH_EXACT] = MV_JUDGE_EXACT};
+
+/* The fit statistics of a segment's model on its own points (the measure at each). */
+static void segment_model(const struct mv_series *s, const struct mv_model_segment *g,
+                          const struct mv_fit_options *fo, struct mv_model *m)
+{
+  double x[256], y[256];
+  size_t n = 0;
+  memset(m, 0, sizeof *m);
+  m->fn = g->fn;
+  for (size_t i = 0; i < s->npoints && n < 256; i++)
+    if (s->coords[i] >= g->from && s->coords[i] <= g->to) {
+      x[n] = s->coords[i];
+      y[n++] = mv_measure_apply(fo->measure, s->values[i], s->nvalues[i]);
+    }
+  mv__model_stats(m, x, 1, y, n);
+  m->cv_smape = NAN;
+}
+
+/* "regime change between p = 512 and 1024: p = 1024 is 33x the p = 16..512 model" per switch. */
+static void note_switches(struct mv_judgement *j, const struct mv_series *s, const struct mv_fit_options *fo)
+{
+  j->note[0] = '\0';
+  for (size_t k = 0; k + 1 < j->nsegments; k++) {
+    const struct mv_model_segment *a = &j->segments[k], *b = &j->segments[k + 1];
+    double yb = NAN, fa = mv_function_eval(&a->fn, &b->from);
+    for (size_t i = 0; i < s->npoints; i++)
+      if (s->coords[i] == b->from)
+        yb = mv_measure_apply(fo->measure, s->values[i], s->nvalues[i]);
+    char text[MV_JUDGE_TEXT];
+    const char *p = s->params[0];
+    snprintf(text, sizeof text, "regime change between %s = %g and %g: %s = %g is %.3gx the %s = %g..%g model",
+             p, a->to, b->from, p, b->from, yb / fa, p, a->from, a->to);
+    note_add(j, text);
+  }
+}
+
+/* A series one function fits poorly but segments fit well: each segment of 3 points or more
+ * is judged against e; the worst verdict (the longest segment's among equals) and its model
+ * stand for the series, and the note says where the regimes change and by how much. */
+static void judge_segments(struct mv_judgement *j, const struct mv_series *s,
+                           const struct mv_expectation *e, const struct mv_fit_options *fo)
+{
+  size_t n = 0, pick = SIZE_MAX;
+  struct mv_model_segment seg[MV_MODEL_MAX_SEGMENTS];
+  struct mv_verdict v, best = {0};
+  if (mv_model_fit_segments(s, fo, seg, &n) != 0 || n < 2)
+    return;
+  for (size_t k = 0; k < n; k++) {
+    if (seg[k].npoints < MV_JUDGE_MIN_POINTS || (e && mv_expect_evaluate(e, &seg[k].fn, &v)))
+      continue;
+    int worse = pick == SIZE_MAX || (e && v.match < best.match) ||
+                ((!e || v.match == best.match) && seg[k].npoints > seg[pick].npoints);
+    if (worse) {
+      pick = k;
+      best = v;
+    }
+  }
+  if (pick == SIZE_MAX)
+    return;
+  j->nsegments = n;
+  memcpy(j->segments, seg, n * sizeof *seg);
+  segment_model(s, &seg[pick], fo, &j->model);
+  if (e) {
+    j->verdict = best;
+    j->status = status_of_match[best.match];
+  }
+  note_switches(j, s, fo);
+}
 
 /* Model and verdict of one series against e (NULL: none applies). */
 static void model_series(struct mv_judgement *j, const struct mv_series *s,
@@ -115,8 +186,11 @@ static void model_series(struct mv_judgement *j, const struct mv_series *s,
   if (j->widened)
     note_add(j, "fitted beyond the expectation's search space (its terms missed the data by "
                 "more than 1 %)");
-  if (s->nparams == 1)
-    note_poor_fit(j, s, fo);
+  if (j->model.decreasing)
+    note_add(j, "falling series (strong scaling): modeled with negative powers of the parameter "
+                "or negative coefficients");
+  if (s->nparams == 1 && note_poor_fit(j, s, fo))
+    judge_segments(j, s, e, fo);
 }
 
 static void judge_kernel(struct mv_judgement *j, const struct mv_kernels *ks, size_t i,

@@ -152,6 +152,26 @@ double mv__noise_var(const struct mv__prep *p, double rss, double rdf, double *d
   return s2;
 }
 
+/* With fewer residual degrees of freedom than this, a residual variance says nothing (the F
+ * quantile at alpha = 0.001 with 1 or 2 df is 4e5 or 1e3): the constant-or-one-term decision
+ * then rests on the repetitions' pure error alone, or on BIC when there are no repetitions. */
+#define FEW_DF 3
+
+/* Constant (level 0) or one term (level 1) from few points: never "cannot test" as "reject". */
+static int few_points_term(const struct mv__prep *p, double rss0, double rss1, double alpha)
+{
+  if (!(rss1 < rss0))
+    return 0;
+  if (p->pe_df >= 1.0) {
+    /* Deterministic repetitions (SMPI) have no pure error: any real change is a change. */
+    if (!(p->pe_var > 1e-24))
+      return rss0 - rss1 > 1e-12 * rss0;
+    return (rss0 - rss1) / p->pe_var > mv_stats_f_quantile(1.0 - alpha, 1.0, p->pe_df);
+  }
+  double n = (double)p->n, floor = 1e-300;
+  return n * log(fmax(rss1, floor) / n) + 2 * log(n) < n * log(fmax(rss0, floor) / n) + log(n);
+}
+
 int mv__choose_level(const struct mv__prep *p, const double *rss, const double *cv,
                      int nlevels, double alpha)
 {
@@ -161,6 +181,12 @@ int mv__choose_level(const struct mv__prep *p, const double *rss, const double *
     if (isnan(rss[l]) || rss[cur] <= tiny)
       break;
     if (rss[l] <= tiny) {
+      cur = l;
+      continue;
+    }
+    if (l == 1 && (double)p->n - 2.0 < FEW_DF) {
+      if (!few_points_term(p, rss[0], rss[1], alpha))
+        break;
       cur = l;
       continue;
     }

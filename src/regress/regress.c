@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mpivet/error.h"
+#include "mpivet/grow.h"
 #include "mpivet/expect.h"
 #include "mpivet/model.h"
 #include "mpivet/regress.h"
@@ -37,11 +38,9 @@ void mv_regress_report_release(struct mv_regress_report *r)
 static struct mv_regress_case *new_case(struct mv_regress_report *r, const struct mv_group *g,
                                         enum mv_regress_kind kind)
 {
-  struct mv_regress_case *c = realloc(r->cases, (r->n + 1) * sizeof *c);
-  if (!c)
+  if (mv_grow(&r->cases, &r->cap_, r->n + 1, sizeof *r->cases, 16) < 0)
     return NULL;
-  r->cases = c;
-  c = &r->cases[r->n++];
+  struct mv_regress_case *c = &r->cases[r->n++];
   memset(c, 0, sizeof *c);
   c->kind = kind;
   snprintf(c->op, sizeof c->op, "%s", g->op);

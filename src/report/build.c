@@ -70,9 +70,17 @@ static double anchored(const struct mv_function *f, double x, double x0, double 
   return a > 0 && isfinite(a) && isfinite(b) ? y0 * b / a : NAN;
 }
 
+/* The model at x: the one function, or the regime's when the series has segments. */
+static const struct mv_function *regime_at(const struct mv_judgement *j, double x)
+{
+  for (size_t k = 0; k < j->nsegments; k++)
+    if (x <= j->segments[k].to || k + 1 == j->nsegments)
+      return &j->segments[k].fn;
+  return &j->model.fn;
+}
+
 static int make_curves(struct mv_report_fn *fn)
 {
-  const struct mv_function *model = &fn->j.model.fn;
   const struct mv_verdict *v = &fn->j.verdict;
   double x0 = fn->points[0].x, x1 = fn->points[fn->npoints - 1].x;
   double *mem = calloc(5 * NCURVE, sizeof *mem);
@@ -84,13 +92,13 @@ static int make_curves(struct mv_report_fn *fn)
   fn->expect = mem + 2 * NCURVE;
   fn->band_lo = mem + 3 * NCURVE;
   fn->band_hi = mem + 4 * NCURVE;
-  double y0 = mv_function_eval(model, &x0);
+  double y0 = mv_function_eval(regime_at(&fn->j, x0), &x0);
   if (!(y0 > 0))
     y0 = fn->points[0].median;
   for (int i = 0; i < NCURVE; i++) {
     double x = x0 * pow(x1 / x0, (double)i / (NCURVE - 1));
     fn->cx[i] = x;
-    fn->fit[i] = mv_function_eval(model, &x);
+    fn->fit[i] = mv_function_eval(regime_at(&fn->j, x), &x);
     fn->expect[i] = anchored(&fn->j.expect, x, x0, y0);
     fn->band_lo[i] = anchored(&v->lower, x, x0, y0);
     fn->band_hi[i] = anchored(&v->upper, x, x0, y0);

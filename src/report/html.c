@@ -45,6 +45,10 @@ static void summary_table(FILE *fp, const struct mv_report *r)
     mv_xml_escape(fp, t.expectation);
     fputs("</td><td>", fp);
     mv_xml_escape(fp, modeled ? t.model : f->j.note);
+    if (f->j.nsegments) {
+      fputs("<br>", fp);
+      mv_xml_escape(fp, f->j.note);
+    }
     fprintf(fp, "</td><td>%s</td><td>", t.ar2);
     mv_xml_escape(fp, t.divergence);
     fprintf(fp, "</td><td class=\"%s\">%s%s</td></tr>\n", status_class[f->j.status],

@@ -8,6 +8,7 @@
 
 #include "mpivet/atomic.h"
 #include "mpivet/error.h"
+#include "mpivet/grow.h"
 #include "mpivet/report.h"
 #include "internal.h"
 
@@ -36,10 +37,8 @@ void mv_report_release(struct mv_report *r)
 
 int mv_report_add_fn(struct mv_report *r, const struct mv_report_fn *fn)
 {
-  struct mv_report_fn *f = realloc(r->fns, (r->nfns + 1) * sizeof *f);
-  if (!f)
+  if (mv_grow(&r->fns, &r->cap_fns_, r->nfns + 1, sizeof *r->fns, 16) < 0)
     return MV_ENOMEM;
-  r->fns = f;
   r->fns[r->nfns++] = *fn;
   r->n_mismatch += fn->j.status == MV_JUDGE_MISMATCH;
   r->n_incomplete += !mv_judgement_modeled(&fn->j);
@@ -48,10 +47,8 @@ int mv_report_add_fn(struct mv_report *r, const struct mv_report_fn *fn)
 
 int mv_report_add_rule(struct mv_report *r, const struct mv_rule_judgement *rule)
 {
-  struct mv_rule_judgement *x = realloc(r->rules, (r->nrules + 1) * sizeof *x);
-  if (!x)
+  if (mv_grow(&r->rules, &r->cap_rules_, r->nrules + 1, sizeof *r->rules, 8) < 0)
     return MV_ENOMEM;
-  r->rules = x;
   r->rules[r->nrules++] = *rule;
   r->n_rules_failed += rule->failed != 0;
   return 0;

@@ -1,11 +1,13 @@
 /* One inline SVG plot per function, like Extra-P's plots: x = process count on a log2 axis,
- * y = the metric on a linear axis from 0; measured points with spread, the fitted model, the
- * expectation anchored at the first point and its deviation band (clipped to the plot area). */
+ * y = the metric on a linear axis from 0 in one unit (µs, ms, KiB, ...); measured points with
+ * spread, the fitted model, the expectation anchored at the first point and its deviation band
+ * (clipped to the plot area). */
 #include <math.h>
 #include <stdio.h>
 
-#include "mpivet/xml.h"
 #include "internal.h"
+#include "mpivet/units.h"
+#include "mpivet/xml.h"
 #include "svg.h"
 
 #define W 440
@@ -60,15 +62,19 @@ static void axes(FILE *fp, const struct mv_report_fn *f, const struct frame *fr)
             "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%g</text>\n",
             x, H - B, x, H - B + 4, x, H - B + 15, f->points[i].x);
   }
-  double step = nice_step(fr->ymax);
+  /* one unit for the whole y axis, chosen by its top (µs, ms, KiB, ...) */
+  double step = nice_step(fr->ymax), factor;
+  const char *unit = mv_units_axis(mv_units_of_metric(f->j.metric), fr->ymax, &factor);
   for (double y = 0; y <= fr->ymax * 1.0001; y += step)
     fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>"
             "<text x=\"%d\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.3g</text>\n",
-            L, py(fr, y), W - R, py(fr, y), L - 4, py(fr, y) + 3, y);
+            L, py(fr, y), W - R, py(fr, y), L - 4, py(fr, y) + 3, y * factor);
   fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">processes p</text>"
           "<text x=\"12\" y=\"%d\" font-size=\"11\" transform=\"rotate(-90 12 %d)\" "
           "text-anchor=\"middle\">", (L + W - R) / 2, H - 8, (T + H - B) / 2, (T + H - B) / 2);
   mv_xml_escape(fp, f->j.metric);
+  if (unit[0])
+    fprintf(fp, " (%s)", unit);
   fputs("</text>\n", fp);
 }
 
@@ -99,15 +105,19 @@ static void band(FILE *fp, const struct mv_report_fn *f, const struct frame *fr,
 
 static void points(FILE *fp, const struct mv_report_fn *f, const struct frame *fr)
 {
+  enum mv_unit_kind unit = mv_units_of_metric(f->j.metric);
+  char med[MV_UNITS_SIZE], q1[MV_UNITS_SIZE], q3[MV_UNITS_SIZE];
   for (size_t i = 0; i < f->npoints; i++) {
     const struct mv_report_point *p = &f->points[i];
     double x = px(fr, p->x);
     fprintf(fp, "<g class=\"pt\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
             "stroke=\"#333\"/><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\" "
             "stroke-width=\"4\"/><circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#cf222e\"/>"
-            "<title>p=%g median=%.4g q1=%.4g q3=%.4g n=%zu</title></g>\n", x, py(fr, p->min), x,
+            "<title>p=%g median=%s q1=%s q3=%s n=%zu</title></g>\n", x, py(fr, p->min), x,
             py(fr, p->max), x, py(fr, p->q1), x, py(fr, p->q3), x, py(fr, p->median), p->x,
-            p->median, p->q1, p->q3, p->n);
+            mv_units_format(unit, p->median, med, sizeof med),
+            mv_units_format(unit, p->q1, q1, sizeof q1), mv_units_format(unit, p->q3, q3, sizeof q3),
+            p->n);
   }
 }
 
@@ -137,5 +147,9 @@ void mv__svg_plot(FILE *fp, const struct mv_report_fn *f, int id)
   mv_xml_escape(fp, t.expectation);
   fputs(", model ", fp);
   mv_xml_escape(fp, mv_judgement_modeled(&f->j) ? t.model : f->j.note);
+  if (f->j.nsegments) {   /* the regimes: the curve above is piecewise */
+    fputs("; ", fp);
+    mv_xml_escape(fp, f->j.note);
+  }
   fputs("</figcaption></figure>\n", fp);
 }

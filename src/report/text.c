@@ -109,6 +109,12 @@ static void details(FILE *fp, const struct mv_report *r)
     mv__fn_texts(f, &t);
     fprintf(fp, "  %-28s %-9s %-19s %-12s %s%s%s\n", f->j.function, f->j.metric, f->size,
             status_word[f->j.status], t.model, f->j.note[0] ? "  " : "", f->j.note);
+    for (size_t k = 0; k < f->j.nsegments; k++) {
+      char model[MV_REPORT_TEXT];
+      const struct mv_model_segment *g = &f->j.segments[k];
+      mv_function_format(&g->fn, model, sizeof model);
+      fprintf(fp, "  %-28s segment p = %g..%g: %s\n", "", g->from, g->to, model);
+    }
   }
   fputc('\n', fp);
 }

@@ -12,6 +12,7 @@
 
 #include "util/csv.h"
 #include "mpivet/error.h"
+#include "mpivet/grow.h"
 #include "mpivet/results.h"
 
 #define MAX_LINE (1 << 20)
@@ -66,12 +67,8 @@ static int read_line(struct mv_results_reader *r)
     if (len + 2 > r->cap) {
       if (r->cap >= MAX_LINE)
         return fail(r, len + 1, MV_ERANGE, "expected a line shorter than %d bytes", MAX_LINE);
-      size_t cap = r->cap ? r->cap * 2 : 256;
-      char *line = realloc(r->line, cap);
-      if (!line)
+      if (mv_grow(&r->line, &r->cap, len + 2, 1, 256) < 0)
         return MV_ENOMEM;
-      r->line = line;
-      r->cap = cap;
     }
     r->line[len++] = (char)c;
   }

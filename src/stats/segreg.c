@@ -9,8 +9,6 @@
 
 #include "mpivet/error.h"
 
-/* RSS/n below (REL_FLOOR * y_scale)^2 is rounding noise of an exact fit. */
-#define REL_FLOOR 1e-9
 
 /* Fits of every admissible range of distinct values [i, j), packed row by row. */
 struct segtab {
@@ -113,8 +111,8 @@ static int segtab_trace(const struct segtab *t, size_t k, const double *best, co
   return np;
 }
 
-static double bic(double rss, size_t n, int np, double y_scale) {
-  double floor = (double)n * (REL_FLOOR * y_scale) * (REL_FLOOR * y_scale);
+static double bic(double rss, size_t n, int np, const struct mv_segreg_options *o) {
+  double floor = (double)n * (o->rel_floor * o->y_scale) * (o->rel_floor * o->y_scale);
   return (double)n * log(fmax(rss, floor) / (double)n) + np * log((double)n);
 }
 
@@ -129,7 +127,7 @@ static int segreg_choose(const struct segtab *t, size_t n, const struct mv_segre
     if (!isfinite(best[k * (t->m + 1) + t->m]))
       continue;
     int np = segtab_trace(t, k, best, from, &cand);
-    cand.bic = bic(cand.rss, n, np, o->y_scale);
+    cand.bic = bic(cand.rss, n, np, o);
     out->bic_by_k[k] = cand.bic;
     if (!found || cand.bic < out->bic) {
       for (size_t s = 0; s < cand.nsegments; s++)
@@ -147,12 +145,13 @@ void mv_segreg_options_init(struct mv_segreg_options *o) {
   o->min_x = 2;
   o->max_segments = 3;
   o->y_scale = 0.0;
+  o->rel_floor = 1e-9;   /* rounding noise of an exact fit */
 }
 
 int mv_stats_segreg(const double *x, size_t n, const struct mv_segreg_options *o,
                     mv_segfit_fn fit, void *ctx, struct mv_segreg *out) {
   if (!x || !fit || !out || n == 0 || o->min_x < 1 || o->max_segments < 1 ||
-      o->max_segments > MV_SEGREG_MAX_SEGMENTS || !(o->y_scale >= 0))
+      o->max_segments > MV_SEGREG_MAX_SEGMENTS || !(o->y_scale >= 0) || !(o->rel_floor >= 0))
     return MV_EINVAL;
   struct segtab t = {0};
   double *best = NULL;

@@ -82,7 +82,8 @@ a = json.load(sys.stdin)["functions"]
 assert sorted((o["msize"], o["per_process"]) for o in a) == [(800, False), (800, True)], a' ||
   fail "sizes JSON"
 
-# A jump no PMNF term follows (100x at the largest p): the fit says so under the table and in JSON.
+# A jump no PMNF term follows (100x at the largest p): two regimes, the switch under the table
+# and in JSON.
 {
   echo "run,engine,library,nprocs,ppn,op,impl,msize,metric,rep,value,valid"
   for p in 4 8 16 32 64 128; do
@@ -91,7 +92,9 @@ assert sorted((o["msize"], o["per_process"]) for o in a) == [(800, False), (800,
   done
 } > "$tmp/jump.csv"
 out=$("$MPIVET" model "$tmp/jump.csv") || fail "jump run exited $?"
-echo "$out" | grep -q "^note: MPI_Allgather: poor fit (SMAPE [0-9.]* %): p = 128 is [0-9.]*x the model" ||
-  fail "poor-fit note ($out)"
-"$MPIVET" model --json "$tmp/jump.csv" | grep -q '"note": "poor fit (SMAPE' || fail "poor-fit note in JSON"
+echo "$out" | grep -q "^note: MPI_Allgather: regime change between p = 64 and 128: p = 128 is 100x the p = 4..64 model" ||
+  fail "regime-change note ($out)"
+"$MPIVET" model --json "$tmp/jump.csv" | grep -q '"note": "regime change between p = 64 and 128' ||
+  fail "regime-change note in JSON"
+"$MPIVET" model --json "$tmp/jump.csv" | tr -d ' \n' | grep -q '"segments":\[{"from":4,"to":64,' || fail "segments in JSON"
 echo PASS

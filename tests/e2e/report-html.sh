@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # report.html renders offline in headless Chromium, has one SVG plot per function of
 # report.json (Gather twice: at 800 B in total and at 800 B per process, one plot each), loads
-# no external resource, and shows the verdict and the model table.
+# no external resource, shows the verdict and the model table, and gives y axes and points units.
 set -euo pipefail
 case " ${MV_FLAVORS:-} " in *" smpi "*) ;; *) echo "smpi flavor not built"; exit 77 ;; esac
 browser=$(command -v chromium || command -v chromium-browser || true)
@@ -31,6 +31,10 @@ echo "functions in report.json: $functions, SVG plots rendered: $svgs, measured 
 grep -q 'Gather (800 B per process)</text>' "$work/dom.html" \
   || { echo "FAIL: no plot titled 800 B per process"; exit 1; }
 [ "$points" -ge $((functions * 4)) ] || { echo "FAIL: too few points drawn"; exit 1; }
+# every y axis names its unit, and the tick labels are in it (SMPI times here: µs or ms)
+units=$(grep -Eo '>time_s \((ns|µs|ms|s)\)</text>' "$work/dom.html" | wc -l)
+[ "$units" -eq "$functions" ] || { echo "FAIL: $units of $functions y axes name a unit"; exit 1; }
+grep -Eq '<title>p=[0-9]+ median=[0-9.]+ (µs|ms) ' "$work/dom.html" || { echo "FAIL: point tips without units"; exit 1; }
 grep -q 'id="verdict"' "$work/dom.html" && grep -q 'id="models"' "$work/dom.html"
 grep -q '<polyline' "$work/dom.html"
 echo "ok"

@@ -231,7 +231,8 @@ static void test_widened_fit(void)
 }
 
 /* An algorithm switch at the largest process count (100x at p = 256 on an otherwise log p
- * series): no PMNF term follows it, and the note names the point that breaks the trend. */
+ * series): no PMNF term follows it; the series is split into two regimes and the note says where
+ * and how big the switch is (100x: p = 256 is 100 log p over the log p of the first regime). */
 static double jump(double p) { return p < 256 ? logp(p) : 100 * logp(p); }
 
 static void test_poor_fit_note(void)
@@ -239,8 +240,9 @@ static void test_poor_fit_note(void)
   struct mv_dataset ds;
   struct mv_report r;
   one_series(&r, &ds, "MPI_Allgather", 1, jump, "MPI_Allgather time_s O(p) msize=800p\n");
-  ASSERT_TRUE(strstr(r.fns[0].j.note, "poor fit (SMAPE ") != NULL);
-  ASSERT_TRUE(strstr(r.fns[0].j.note, "p = 256 is ") != NULL);
+  ASSERT_TRUE(strstr(r.fns[0].j.note, "regime change between p = 128 and 256: p = 256 is 100x") != NULL);
+  ASSERT_INT_EQ(r.fns[0].j.nsegments, 2);
+  ASSERT_INT_EQ(r.fns[0].j.status, MV_JUDGE_MISMATCH);   /* the log p regime is not O(p) */
   one_series_release(&r, &ds);
   /* the same series without the jump: no note */
   one_series(&r, &ds, "MPI_Allgather", 1, logp, "MPI_Allgather time_s O(p) msize=800p\n");

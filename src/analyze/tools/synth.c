@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "analyze/internal.h"
 #include "mpivet/error.h"
-#include "synth.h"
+#include "analyze/synth.h"
 
 #define MAX_REGIONS 256
 #define MAX_GROUPS 256

@@ -1,0 +1,134 @@
+/* Model fidelity (issue 16): few points, decreasing series and regime changes. Expected values
+ * are the issue's own series and Extra-P's segmented-modeler cases (its
+ * tests/test_segmented_modeler.py: p^2 then 30 + p switching at p = 6; log2 p then p^2
+ * switching between 20 and 24). */
+#include "test.h"
+
+#include "mpivet/error.h"
+#include "mpivet/model.h"
+
+/* A series with `reps` identical repetitions per point (SMPI is deterministic). */
+static int fit(const double *x, const double *y, size_t n, size_t reps, struct mv_model *m)
+{
+  double v[16][8];
+  const double *pv[16];
+  size_t nv[16];
+  for (size_t i = 0; i < n; i++) {
+    for (size_t r = 0; r < reps; r++)
+      v[i][r] = y[i];
+    pv[i] = v[i];
+    nv[i] = reps;
+  }
+  return mv_model_fit_1p(x, nv, pv, n, "p", NULL, m);
+}
+
+static void test_few_points(void)
+{
+  /* The issue's SMPI series: 16.35, 23.72, 34.37 us at p = 16, 32, 64 is never a constant, with
+   * three identical repetitions (no pure error) or with one value per point. */
+  static const double x[] = {16, 32, 64}, y[] = {16.35e-6, 23.72e-6, 34.37e-6};
+  struct mv_model m;
+  ASSERT_INT_EQ(fit(x, y, 3, 3, &m), 0);
+  ASSERT_INT_EQ(m.fn.nterms, 1);
+  ASSERT_TRUE(m.fn.terms[0].coef > 0);
+  ASSERT_INT_EQ(fit(x, y, 3, 1, &m), 0);
+  ASSERT_INT_EQ(m.fn.nterms, 1);
+  /* 406 -> 510 -> 617 -> 800 at p = 10, 20, 40, 50 clearly grows. */
+  static const double x4[] = {10, 20, 40, 50}, y4[] = {406, 510, 617, 800};
+  ASSERT_INT_EQ(fit(x4, y4, 4, 1, &m), 0);
+  ASSERT_INT_EQ(m.fn.nterms, 1);
+  /* A flat series stays a constant. */
+  static const double flat[] = {5, 5, 5};
+  ASSERT_INT_EQ(fit(x, flat, 3, 3, &m), 0);
+  ASSERT_INT_EQ(m.fn.nterms, 0);
+}
+
+static void test_strong_scaling(void)
+{
+  /* Extra-P's strong_scaling/one_parameter_6.txt, met2: 256 (1000 / p)^2, i.e. 2.56e8 p^-2. */
+  static const double x[] = {1000, 2000, 4000, 8000, 16000}, y[] = {256, 64, 16, 4, 1};
+  struct mv_model m;
+  ASSERT_INT_EQ(fit(x, y, 5, 3, &m), 0);
+  ASSERT_INT_EQ(m.decreasing, 1);
+  ASSERT_INT_EQ(m.fn.nterms, 1);
+  ASSERT_DOUBLE_NEAR(m.fn.terms[0].f[0].poly, -2, 1e-9);
+  ASSERT_DOUBLE_REL(m.fn.terms[0].coef, 2.56e8, 1e-6);
+  /* strong_scaling/one_parameter_1.txt, medians: 725 -> 82 as x goes 20 -> 60, modeled falling. */
+  static const double x2[] = {20, 30, 40, 50, 60}, y2[] = {727.05, 505.74, 319.49, 178.92, 81.99};
+  ASSERT_INT_EQ(fit(x2, y2, 5, 1, &m), 0);
+  ASSERT_INT_EQ(m.decreasing, 1);
+  ASSERT_TRUE(m.fn.nterms >= 1 && m.smape < 10);
+  /* A growing series is not. */
+  ASSERT_INT_EQ(fit(x2, x2, 5, 1, &m), 0);
+  ASSERT_INT_EQ(m.decreasing, 0);
+}
+
+/* Extra-P's create_experiment: g(p) from the changing point on, f(p) before it. */
+static int segments(const double *x, size_t n, double (*f)(double), double (*g)(double), double change,
+                    struct mv_model_segment *seg, size_t *nseg)
+{
+  struct mv_series s;
+  const char *names[] = {"p"};
+  mv_series_init(&s, 1, names);
+  for (size_t i = 0; i < n; i++)
+    for (int r = 0; r < 5; r++)
+      mv_series_add(&s, &x[i], x[i] >= change ? g(x[i]) : f(x[i]));
+  struct mv_fit_options o;
+  mv_fit_options_init(&o);
+  int rc = mv_model_fit_segments(&s, &o, seg, nseg);
+  mv_series_release(&s);
+  return rc;
+}
+
+static double sq(double p) { return p * p; }
+static double lin30(double p) { return 30 + p; }
+static double lin50(double p) { return 50 + 4 * p; }
+static double lg(double p) { return log2(p); }
+static double sqlog(double p) { return p * p * log2(p); }
+
+static void assert_term(const struct mv_function *fn, double poly, double lg_, double coef, double c0)
+{
+  ASSERT_INT_EQ(fn->nterms, 1);
+  ASSERT_DOUBLE_NEAR(fn->terms[0].f[0].poly, poly, 1e-9);
+  ASSERT_DOUBLE_NEAR(fn->terms[0].f[0].log, lg_, 1e-9);
+  ASSERT_DOUBLE_NEAR(fn->terms[0].coef, coef, 1e-6 * coef);
+  ASSERT_DOUBLE_NEAR(fn->constant, c0, 1e-6 * (fabs(c0) + 1));
+}
+
+static void test_extrap_segmented(void)
+{
+  struct mv_model_segment seg[8];
+  size_t n;
+  /* test_segmented_data_one: p^2, then 30 + p from p = 6 (36 = 6^2 = 30 + 6 is on both). */
+  static const double x10[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  ASSERT_INT_EQ(segments(x10, 10, sq, lin30, 6, seg, &n), 0);
+  ASSERT_INT_EQ(n, 2);
+  assert_term(&seg[0].fn, 2, 0, 1, 0);
+  assert_term(&seg[1].fn, 1, 0, 1, 30);
+  ASSERT_TRUE(seg[0].to >= 5 && seg[0].to <= 6 && seg[1].from == seg[0].to + 1);
+  /* test_segmented_data_one_minimal_number_of_measurements: p^2, then 50 + 4p from p = 5. */
+  ASSERT_INT_EQ(segments(x10, 9, sq, lin50, 5, seg, &n), 0);
+  ASSERT_INT_EQ(n, 2);
+  assert_term(&seg[0].fn, 2, 0, 1, 0);
+  assert_term(&seg[1].fn, 1, 0, 4, 50);
+  /* test_segmented_data_two: log2 p, then p^2 from p = 22: the switch between 20 and 24. */
+  static const double x4[] = {4, 8, 12, 16, 20, 24, 28, 32, 36, 40};
+  ASSERT_INT_EQ(segments(x4, 10, lg, sq, 22, seg, &n), 0);
+  ASSERT_INT_EQ(n, 2);
+  assert_term(&seg[0].fn, 0, 1, 1, 0);
+  assert_term(&seg[1].fn, 2, 0, 1, 0);
+  ASSERT_DOUBLE_NEAR(seg[0].to, 20, 0);
+  ASSERT_DOUBLE_NEAR(seg[1].from, 24, 0);
+  /* test_no_segmentation: p^2 log2 p throughout is one function. */
+  static const double x100[] = {10, 20, 30, 40, 50, 60, 70, 80, 90, 100};
+  ASSERT_INT_EQ(segments(x100, 10, sqlog, sqlog, 50, seg, &n), 0);
+  ASSERT_INT_EQ(n, 0);
+}
+
+int main(void)
+{
+  RUN_TEST(test_extrap_segmented);
+  RUN_TEST(test_few_points);
+  RUN_TEST(test_strong_scaling);
+  return TEST_EXIT();
+}
