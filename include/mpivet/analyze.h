@@ -39,6 +39,10 @@ int64_t mv_analysis_ticks(const struct mv_analysis *a, const char *key, int rank
 /* 1 when the trace was truncated or unreadable in part; note says why. */
 int mv_analysis_partial(const struct mv_analysis *a, const char **note);
 uint64_t mv_analysis_events(const struct mv_analysis *a);
+/* Waiting time (seconds) that the delay costs explain: the short-term and long-term costs of all
+ * delays ("delay") add up to it; it falls short of the total waiting time where a wait's
+ * synchronization interval shows neither a delay nor an earlier wait. */
+double mv_analysis_explained(const struct mv_analysis *a);
 
 /* Text report: metric tree with totals, then the top `top` wait states with call paths and
  * ranks. JSON: the whole cube (metrics, call paths, ranks, values). 0 or MV_EIO. */

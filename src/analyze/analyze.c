@@ -91,6 +91,8 @@ struct run {
   struct mv__read_result rr;
   uint8_t *local;
   struct mv__engine *engine;
+  struct mv__tl *tl;           /* timelines of this process's locations */
+  struct mv__causes causes;    /* wait states with their causes */
 };
 
 /* Events each process reads between two exchanges: bounds the records held in memory.
@@ -196,6 +198,8 @@ static int replay_parallel(struct run *r, const struct mv_analyze_exchange *ex)
     mv__vec_init(&rt.out[p], sizeof(struct mv__rec));
   if (!err)
     err = mv__reader_open(r->reader, &r->defs, r->local, &r->tree, &r->store, route, &rt, &m);
+  if (m)
+    mv__reader_keep_timelines(m, r->tl);
   uint64_t step = step_events();
   /* every process takes part in every round until all are done, even after a local failure */
   while (!all_done) {
@@ -233,6 +237,8 @@ static int replay(struct run *r, const struct mv_analyze_exchange *ex)
   struct serial_sink s = {r->engine};
   struct mv__reader *m = NULL;
   int done = 0, err = mv__reader_open(r->reader, &r->defs, NULL, &r->tree, &r->store, feed_engine, &s, &m);
+  if (m)
+    mv__reader_keep_timelines(m, r->tl);
   uint64_t now;
   while (!err && !done)
     err = mv__reader_step(m, UINT64_MAX, &done, &now);
@@ -256,10 +262,13 @@ static int collect(struct run *r, const struct mv_analyze_exchange *ex, struct m
   uint64_t unmatched = 0;
   int err = mv__engine_finish(r->engine, &unmatched);
   check_marker(r);
-  void *part = NULL, *all = NULL;
-  size_t len = 0, alllen = 0;
+  void *part = NULL, *all = NULL, *causes = NULL;
+  size_t len = 0, alllen = 0, clen = 0;
   if (!err)
-    err = mv__part_pack(&r->tree, &r->store, &r->rr, unmatched, &part, &len);
+    err = mv__causes_pack(r->tl, r->defs.nloc, &r->causes, &causes, &clen);
+  if (!err)
+    err = mv__part_pack(&r->tree, &r->store, &r->rr, unmatched, causes, clen, &part, &len);
+  free(causes);
   if (!ex) {
     if (!err)
       err = mv__result_build(&r->defs, part, len, 1, mv__owner, out);
@@ -322,11 +331,16 @@ int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, s
   if (err)
     snprintf(errbuf, errlen, "%s: %s in the global definitions", anchor,
              err == MV_ENOMEM ? "out of memory" : "malformed or unreadable data");
-  if (!err && !(r.local = calloc(r.defs.nloc ? r.defs.nloc : 1, 1)))
+  mv__vec_init(&r.causes.waits, sizeof(struct mv__wait));
+  mv__vec_init(&r.causes.csyncs, sizeof(struct mv__csync));
+  if (!err && (!(r.local = calloc(r.defs.nloc ? r.defs.nloc : 1, 1)) ||
+               !(r.tl = calloc(r.defs.nloc ? r.defs.nloc : 1, sizeof *r.tl))))
     err = MV_ENOMEM;
   if (!err && (err = mv__tree_init(&r.tree)) == 0 &&
       !(r.engine = mv__engine_new(&r.defs, r.local, &r.store)))
     err = MV_ENOMEM;
+  if (r.engine)
+    mv__engine_causes(r.engine, &r.causes);
   if (!err || ex) {   /* in parallel every process must reach the collective calls */
     int e2 = r.engine ? replay(&r, ex) : 0;
     err = err ? err : e2;
@@ -336,6 +350,11 @@ int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, s
   if (err && !errbuf[0])
     snprintf(errbuf, errlen, "%s: %s", anchor, mv_strerror(err));
   mv__engine_free(r.engine);
+  if (r.tl)
+    mv__tl_release(r.tl, r.defs.nloc);
+  free(r.tl);
+  mv__vec_release(&r.causes.waits);
+  mv__vec_release(&r.causes.csyncs);
   mv__tree_release(&r.tree);
   mv__map_release(&r.store.map);
   free(r.local);
@@ -352,31 +371,23 @@ static int metric_of(const char *key)
   return MV__M_NONE;
 }
 
-static int in_subtree(int m, int root)
-{
-  for (; m != MV__M_NONE; m = mv__metric_table[m].parent)
-    if (m == root)
-      return 1;
-  return 0;
-}
-
 int64_t mv_analysis_ticks(const struct mv_analysis *a, const char *key, int rank, const char *region)
 {
   int root = metric_of(key);
-  int64_t sum = 0;
+  mv__xsum sum = 0;
   if (root == MV__M_NONE)
     return 0;
   MV__MAP_FOREACH(&a->values.map, s) {
     int m = (int)(s->k1 >> 32);
     uint32_t loc = (uint32_t)s->k1, cp = (uint32_t)s->k2;
-    if (!in_subtree(m, root) || (rank >= 0 && a->loc_rank[loc] != (uint32_t)rank))
+    if (!mv__metric_within(m, root) || (rank >= 0 && a->loc_rank[loc] != (uint32_t)rank))
       continue;
     uint32_t reg = a->tree.region[cp];
     if (region && (reg >= a->nregions || strcmp(a->names[reg], region)))
       continue;
-    sum += (int64_t)s->val;
+    sum += mv__xsum_of(mv__slot_val(s));
   }
-  return sum;
+  return llround(mv__xsum_value(sum));
 }
 
 double mv_analysis_value(const struct mv_analysis *a, const char *key, int rank, const char *region)
@@ -398,4 +409,9 @@ int mv_analysis_partial(const struct mv_analysis *a, const char **note)
 uint64_t mv_analysis_events(const struct mv_analysis *a)
 {
   return a->events;
+}
+
+double mv_analysis_explained(const struct mv_analysis *a)
+{
+  return a->explained / (double)a->resolution;
 }

@@ -8,6 +8,8 @@
 
 #include "cube-tar.h"
 #include "result.h"
+#include <math.h>
+
 #include "mpivet/error.h"
 #include "mpivet/xml.h"
 
@@ -154,32 +156,24 @@ static void xml_system(FILE *fp, const struct mv_analysis *a)
   fputs("</systemtreenode>\n</system>\n", fp);
 }
 
-static int is_within(int m, int root)
-{
-  for (; m != MV__M_NONE; m = mv__metric_table[m].parent)
-    if (m == root)
-      return 1;
-  return 0;
-}
-
 /* Rows (one value per location) of metric m, inclusive of its sub-metrics, by cube cnode. */
-static int64_t **metric_rows(const struct cube *c, int m)
+static mv__xsum **metric_rows(const struct cube *c, int m)
 {
   const struct mv_analysis *a = c->a;
-  int64_t **rows = calloc(c->n, sizeof *rows);
+  mv__xsum **rows = calloc(c->n, sizeof *rows);
   if (!rows)
     return NULL;
   rows[0] = calloc(a->nloc ? a->nloc : 1, sizeof **rows);  /* the root always has a row */
   int ok = rows[0] != NULL;
   MV__MAP_FOREACH(&a->values.map, s) {
     uint32_t loc = (uint32_t)s->k1, cp = (uint32_t)s->k2;
-    if (!ok || !is_within((int)(s->k1 >> 32), m) || cp >= a->tree.n || loc >= a->nloc)
+    if (!ok || !mv__metric_within((int)(s->k1 >> 32), m) || cp >= a->tree.n || loc >= a->nloc)
       continue;
-    int64_t **row = &rows[c->cid[cp]];
+    mv__xsum **row = &rows[c->cid[cp]];
     if (!*row && !(*row = calloc(a->nloc, sizeof **row)))
       ok = 0;
     else
-      (*row)[loc] += (int64_t)s->val;
+      (*row)[loc] += mv__xsum_of(mv__slot_val(s));
   }
   if (!ok) {
     for (uint32_t k = 0; k < c->n; k++)
@@ -195,7 +189,7 @@ static int64_t **metric_rows(const struct cube *c, int m)
 static int write_metric(struct mv__tar *t, const struct cube *c, int m)
 {
   const struct mv_analysis *a = c->a;
-  int64_t **rows = metric_rows(c, m);
+  mv__xsum **rows = metric_rows(c, m);
   if (!rows)
     return MV_ENOMEM;
   struct mv__membuf idx, dat;
@@ -217,8 +211,8 @@ static int write_metric(struct mv__tar *t, const struct cube *c, int m)
       continue;
     mv__membuf_add(&idx, &k, 4);
     for (uint32_t l = 0; l < a->nloc; l++) {
-      double d = (double)rows[k][l] / (double)a->resolution;
-      uint64_t u = (uint64_t)rows[k][l];
+      double d = mv__xsum_value(rows[k][l]) / (double)a->resolution;
+      uint64_t u = (uint64_t)llround(mv__xsum_value(rows[k][l]));
       mv__membuf_add(&dat, is_occ(m) ? (const void *)&u : (const void *)&d, 8);
     }
     free(rows[k]);

@@ -223,6 +223,22 @@ static int resolve_ranks(struct mv__defs *d)
   return 0;
 }
 
+/* The analyzer's own region for time spent outside every traced region (mpivet's tracer
+ * records only MPI calls): one string and one region after the trace's own. */
+static int add_comp_region(struct mv__defs *d)
+{
+  uint32_t sref = d->nstrings, rref = d->nregions;
+  int err = ensure((void **)&d->strings, &d->nstrings, sref, sizeof *d->strings);
+  err = err ? err : ensure((void **)&d->regions, &d->nregions, rref, sizeof *d->regions);
+  if (err)
+    return err;
+  if (!(d->strings[sref] = strdup("Computation")))
+    return MV_ENOMEM;
+  d->regions[rref] = (struct mv__region){sref, MV__RC_COMP, MV__GS_NONE};
+  d->comp_region = rref;
+  return 0;
+}
+
 int mv__otf2_defs_read(struct mv__defs *d, void *reader)
 {
   memset(d, 0, sizeof *d);
@@ -255,7 +271,8 @@ int mv__otf2_defs_read(struct mv__defs *d, void *reader)
     return MV_EPARSE;
   if (d->resolution == 0)
     d->resolution = 1;
-  return resolve_ranks(d);
+  int err = add_comp_region(d);
+  return err ? err : resolve_ranks(d);
 }
 
 void mv__otf2_defs_release(struct mv__defs *d)

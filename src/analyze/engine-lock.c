@@ -107,7 +107,7 @@ int mv__rma_progress(struct mv__engine *e, const struct mv__rec *r)
   if (!e->local[r->loc] || !e->live_wins[r->loc])
     return 0;
   struct mv__iv *iv = mv__vec_push(&e->progress[r->loc]);
-  return iv ? (*iv = (struct mv__iv){r->enter, r->leave}, 0) : MV_ENOMEM;
+  return iv ? (*iv = (struct mv__iv){r->enter, r->leave, r->cp}, 0) : MV_ENOMEM;
 }
 
 static int by_release(const void *x, const void *y)
@@ -200,7 +200,10 @@ static int wait_for_progress(struct mv__engine *e, uint32_t t, uint32_t origin, 
   if (origin == t || progress_at(&e->progress[t], ready, &next) || !next || next->enter >= a->leave)
     return 0;
   uint64_t dep_e = next->enter, dep_l = next->leave;
-  credit_origin(e, MV__M_WFP, origin, a->cp, (int64_t)mv__no_overlap(a->enter, a->leave, &dep_e, &dep_l, 1));
+  int64_t w = (int64_t)mv__no_overlap(a->enter, a->leave, &dep_e, &dep_l, 1);
+  credit_origin(e, MV__M_WFP, origin, a->cp, w);
+  mv__blame(e, MV__M_WFP, (struct mv__side){a->enter, a->leave, origin, a->cp}, w,
+            (struct mv__side){next->enter, next->leave, t, next->cp}, 0);
   credit_origin(e, MV__M_WFPUP, origin, a->cp, (int64_t)(next->enter - a->enter));
   return 1;
 }
@@ -217,8 +220,12 @@ static void analyze_epoch(struct mv__engine *e, uint32_t t, const struct lepoch 
   const struct mv__act *a = &MV__VEC_AT(&cur->acts, struct mv__act, b);
   uint64_t handover = prev && prev->release < a->leave ? prev->release : a->leave;
   if (prev && a->enter < handover) {
-    if (!wait_for_progress(e, t, cur->origin, a, f))
+    if (!wait_for_progress(e, t, cur->origin, a, f)) {
       credit_origin(e, MV__M_LOCKC, cur->origin, a->cp, (int64_t)(handover - a->enter));
+      const struct mv__act *u = &MV__VEC_AT(&prev->acts, struct mv__act, prev->acts.len - 1);
+      mv__blame(e, MV__M_LOCKC, (struct mv__side){a->enter, a->leave, cur->origin, a->cp},
+                (int64_t)(handover - a->enter), (struct mv__side){u->enter, prev->release, prev->origin, u->cp}, 1);
+    }
     b++;
   }
   for (size_t i = b; i < cur->acts.len; i++) {

@@ -19,6 +19,7 @@ struct aepoch {           /* origin side of general active target: start .. comp
   uint32_t win, loc, remaining;
   int closed;
   uint64_t max_post;
+  struct mv__side poster; /* the target that posted last */
   struct mv__vec acts;    /* struct mv__act */
   struct mv__vec targets; /* struct tinfo */
 };
@@ -27,6 +28,7 @@ struct eepoch {           /* target side: post .. wait */
   int closed, any_ops;
   int dropped;            /* replaced by a later post before its wait: freed, never credited */
   uint64_t max_complete, max_last;
+  struct mv__side completer;  /* the origin that completed last */
   struct mv__act wait;
 };
 struct gpair {
@@ -35,6 +37,7 @@ struct gpair {
   int have_a, have_x;
   uint64_t post_enter, complete_enter, last_leave;
   uint32_t nops;
+  struct mv__side post, complete;
 };
 
 static void *ptr(uint64_t v)
@@ -153,7 +156,10 @@ static void aepoch_finish(struct mv__engine *e, struct aepoch *a)
   for (size_t i = 0; i < a->acts.len; i++) {
     struct mv__act *x = &MV__VEC_AT(&a->acts, struct mv__act, i);
     if (x->enter < a->max_post && a->max_post <= x->leave) {
-      mv__credit(e, x->op ? MV__M_LPOSTC : MV__M_LPOST, a->loc, x->cp, (int64_t)(a->max_post - x->enter));
+      int m = x->op ? MV__M_LPOSTC : MV__M_LPOST;
+      mv__credit(e, m, a->loc, x->cp, (int64_t)(a->max_post - x->enter));
+      mv__blame(e, m, (struct mv__side){x->enter, x->leave, a->loc, x->cp}, (int64_t)(a->max_post - x->enter),
+                a->poster, 0);
       break;
     }
   }
@@ -175,6 +181,8 @@ static void eepoch_finish(struct mv__engine *e, struct eepoch *x)
       late = (int64_t)(end - from);
     mv__credit(e, MV__M_LCOMPL, x->loc, w->cp, late);
     mv__credit(e, MV__M_EWAIT, x->loc, w->cp, early - late);
+    mv__blame(e, late ? MV__M_LCOMPL : MV__M_EWAIT, (struct mv__side){w->enter, w->leave, x->loc, w->cp}, early,
+              x->completer, 0);
   }
   free(x);
 }
@@ -184,12 +192,14 @@ static void pair_resolve(struct mv__engine *e, struct gpair *p)
   struct aepoch *a = p->a;
   struct eepoch *x = p->x;
   if (a) {
-    a->max_post = p->post_enter > a->max_post ? p->post_enter : a->max_post;
+    if (p->post_enter > a->max_post)
+      a->max_post = p->post_enter, a->poster = p->post;
     if (--a->remaining == 0 && a->closed)
       aepoch_finish(e, a);
   }
   if (x) {
-    x->max_complete = p->complete_enter > x->max_complete ? p->complete_enter : x->max_complete;
+    if (p->complete_enter > x->max_complete)
+      x->max_complete = p->complete_enter, x->completer = p->complete;
     if (p->nops) {
       x->any_ops = 1;
       x->max_last = p->last_leave > x->max_last ? p->last_leave : x->max_last;
@@ -298,6 +308,7 @@ static int gats_complete(struct mv__engine *e, const struct mv__rec *r)
       return MV_ENOMEM;
     p->have_a = 1, p->a = e->local[a->loc] ? a : NULL;
     p->complete_enter = r->enter, p->last_leave = ti->last_leave, p->nops = ti->nops;
+    p->complete = (struct mv__side){r->enter, r->leave, r->loc, r->cp};
     a->remaining += p->a != NULL;
     if (p->have_x) {
       pair_resolve(e, p);
@@ -335,6 +346,7 @@ static int gats_post(struct mv__engine *e, const struct mv__rec *r)
       return MV_ENOMEM;
     }
     p->have_x = 1, p->x = e->local[r->loc] ? x : NULL, p->post_enter = r->enter;
+    p->post = (struct mv__side){r->enter, r->leave, r->loc, r->cp};
     x->remaining += p->x != NULL;
     if (p->have_a) {
       pair_resolve(e, p);

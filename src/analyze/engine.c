@@ -21,8 +21,8 @@ struct chan {
 struct multi {
   uint16_t left;
   int64_t wait;
-  uint64_t awaited;   /* enter of the send waited for longest */
-  uint32_t cp;
+  struct mv__rec awaited;   /* the send waited for longest */
+  struct mv__rec recv;      /* the receiving call */
 };
 struct coll {
   uint32_t n, arrived, root;
@@ -36,6 +36,39 @@ void mv__credit(struct mv__engine *e, int metric, uint32_t loc, uint32_t cp, int
 {
   if (v > 0 && e->local[loc])
     mv__store_add(e->out, metric, loc, cp, v);
+}
+
+void mv__blame(struct mv__engine *e, int metric, struct mv__side w, int64_t amount, struct mv__side d,
+               int interval)
+{
+  if (!e->causes || amount <= 0 || w.loc == d.loc)
+    return;
+  struct mv__wait *x = mv__vec_push(&e->causes->waits);
+  if (!x) {
+    e->err = MV_ENOMEM;
+    return;
+  }
+  *x = (struct mv__wait){w.enter, w.leave, (uint64_t)amount, d.enter, d.leave, w.loc, w.cp, d.loc, d.cp,
+                         (uint32_t)metric, (uint32_t)interval};
+}
+
+void mv__csync(struct mv__engine *e, uint32_t loc, uint64_t leave, uint32_t comm)
+{
+  struct mv__csync *x = e->causes ? mv__vec_push(&e->causes->csyncs) : NULL;
+  if (e->causes && !x)
+    e->err = MV_ENOMEM;
+  if (x)
+    *x = (struct mv__csync){leave, loc, comm};
+}
+
+void mv__engine_causes(struct mv__engine *e, struct mv__causes *c)
+{
+  e->causes = c;
+}
+
+static struct mv__side side_of(const struct mv__rec *r)
+{
+  return (struct mv__side){r->enter, r->leave, r->loc, r->cp};
 }
 
 static int fifo_push(struct fifo *f, const struct mv__rec *r)
@@ -99,10 +132,12 @@ static int wrong_order(struct mv__engine *e, uint32_t dst, uint64_t send_enter)
 /* A call completing several receives waits for its latest sender only; whether it received
  * in the wrong order is decided once all its receives are matched (its own messages are then
  * no longer pending). */
-static void credit_late_sender(struct mv__engine *e, const struct mv__rec *r, int64_t w, uint64_t send_enter)
+static void credit_late_sender(struct mv__engine *e, const struct mv__rec *r, int64_t w, const struct mv__rec *s)
 {
   if (r->n <= 1) {
-    mv__credit(e, w > 0 && wrong_order(e, r->loc, send_enter) ? MV__M_LSWO : MV__M_LS, r->loc, r->cp, w);
+    int m = w > 0 && wrong_order(e, r->loc, s->enter) ? MV__M_LSWO : MV__M_LS;
+    mv__credit(e, m, r->loc, r->cp, w);
+    mv__blame(e, m, side_of(r), w, side_of(s), 0);
     return;
   }
   uint64_t *slot = mv__map_put(&e->multi, r->loc, r->enter, 0, NULL);
@@ -116,14 +151,15 @@ static void credit_late_sender(struct mv__engine *e, const struct mv__rec *r, in
       e->err = MV_ENOMEM;
       return;
     }
-    *m = (struct multi){r->n, 0, 0, r->cp};
+    *m = (struct multi){r->n, 0, *s, *r};
     *slot = (uintptr_t)m;
   }
   if (w > m->wait)
-    m->wait = w, m->awaited = send_enter;
+    m->wait = w, m->awaited = *s;
   if (--m->left == 0) {
-    int wo = m->wait > 0 && wrong_order(e, r->loc, m->awaited);
-    mv__credit(e, wo ? MV__M_LSWO : MV__M_LS, r->loc, m->cp, m->wait);
+    int wo = m->wait > 0 && wrong_order(e, r->loc, m->awaited.enter);
+    mv__credit(e, wo ? MV__M_LSWO : MV__M_LS, r->loc, m->recv.cp, m->wait);
+    mv__blame(e, wo ? MV__M_LSWO : MV__M_LS, side_of(&m->recv), m->wait, side_of(&m->awaited), 0);
     free(m);
     mv__map_del(&e->multi, r->loc, r->enter);
   }
@@ -133,9 +169,11 @@ static void match(struct mv__engine *e, const struct mv__rec *s, const struct mv
 {
   int64_t w = r->enter < s->enter && s->enter <= r->leave ? (int64_t)(s->enter - r->enter) : 0;
   if (e->local[r->loc])
-    credit_late_sender(e, r, w, s->enter);
-  if (s->kind == MV__R_SEND && s->enter < r->enter && r->enter <= s->leave)
+    credit_late_sender(e, r, w, s);
+  if (s->kind == MV__R_SEND && s->enter < r->enter && r->enter <= s->leave && e->local[s->loc]) {
     mv__credit(e, MV__M_LR, s->loc, s->cp, (int64_t)(r->enter - s->enter));
+    mv__blame(e, MV__M_LR, side_of(s), (int64_t)(r->enter - s->enter), side_of(r), 0);
+  }
 }
 
 static int p2p(struct mv__engine *e, const struct mv__rec *x)
@@ -239,32 +277,51 @@ static int64_t clamp(int64_t w, const struct coll *c, uint32_t i)
   return w < 0 ? 0 : (w > dur ? dur : w);
 }
 
-static void eval_mpi_coll(struct mv__engine *e, struct coll *c, uint64_t max_e, uint64_t min_other)
+static struct mv__side member(const struct coll *c, uint32_t i)
 {
+  return (struct mv__side){c->enter[i], c->leave[i], c->locs[i], c->cps[i]};
+}
+
+/* Member i waited w for member j (the latest entrant, the root, or the first sender). */
+static void coll_wait(struct mv__engine *e, const struct coll *c, int m, uint32_t i, uint32_t j, int64_t w)
+{
+  mv__credit(e, m, c->locs[i], c->cps[i], w);
+  mv__blame(e, m, member(c, i), w, member(c, j), 0);
+}
+
+static void eval_mpi_coll(struct mv__engine *e, struct coll *c, uint32_t last, uint32_t first_other)
+{
+  uint64_t max_e = c->enter[last], min_other = first_other < c->n ? c->enter[first_other] : UINT64_MAX;
   for (uint32_t i = 0; i < c->n; i++) {
     uint32_t l = c->locs[i];
     if (!e->local[l])
       continue;
     if (c->op == OTF2_COLLECTIVE_OP_BARRIER || is_n_to_n(c->op)) {
       int m = c->op == OTF2_COLLECTIVE_OP_BARRIER ? MV__M_WBAR : MV__M_WNXN;
-      mv__credit(e, m, l, c->cps[i], clamp((int64_t)(max_e - c->enter[i]), c, i));
+      coll_wait(e, c, m, i, last, clamp((int64_t)(max_e - c->enter[i]), c, i));
+      mv__csync(e, l, c->leave[i], c->id);
     } else if (is_one_to_n(c->op) && c->root != MV__NONE && i != c->root) {
-      mv__credit(e, MV__M_LBC, l, c->cps[i], clamp((int64_t)c->enter[c->root] - (int64_t)c->enter[i], c, i));
+      coll_wait(e, c, MV__M_LBC, i, c->root, clamp((int64_t)c->enter[c->root] - (int64_t)c->enter[i], c, i));
     } else if (is_n_to_one(c->op) && i == c->root && c->n > 1) {
-      mv__credit(e, MV__M_ERED, l, c->cps[i], clamp((int64_t)min_other - (int64_t)c->enter[i], c, i));
+      coll_wait(e, c, MV__M_ERED, i, first_other, clamp((int64_t)min_other - (int64_t)c->enter[i], c, i));
     }
   }
 }
 
 /* Window collectives synchronize only when every member is inside at once (thesis fig. 3.16). */
-static void eval_win_coll(struct mv__engine *e, struct coll *c, uint32_t seq, uint64_t max_e, uint64_t min_l)
+static void eval_win_coll(struct mv__engine *e, struct coll *c, uint32_t seq, uint32_t last, uint64_t min_l)
 {
   int m = window_metric(c->op);
+  uint64_t max_e = c->enter[last];
   for (uint32_t i = 0; i < c->n; i++) {
     uint32_t l = c->locs[i];
     if (!e->local[l])
       continue;
     int64_t w = m != MV__M_NONE && max_e <= min_l ? clamp((int64_t)(max_e - c->enter[i]), c, i) : 0;
+    if (m != MV__M_NONE) {
+      mv__blame(e, m, member(c, i), w, member(c, last), 0);
+      mv__csync(e, l, c->leave[i], e->d->win_comm[c->id]);
+    }
     if (m == MV__M_WFENCE)
       mv__rma_fence_done(e, c->id, seq, l, c->n, c->enter[i], (uint64_t)w, c->cps[i]);
     else
@@ -334,17 +391,18 @@ static int collective(struct mv__engine *e, const struct mv__rec *x, int kind)
     c->root = (uint32_t)idx;
   if (++c->arrived < n)
     return 0;
-  uint64_t max_e = 0, min_l = UINT64_MAX, min_other = UINT64_MAX;
+  uint64_t min_l = UINT64_MAX;
+  uint32_t last = 0, first_other = MV__NONE;   /* the latest entrant; the first non-root one */
   for (uint32_t i = 0; i < n; i++) {
-    max_e = c->enter[i] > max_e ? c->enter[i] : max_e;
+    last = c->enter[i] > c->enter[last] ? i : last;
     min_l = c->leave[i] < min_l ? c->leave[i] : min_l;
-    if (i != c->root && c->enter[i] < min_other)
-      min_other = c->enter[i];
+    if (i != c->root && (first_other == MV__NONE || c->enter[i] < c->enter[first_other]))
+      first_other = i;
   }
   if (kind)
-    eval_win_coll(e, c, (uint32_t)seq, max_e, min_l);
+    eval_win_coll(e, c, (uint32_t)seq, last, min_l);
   else
-    eval_mpi_coll(e, c, max_e, min_other);
+    eval_mpi_coll(e, c, last, first_other);
   coll_free(c);
   mv__map_del(&e->insts, key, seq);
   return e->err;

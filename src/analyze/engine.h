@@ -8,6 +8,12 @@
 
 struct mv__iv {
   uint64_t enter, leave;
+  uint32_t cp;
+};
+/* One side of a wait state: a location's call. */
+struct mv__side {
+  uint64_t enter, leave;
+  uint32_t loc, cp;
 };
 /* An activity of an RMA epoch: an MPI call with its call path; op = RMA operation. */
 struct mv__act {
@@ -43,9 +49,14 @@ struct mv__engine {
   struct mv__map lock_done;    /* (win, target) -> struct mv__vec * of struct lepoch * */
   struct mv__vec *progress;    /* per location: struct mv__iv of its MPI calls */
   uint32_t *live_wins;         /* per location: windows created and not yet freed */
+  struct mv__causes *causes;   /* wait states with their causes, or NULL */
 };
 
 void mv__credit(struct mv__engine *e, int metric, uint32_t loc, uint32_t cp, int64_t v);
+/* Record that w waited `amount` for d (metric: the wait-state pattern; interval: contention). */
+void mv__blame(struct mv__engine *e, int metric, struct mv__side w, int64_t amount, struct mv__side d,
+               int interval);
+void mv__csync(struct mv__engine *e, uint32_t loc, uint64_t leave, uint32_t comm);
 /* engine-rma.c */
 int mv__rma_op(struct mv__engine *e, const struct mv__rec *r);
 int mv__rma_gsync(struct mv__engine *e, const struct mv__rec *r);

@@ -41,7 +41,8 @@ void *mv__vec_push(struct mv__vec *v);          /* NULL when out of memory */
 
 /* ---- definitions ---- */
 enum mv__rclass {     /* what an MPI region is, for the metric tree and the replay */
-  MV__RC_USER, MV__RC_MPI, MV__RC_P2P, MV__RC_COLL, MV__RC_RSYNC, MV__RC_RCOMM, MV__RC_IO
+  MV__RC_USER, MV__RC_MPI, MV__RC_P2P, MV__RC_COLL, MV__RC_RSYNC, MV__RC_RCOMM, MV__RC_IO,
+  MV__RC_COMP          /* the analyzer's "Computation" region: time outside every traced region */
 };
 enum mv__gsync_role { MV__GS_NONE, MV__GS_POST, MV__GS_START, MV__GS_COMPLETE, MV__GS_WAIT };
 
@@ -81,6 +82,7 @@ struct mv__defs {
   uint32_t *rank_loc;   /* world rank -> location index */
   uint32_t nranks;
   uint32_t callsite_attr;   /* attribute "mpivet::callsite" on Enter, MV__NONE if absent */
+  uint32_t comp_region;     /* the synthetic "Computation" region (added after the trace's) */
 };
 int mv__otf2_defs_read(struct mv__defs *d, void *otf2_reader);
 void mv__otf2_defs_release(struct mv__defs *d);
@@ -128,6 +130,7 @@ uint32_t mv__tree_child(struct mv__tree *t, uint32_t parent, uint32_t region, ui
 /* ---- metrics ---- */
 #define MV__METRICS(XX)                                                                          \
   XX(TIME, NONE, "time", "Time", "sec")                                                          \
+  XX(COMP, TIME, "comp", "Computation", "sec")                                                   \
   XX(MPI, TIME, "mpi", "MPI", "sec")                                                             \
   XX(P2P, MPI, "mpi_p2p", "Point-to-point", "sec")                                               \
   XX(LS, P2P, "late_sender", "Late Sender", "sec")                                               \
@@ -153,7 +156,67 @@ uint32_t mv__tree_child(struct mv__tree *t, uint32_t parent, uint32_t region, ui
   XX(IO, MPI, "mpi_io", "File I/O", "sec")                                                       \
   XX(WFPUP, NONE, "wait_for_progress_upper", "Wait for Progress (last-call, upper bound)", "sec") \
   XX(PAIRS, NONE, "rma_pairwise_sync", "RMA pairwise synchronizations", "occ")                   \
-  XX(PAIRSU, PAIRS, "rma_pairwise_sync_unneeded", "Unneeded RMA pairwise synchronizations", "occ")
+  XX(PAIRSU, PAIRS, "rma_pairwise_sync_unneeded", "Unneeded RMA pairwise synchronizations", "occ")   \
+  MV__DELAY_METRICS(XX)                                                                          \
+  MV__CP_METRICS(XX)
+
+/* Root causes (rootcause.c): Scalasca's delay-cost metrics, mpivet's one-sided ones, and the
+ * classification of the wait states they explain. */
+#define MV__DELAY_METRICS(XX)                                                                    \
+  XX(DELAY, NONE, "delay", "Delay costs", "sec")                                                 \
+  XX(DMPI, DELAY, "delay_mpi", "MPI delay costs", "sec")                                         \
+  XX(DP2P, DMPI, "delay_p2p", "Point-to-point delay costs", "sec")                               \
+  XX(DLSA, DP2P, "delay_latesender_aggregate", "Late Sender delay costs", "sec")                 \
+  XX(DLS, DLSA, "delay_latesender", "Short-term", "sec")                                         \
+  XX(DLSL, DLSA, "delay_latesender_longterm", "Long-term", "sec")                                \
+  XX(DLRA, DP2P, "delay_latereceiver_aggregate", "Late Receiver delay costs", "sec")             \
+  XX(DLR, DLRA, "delay_latereceiver", "Short-term", "sec")                                       \
+  XX(DLRL, DLRA, "delay_latereceiver_longterm", "Long-term", "sec")                              \
+  XX(DCOLL, DMPI, "delay_collective", "Collective delay costs", "sec")                           \
+  XX(DBARA, DCOLL, "delay_barrier_aggregate", "Wait at Barrier delay costs", "sec")              \
+  XX(DBAR, DBARA, "delay_barrier", "Short-term", "sec")                                          \
+  XX(DBARL, DBARA, "delay_barrier_longterm", "Long-term", "sec")                                 \
+  XX(DN2NA, DCOLL, "delay_n2n_aggregate", "Wait at N x N delay costs", "sec")                    \
+  XX(DN2N, DN2NA, "delay_n2n", "Short-term", "sec")                                              \
+  XX(DN2NL, DN2NA, "delay_n2n_longterm", "Long-term", "sec")                                     \
+  XX(D12NA, DCOLL, "delay_12n_aggregate", "Late Broadcast delay costs", "sec")                   \
+  XX(D12N, D12NA, "delay_12n", "Short-term", "sec")                                              \
+  XX(D12NL, D12NA, "delay_12n_longterm", "Long-term", "sec")                                     \
+  XX(DN21A, DCOLL, "delay_n21_aggregate", "Early Reduce delay costs", "sec")                     \
+  XX(DN21, DN21A, "delay_n21", "Short-term", "sec")                                              \
+  XX(DN21L, DN21A, "delay_n21_longterm", "Long-term", "sec")                                     \
+  XX(DRMA, DMPI, "delay_rma", "One-sided delay costs", "sec")                                    \
+  XX(DLPOST, DRMA, "delay_latepost", "Late Post, short-term", "sec")                             \
+  XX(DLPOSTL, DRMA, "delay_latepost_longterm", "Late Post, long-term", "sec")                    \
+  XX(DEWAIT, DRMA, "delay_earlywait", "Early Wait, short-term", "sec")                           \
+  XX(DEWAITL, DRMA, "delay_earlywait_longterm", "Early Wait, long-term", "sec")                  \
+  XX(DFENCE, DRMA, "delay_fence", "Wait at Fence, short-term", "sec")                            \
+  XX(DFENCEL, DRMA, "delay_fence_longterm", "Wait at Fence, long-term", "sec")                   \
+  XX(DWCREATE, DRMA, "delay_wincreate", "Wait at Window Create, short-term", "sec")              \
+  XX(DWCREATEL, DRMA, "delay_wincreate_longterm", "Wait at Window Create, long-term", "sec")     \
+  XX(DWFREE, DRMA, "delay_winfree", "Wait at Window Free, short-term", "sec")                    \
+  XX(DWFREEL, DRMA, "delay_winfree_longterm", "Wait at Window Free, long-term", "sec")           \
+  XX(DWFP, DRMA, "delay_waitforprogress", "Wait for Progress, short-term", "sec")                \
+  XX(DWFPL, DRMA, "delay_waitforprogress_longterm", "Wait for Progress, long-term", "sec")       \
+  XX(DLOCK, DRMA, "delay_lockcontention", "Lock Contention interval delay, short-term", "sec")   \
+  XX(DLOCKL, DRMA, "delay_lockcontention_longterm", "Lock Contention interval delay, long-term", "sec") \
+  XX(WDIR, NONE, "mpi_wait_direct", "Direct wait states", "sec")                                 \
+  XX(WIND, NONE, "mpi_wait_indirect", "Indirect wait states", "sec")                             \
+  XX(WINDLS, WIND, "mpi_wait_indirect_latesender", "Indirect Late Sender", "sec")                \
+  XX(WINDLR, WIND, "mpi_wait_indirect_latereceiver", "Indirect Late Receiver", "sec")            \
+  XX(WPROP, NONE, "mpi_wait_propagating", "Propagating wait states", "sec")                      \
+  XX(WPROPLS, WPROP, "mpi_wait_propagating_ls", "Propagating Late Sender", "sec")                \
+  XX(WPROPLR, WPROP, "mpi_wait_propagating_lr", "Propagating Late Receiver", "sec")              \
+  XX(WTERM, NONE, "mpi_wait_terminal", "Terminal wait states", "sec")
+
+/* Critical path (critpath.c). */
+#define MV__CP_METRICS(XX)                                                                       \
+  XX(CP, NONE, "critical_path", "Critical path", "sec")                                          \
+  XX(CPIMB, NONE, "critical_path_imbalance", "Critical-path imbalance", "sec")                   \
+  XX(PI, NONE, "performance_impact", "Performance impact (resource time)", "sec")                \
+  XX(PICP, PI, "critical_path_activities", "Critical-path activities", "sec")                    \
+  XX(PIIMB, PI, "critical_imbalance_impact", "Critical imbalance impact", "sec")                 \
+  XX(NCPA, NONE, "non_critical_path_activities", "Non-critical-path activities", "sec")
 
 enum mv__metric {
 #define XX(id, parent, key, title, unit) MV__M_##id,
@@ -167,20 +230,61 @@ struct mv__metric_info {
   const char *key, *title, *unit;
 };
 extern const struct mv__metric_info mv__metric_table[MV__M_COUNT];
+/* 1 when metric m is `root` or below it in the metric tree. */
+int mv__metric_within(int m, int root);
+/* 1 for a wait-state metric (below MPI, not one of its categories of non-waiting time). */
+int mv__metric_is_wait(int m);
 
-/* Sparse values (metric, location, call path) -> ticks or counts, exact integers so that
- * every summation order gives the same result. */
+/* Sparse values (metric, location, call path) -> ticks or counts, held as doubles (the map's
+ * value bits): integer sums stay exact below 2^53 ticks in any order; the fractional delay and
+ * critical-path metrics are summed in one deterministic order (rootcause.c). */
 struct mv__store {
   struct mv__map map;
   int nomem;
 };
 void mv__store_add(struct mv__store *s, int metric, uint32_t loc, uint32_t cp, int64_t v);
-int64_t mv__store_get(struct mv__store *s, int metric, uint32_t loc, uint32_t cp);
+void mv__store_addf(struct mv__store *s, int metric, uint32_t loc, uint32_t cp, double v);
+double mv__store_get(struct mv__store *s, int metric, uint32_t loc, uint32_t cp);
+double mv__slot_val(const struct mv__map_slot *s);
+/* Order-independent sums of values: fixed point with 2^-32 tick resolution, so that a serial and a
+ * parallel analysis (whose maps are filled in different orders) report identical totals. */
+typedef __int128 mv__xsum;
+static inline mv__xsum mv__xsum_of(double v)
+{
+  return (mv__xsum)(v * 4294967296.0);
+}
+static inline double mv__xsum_value(mv__xsum s)
+{
+  return (double)s / 4294967296.0;
+}
+
+/* ---- wait states with their cause, for the root-cause and critical-path passes ---- */
+/* The waiting call [wenter, wleave] on wloc waited `amount` ticks for the delaying location's
+ * synchronizing call [denter, dleave] (call path dcp). interval = 1: a contention wait (Lock
+ * Contention) whose cause is the delayer's whole pre-contention interval up to dleave. */
+struct mv__wait {
+  uint64_t wenter, wleave, amount, denter, dleave;
+  uint32_t wloc, wcp, dloc, dcp;
+  uint32_t metric, interval;
+};
+/* A member's call of a synchronizing collective (barrier, N x N, window collectives): a
+ * synchronization point with every member of communicator comm. */
+struct mv__csync {
+  uint64_t leave;
+  uint32_t loc, comm;
+};
+/* Critical-path and root-cause input gathered by the analysis processes. */
+struct mv__causes {
+  struct mv__vec waits;     /* struct mv__wait */
+  struct mv__vec csyncs;    /* struct mv__csync */
+};
 
 /* ---- the replay engine ---- */
 struct mv__engine;
 /* is_local[loc]: instances of that location are computed here (all 1 in the serial mode). */
 struct mv__engine *mv__engine_new(struct mv__defs *d, const uint8_t *is_local, struct mv__store *out);
+/* Record the wait states' causes in c (NULL: not recorded). */
+void mv__engine_causes(struct mv__engine *e, struct mv__causes *c);
 /* Records must arrive in (leave, loc, seq) order; returns 0 or MV_ENOMEM. */
 int mv__engine_feed(struct mv__engine *e, const struct mv__rec *r);
 /* Flush pending lock epochs; counts of records left unmatched go to *unmatched. */
@@ -213,5 +317,17 @@ int mv__reader_open(void *otf2_reader, struct mv__defs *d, const uint8_t *sel, s
                     struct mv__store *profile, mv__rec_sink sink, void *arg, struct mv__reader **out);
 int mv__reader_step(struct mv__reader *m, uint64_t n, int *done, uint64_t *now);
 int mv__reader_close(struct mv__reader *m, struct mv__read_result *res);
+
+#define MV__TL_PENDING (MV__NONE - 1)   /* timeline: computation whose call path is not known yet */
+/* Per-location timeline kept for the root-cause and critical-path passes: the call path
+ * current from t[i] on is cp[i] (computation gaps get their call path at the next Enter). */
+struct mv__tl {
+  struct mv__vec t, cp;     /* uint64_t, uint32_t */
+  uint64_t first, last;     /* first and last event of the location */
+  int started;
+};
+/* Keep the timelines of the selected locations in tl[loc] (call before the first step). */
+void mv__reader_keep_timelines(struct mv__reader *m, struct mv__tl *tl);
+void mv__tl_release(struct mv__tl *tl, uint32_t n);
 
 #endif

@@ -26,6 +26,7 @@ struct locstate {
   uint32_t mpi_depth;       /* stack depth of the innermost MPI frame + 1, 0 if none */
   uint64_t last, events;
   uint32_t seq;
+  int started;              /* an Enter or Leave has been seen */
 };
 struct rd {
   struct mv__defs *d;
@@ -39,7 +40,54 @@ struct rd {
   uint32_t last_idx;
   int err, emit_mpi;
   uint64_t events;
+  struct mv__tl *tl;        /* per location, or NULL: no timelines kept */
 };
+
+static void charge(struct rd *r, struct locstate *s, uint64_t t);
+
+
+static void tl_push(struct rd *r, uint32_t idx, uint64_t t, uint32_t cp)
+{
+  if (!r->tl)
+    return;
+  struct mv__tl *tl = &r->tl[idx];
+  size_t n = tl->t.len;
+  if (n && MV__VEC_AT(&tl->t, uint64_t, n - 1) == t) {   /* zero-length segment: replace */
+    MV__VEC_AT(&tl->cp, uint32_t, n - 1) = cp;
+    return;
+  }
+  uint64_t *pt = mv__vec_push(&tl->t);
+  uint32_t *pc = pt ? mv__vec_push(&tl->cp) : NULL;
+  if (!pc) {
+    if (pt)
+      tl->t.len--;
+    r->err = MV_ENOMEM;
+    return;
+  }
+  *pt = t, *pc = cp;
+}
+
+/* Time between a top-level Leave and the next Enter is computation, named after the call site
+ * of that Enter (the code that ran there calls it). */
+static void charge_gap(struct rd *r, struct locstate *s, uint32_t idx, uint64_t t, uint64_t site)
+{
+  uint32_t cp = mv__tree_child(r->tree, 0, r->d->comp_region, site);
+  if (cp == MV__NONE) {
+    r->err = MV_ENOMEM;
+    return;
+  }
+  struct frame f = {cp, r->d->comp_region, s->last};
+  struct mv__vec tmp = {&f, 1, 1, sizeof f};
+  struct mv__vec saved = s->stack;
+  s->stack = tmp;
+  charge(r, s, t);     /* charges the top frame: the gap's call path */
+  s->stack = saved;
+  if (r->tl && r->tl[idx].cp.len) {
+    uint32_t *last = &MV__VEC_AT(&r->tl[idx].cp, uint32_t, r->tl[idx].cp.len - 1);
+    if (*last == MV__TL_PENDING)
+      *last = cp;
+  }
+}
 
 static void heap_push(struct rd *r, const struct mv__rec *x)
 {
@@ -108,6 +156,12 @@ static struct locstate *loc_of(struct rd *r, OTF2_LocationRef ref, uint64_t t, u
   }
   *idx = r->last_idx;
   struct locstate *s = &r->ls[r->last_idx];
+  if (r->tl) {
+    struct mv__tl *tl = &r->tl[r->last_idx];
+    if (!tl->started)
+      tl->first = t, tl->started = 1;
+    tl->last = t > tl->last ? t : tl->last;
+  }
   s->events++;
   r->events++;
   return s;
@@ -142,13 +196,17 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
   struct locstate *s = loc_of(r, l, t, &idx);
   if (!s)
     return OTF2_CALLBACK_SUCCESS;
-  charge(r, s, t);
-  s->last = t;
-  uint32_t parent = s->stack.len ? MV__VEC_AT(&s->stack, struct frame, s->stack.len - 1).cp : 0;
   uint64_t site = 0;
   if (al && r->d->callsite_attr != MV__NONE)
     OTF2_AttributeList_GetUint64(al, r->d->callsite_attr, &site);
+  if (!s->stack.len && s->started && t > s->last)
+    charge_gap(r, s, idx, t, site);
+  charge(r, s, t);
+  s->last = t;
+  s->started = 1;
+  uint32_t parent = s->stack.len ? MV__VEC_AT(&s->stack, struct frame, s->stack.len - 1).cp : 0;
   uint32_t cp = mv__tree_child(r->tree, parent, region, site);
+  tl_push(r, idx, t, cp);
   struct frame *f = mv__vec_push(&s->stack);
   if (cp == MV__NONE || !f) {
     r->err = MV_ENOMEM;
@@ -195,6 +253,8 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
     s->mpi_depth = 0;
   }
   s->stack.len--;
+  s->started = 1;
+  tl_push(r, idx, t, s->stack.len ? MV__VEC_AT(&s->stack, struct frame, s->stack.len - 1).cp : MV__TL_PENDING);
   return r->err ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
 }
 
@@ -504,6 +564,23 @@ int mv__reader_step(struct mv__reader *m, uint64_t n, int *done, uint64_t *now)
   *done = m->done;
   *now = m->done ? UINT64_MAX : m->r.now;
   return m->r.err;
+}
+
+void mv__reader_keep_timelines(struct mv__reader *m, struct mv__tl *tl)
+{
+  m->r.tl = tl;
+  for (uint32_t i = 0; tl && i < m->r.d->nloc; i++) {
+    mv__vec_init(&tl[i].t, sizeof(uint64_t));
+    mv__vec_init(&tl[i].cp, sizeof(uint32_t));
+  }
+}
+
+void mv__tl_release(struct mv__tl *tl, uint32_t n)
+{
+  for (uint32_t i = 0; tl && i < n; i++) {
+    mv__vec_release(&tl[i].t);
+    mv__vec_release(&tl[i].cp);
+  }
 }
 
 int mv__reader_close(struct mv__reader *m, struct mv__read_result *res)

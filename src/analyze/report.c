@@ -2,6 +2,7 @@
  * their call paths and ranks as text, and the whole cube (metric x call path x rank, own
  * values) as JSON. Call paths are numbered canonically (sorted by path), so a serial and a
  * parallel analysis of one trace write identical JSON. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,7 @@ struct view {
   char **path;        /* call path id -> "main > foo > MPI_Recv" */
   uint32_t *canon;    /* call path id -> canonical index */
   uint32_t *order;    /* canonical index -> call path id */
-  int64_t total[MV__M_COUNT];  /* inclusive, all ranks, exact */
+  mv__xsum total[MV__M_COUNT];   /* inclusive, all ranks */
 };
 
 static const char *region_name(const struct mv_analysis *a, uint32_t cp)
@@ -54,9 +55,9 @@ static int by_path(const void *x, const void *y)
   return strcmp(sort_view->path[*(const uint32_t *)x], sort_view->path[*(const uint32_t *)y]);
 }
 
-static double to_unit(const struct mv_analysis *a, int m, int64_t v)
+static double to_unit(const struct mv_analysis *a, int m, double v)
 {
-  return strcmp(mv__metric_table[m].unit, "sec") ? (double)v : (double)v / (double)a->resolution;
+  return strcmp(mv__metric_table[m].unit, "sec") ? v : v / (double)a->resolution;
 }
 
 static int view_init(struct view *v, const struct mv_analysis *a)
@@ -82,7 +83,7 @@ static int view_init(struct view *v, const struct mv_analysis *a)
     int m = (int)(s->k1 >> 32);
     for (int p = m; p != MV__M_NONE; p = mv__metric_table[p].parent)
       if (!strcmp(mv__metric_table[p].unit, mv__metric_table[m].unit))
-        v->total[p] += (int64_t)s->val;
+        v->total[p] += mv__xsum_of(mv__slot_val(s));
   }
   return 0;
 }
@@ -96,19 +97,11 @@ static void view_release(struct view *v)
   free(v->order);
 }
 
-static int is_wait(int m)
-{
-  static const int categories[] = {MV__M_TIME, MV__M_MPI, MV__M_P2P, MV__M_COLL, MV__M_RSYNC, MV__M_RCOMM};
-  for (size_t i = 0; i < sizeof categories / sizeof categories[0]; i++)
-    if (m == categories[i])
-      return 0;
-  return !strcmp(mv__metric_table[m].unit, "sec");
-}
-
 struct hot {
   int metric;
   uint32_t cp, nranks, max_rank;
-  int64_t sum, max;
+  mv__xsum sum;
+  double max;
 };
 
 static int by_sum(const void *x, const void *y)
@@ -132,7 +125,8 @@ static struct hot *hot_list(const struct view *v, size_t *n)
   MV__MAP_FOREACH(&v->a->values.map, s) {
     int m = (int)(s->k1 >> 32);
     uint32_t loc = (uint32_t)s->k1, cp = (uint32_t)s->k2;
-    if (!is_wait(m) || (int64_t)s->val <= 0)
+    double val = mv__slot_val(s);
+    if (!mv__metric_is_wait(m) || val <= 0)
       continue;
     int inserted;
     uint64_t *slot = mv__map_put(&idx, (uint64_t)m, cp, hv.len, &inserted);
@@ -146,10 +140,10 @@ static struct hot *hot_list(const struct view *v, size_t *n)
     if (inserted)
       *h = (struct hot){m, cp, 0, 0, 0, -1};
     h = &MV__VEC_AT(&hv, struct hot, *slot);
-    h->sum += (int64_t)s->val;
+    h->sum += mv__xsum_of(val);
     h->nranks++;
-    if ((int64_t)s->val > h->max)
-      h->max = (int64_t)s->val, h->max_rank = v->a->loc_rank[loc];
+    if (val > h->max)
+      h->max = val, h->max_rank = v->a->loc_rank[loc];
   }
   mv__map_release(&idx);
   sort_view = v;
@@ -164,7 +158,7 @@ static void text_tree(const struct view *v, FILE *fp, int m, int depth)
   if (m != MV__M_NONE) {
     const char *unit = mv__metric_table[m].unit;
     fprintf(fp, "  %*s%-*s %14.6f %s\n", 2 * depth, "", 52 - 2 * depth, mv__metric_table[m].title,
-            to_unit(v->a, m, v->total[m]), unit);
+            to_unit(v->a, m, mv__xsum_value(v->total[m])), unit);
   }
   for (int c = 0; c < MV__M_COUNT; c++)
     if (mv__metric_table[c].parent == m)
@@ -192,7 +186,7 @@ int mv_analysis_write_text(const struct mv_analysis *a, FILE *fp, int top)
       fprintf(fp, "  none\n");
     for (size_t i = 0; i < nh && (int)i < top; i++)
       fprintf(fp, "  %2zu. %10.6f s  %-28s %s\n      on %u rank(s), most on rank %u (%.6f s)\n", i + 1,
-              to_unit(a, h[i].metric, h[i].sum), mv__metric_table[h[i].metric].title, v.path[h[i].cp],
+              to_unit(a, h[i].metric, mv__xsum_value(h[i].sum)), mv__metric_table[h[i].metric].title, v.path[h[i].cp],
               h[i].nranks, h[i].max_rank, to_unit(a, h[i].metric, h[i].max));
   }
   free(h);
@@ -205,7 +199,7 @@ int mv_analysis_write_text(const struct mv_analysis *a, FILE *fp, int top)
 struct cell {
   int metric;
   uint32_t rank, canon;
-  int64_t v;
+  double v;
 };
 
 static int by_cell(const void *x, const void *y)
@@ -229,7 +223,7 @@ static void json_metrics(struct mv_json *j, const struct view *v)
     mv_json_kv_string(j, "unit", mv__metric_table[m].unit);
     int p = mv__metric_table[m].parent;
     mv_json_kv_string(j, "parent", p == MV__M_NONE ? NULL : mv__metric_table[p].key);
-    mv_json_kv_number(j, "inclusive", to_unit(v->a, m, v->total[m]));
+    mv_json_kv_number(j, "inclusive", to_unit(v->a, m, mv__xsum_value(v->total[m])));
     mv_json_object_end(j);
   }
   mv_json_array_end(j);
@@ -265,9 +259,9 @@ static int json_values(struct mv_json *j, const struct view *v)
   if (!c)
     return MV_ENOMEM;
   MV__MAP_FOREACH(&a->values.map, s) {
-    if (s->val)
+    if (mv__slot_val(s) != 0)
       c[n++] = (struct cell){(int)(s->k1 >> 32), a->loc_rank[(uint32_t)s->k1], v->canon[(uint32_t)s->k2],
-                             (int64_t)s->val};
+                             mv__slot_val(s)};
   }
   qsort(c, n, sizeof *c, by_cell);
   mv_json_key(j, "values");
@@ -278,7 +272,10 @@ static int json_values(struct mv_json *j, const struct view *v)
     mv_json_kv_int(j, "callpath", c[i].canon);
     mv_json_kv_int(j, "rank", c[i].rank == MV__NONE ? -1 : (long long)c[i].rank);
     mv_json_kv_number(j, "value", to_unit(a, c[i].metric, c[i].v));
-    mv_json_kv_int(j, "ticks", c[i].v);
+    if (c[i].v == (double)llround(c[i].v))
+      mv_json_kv_int(j, "ticks", llround(c[i].v));
+    else   /* delay costs and critical-path shares are fractions of ticks */
+      mv_json_kv_number(j, "ticks", c[i].v);
     mv_json_object_end(j);
   }
   mv_json_array_end(j);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "result.h"
+#include "rootcause.h"
 #include "mpivet/error.h"
 
 uint32_t mv__owner(uint32_t loc, uint32_t nloc, int nparts)
@@ -14,11 +15,12 @@ uint32_t mv__owner(uint32_t loc, uint32_t nloc, int nparts)
 }
 
 int mv__part_pack(const struct mv__tree *tree, const struct mv__store *vals, const struct mv__read_result *rr,
-                  uint64_t unmatched, void **buf, size_t *len)
+                  uint64_t unmatched, const void *causes, size_t ncauses, void **buf, size_t *len)
 {
-  struct mv__part_hdr h = {rr->events, unmatched, vals->map.count, (uint32_t)rr->truncated, tree->n, {0}};
+  struct mv__part_hdr h = {rr->events, unmatched, vals->map.count, ncauses, (uint32_t)rr->truncated, tree->n, {0}};
   memcpy(h.note, rr->note, sizeof h.note);
-  *len = sizeof h + (size_t)tree->n * (2 * sizeof(uint32_t) + sizeof(uint64_t)) + h.nquads * 4 * sizeof(uint64_t);
+  *len = sizeof h + (size_t)tree->n * (2 * sizeof(uint32_t) + sizeof(uint64_t)) + h.nquads * 4 * sizeof(uint64_t) +
+         ncauses;
   char *p = malloc(*len);
   if (!p)
     return MV_ENOMEM;
@@ -31,13 +33,15 @@ int mv__part_pack(const struct mv__tree *tree, const struct mv__store *vals, con
     uint64_t q[4] = {s->k1 >> 32, s->k1 & 0xffffffffu, s->k2, s->val};
     memcpy(p, q, sizeof q), p += sizeof q;
   }
+  if (ncauses)
+    memcpy(p, causes, ncauses);
   return 0;
 }
 
 struct part {
   struct mv__part_hdr h;
   const uint32_t *parent, *region;
-  const char *site, *quads;
+  const char *site, *quads, *causes;
   uint32_t *gcp;   /* local call path -> global */
 };
 
@@ -52,8 +56,10 @@ static int parse_parts(const char *buf, size_t len, int n, struct part *parts)
     off += sizeof p->h;
     size_t tree_bytes = (size_t)p->h.ntree * (2 * sizeof(uint32_t) + sizeof(uint64_t));
     size_t need = tree_bytes + p->h.nquads * 4 * sizeof(uint64_t);
-    if (len - off < need)
+    if (len - off < need || len - off - need < p->h.ncauses)
       return MV_EPARSE;
+    p->causes = buf + off + need;
+    need += p->h.ncauses;
     p->parent = (const uint32_t *)(const void *)(buf + off);
     p->region = p->parent + p->h.ntree;
     p->site = buf + off + (size_t)p->h.ntree * 2 * sizeof(uint32_t);
@@ -93,19 +99,19 @@ static void finalize(struct mv_analysis *a, struct mv__store *raw)
     int metric = (int)(s->k1 >> 32);
     uint32_t loc = (uint32_t)s->k1, cp = (uint32_t)s->k2;
     if (metric != MV__M_TIME) {
-      mv__store_add(&a->values, metric, loc, cp, (int64_t)s->val);
+      mv__store_addf(&a->values, metric, loc, cp, mv__slot_val(s));
       continue;
     }
     uint32_t reg = cp < a->tree.n ? a->tree.region[cp] : MV__NONE;
     int cls = reg < a->nregions ? a->classes[reg] : MV__RC_USER;
-    static const int cat[] = {MV__M_TIME, MV__M_MPI, MV__M_P2P, MV__M_COLL, MV__M_RSYNC, MV__M_RCOMM,
-                              MV__M_IO};
-    int64_t own = (int64_t)s->val;
-    if (cls != MV__RC_USER)
+    static const int cat[] = {MV__M_COMP, MV__M_MPI, MV__M_P2P, MV__M_COLL, MV__M_RSYNC, MV__M_RCOMM,
+                              MV__M_IO, MV__M_COMP};
+    double own = mv__slot_val(s);
+    if (cls != MV__RC_USER && cls != MV__RC_COMP)
       for (int m = 0; m < MV__M_COUNT; m++)
-        if (m != MV__M_TIME && !strcmp(mv__metric_table[m].unit, "sec") && m != MV__M_WFPUP)
+        if (m != MV__M_MPI && mv__metric_within(m, MV__M_MPI))
           own -= mv__store_get(raw, m, loc, cp);
-    mv__store_add(&a->values, cat[cls], loc, cp, own);
+    mv__store_addf(&a->values, cat[cls], loc, cp, own);
   }
 }
 
@@ -126,6 +132,50 @@ static int copy_defs(struct mv_analysis *a, struct mv__defs *d)
       return MV_ENOMEM;
   }
   return mv__tree_init(&a->tree);
+}
+
+struct gcp_ctx {
+  struct part *parts;
+  int nparts;
+  uint32_t nloc;
+  uint32_t (*owner)(uint32_t, uint32_t, int);
+};
+
+static uint32_t global_cp(void *ctx, uint32_t loc, uint32_t cp)
+{
+  struct gcp_ctx *g = ctx;
+  struct part *o = &g->parts[g->owner(loc, g->nloc, g->nparts)];
+  return cp < o->h.ntree ? o->gcp[cp] : 0;
+}
+
+/* The root-cause and critical-path passes on the merged input of all parts. */
+static int root_causes(struct mv_analysis *a, struct mv__defs *d, struct part *parts, int nparts,
+                       uint32_t (*owner)(uint32_t, uint32_t, int))
+{
+  struct gcp_ctx ctx = {parts, nparts, d->nloc, owner};
+  struct mv__gcp g = {global_cp, &ctx};
+  struct mv__tl *tl = calloc(d->nloc ? d->nloc : 1, sizeof *tl);
+  struct mv__causes c;
+  struct mv__rc_input in;
+  mv__vec_init(&c.waits, sizeof(struct mv__wait));
+  mv__vec_init(&c.csyncs, sizeof(struct mv__csync));
+  int err = tl ? 0 : MV_ENOMEM;
+  for (uint32_t i = 0; tl && i < d->nloc; i++) {
+    mv__vec_init(&tl[i].t, sizeof(uint64_t));
+    mv__vec_init(&tl[i].cp, sizeof(uint32_t));
+  }
+  for (int i = 0; i < nparts && !err; i++)
+    err = mv__causes_unpack(parts[i].causes, parts[i].h.ncauses, d->nloc, &g, tl, &c);
+  if (!err && (err = mv__rc_input_build(&in, d, tl, &c)) == 0) {
+    err = mv__rootcause(&in, a->tree.n, &a->values, &a->explained);
+    err = err ? err : mv__critpath(&in, a->tree.n, &a->values);
+    mv__rc_input_release(&in);
+  }
+  mv__tl_release(tl, d->nloc);
+  free(tl);
+  mv__vec_release(&c.waits);
+  mv__vec_release(&c.csyncs);
+  return err;
 }
 
 int mv__result_build(struct mv__defs *d, const void *buf, size_t len, int nparts,
@@ -156,14 +206,19 @@ int mv__result_build(struct mv__defs *d, const void *buf, size_t len, int nparts
       if (loc >= d->nloc)
         continue;
       struct part *o = &parts[owner(loc, d->nloc, nparts)];
-      if (cp < o->h.ntree)
-        mv__store_add(&raw, (int)v[0], loc, o->gcp[cp], (int64_t)v[3]);
+      if (cp < o->h.ntree) {
+        double d;
+        memcpy(&d, &v[3], sizeof d);
+        mv__store_addf(&raw, (int)v[0], loc, o->gcp[cp], d);
+      }
     }
   }
   if (!err) {
     finalize(a, &raw);
     err = raw.nomem || a->values.nomem ? MV_ENOMEM : 0;
   }
+  if (!err)
+    err = root_causes(a, d, parts, nparts, owner);
   for (int i = 0; parts && i < nparts; i++)
     free(parts[i].gcp);
   free(parts);

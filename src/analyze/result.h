@@ -19,17 +19,27 @@ struct mv_analysis {
   struct mv__map sites;     /* call-site hash -> index in site_labels */
   char **site_labels;       /* "module+0xoffset(symbol)" from the archive's callsites.txt */
   uint32_t nsites;
+  double explained;         /* waiting time explained by the delay costs (ticks) */
 };
 
 struct mv__part_hdr {
-  uint64_t events, unmatched, nquads;
+  uint64_t events, unmatched, nquads, ncauses;   /* ncauses: bytes of the causes section */
   uint32_t truncated, ntree;
   char note[160];
 };
 
 /* Pack this process's call tree and values (patterns and raw exclusive time) into *buf. */
 int mv__part_pack(const struct mv__tree *tree, const struct mv__store *vals, const struct mv__read_result *rr,
-                  uint64_t unmatched, void **buf, size_t *len);
+                  uint64_t unmatched, const void *causes, size_t ncauses, void **buf, size_t *len);
+/* causes.c: the root-cause input of a part (timelines of the started locations, waits, collective
+ * synchronization points); unpacking maps call paths to the global tree with g. */
+struct mv__gcp {
+  uint32_t (*map)(void *ctx, uint32_t loc, uint32_t cp);
+  void *ctx;
+};
+int mv__causes_pack(const struct mv__tl *tl, uint32_t nloc, const struct mv__causes *c, void **buf, size_t *len);
+int mv__causes_unpack(const void *buf, size_t len, uint32_t nloc, const struct mv__gcp *g, struct mv__tl *tl,
+                      struct mv__causes *c);
 /* Merge the parts of all processes (concatenated, process order) into a new result. owner(loc)
  * tells which process's tree holds a location's call paths. */
 int mv__result_build(struct mv__defs *d, const void *parts, size_t len, int nparts,

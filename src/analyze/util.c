@@ -12,6 +12,23 @@ const struct mv__metric_info mv__metric_table[MV__M_COUNT] = {
 #undef XX
 };
 
+int mv__metric_within(int m, int root)
+{
+  for (; m != MV__M_NONE; m = mv__metric_table[m].parent)
+    if (m == root)
+      return 1;
+  return 0;
+}
+
+int mv__metric_is_wait(int m)
+{
+  static const int categories[] = {MV__M_MPI, MV__M_P2P, MV__M_COLL, MV__M_RSYNC, MV__M_RCOMM, MV__M_IO};
+  for (size_t i = 0; i < sizeof categories / sizeof categories[0]; i++)
+    if (m == categories[i])
+      return 0;
+  return mv__metric_within(m, MV__M_MPI);
+}
+
 static size_t slot_of(const struct mv__map *m, uint64_t k1, uint64_t k2)
 {
   uint64_t h = k1 * 0x9E3779B97F4A7C15ull ^ (k2 + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
@@ -177,7 +194,14 @@ uint32_t mv__tree_child(struct mv__tree *t, uint32_t parent, uint32_t region, ui
   return t->n++;
 }
 
-void mv__store_add(struct mv__store *s, int metric, uint32_t loc, uint32_t cp, int64_t v)
+double mv__slot_val(const struct mv__map_slot *s)
+{
+  double d;
+  memcpy(&d, &s->val, sizeof d);
+  return d;
+}
+
+void mv__store_addf(struct mv__store *s, int metric, uint32_t loc, uint32_t cp, double v)
 {
   if (v == 0)
     return;
@@ -186,13 +210,24 @@ void mv__store_add(struct mv__store *s, int metric, uint32_t loc, uint32_t cp, i
     s->nomem = 1;
     return;
   }
-  *slot = (uint64_t)((int64_t)*slot + v);
+  double d;
+  memcpy(&d, slot, sizeof d);
+  d += v;
+  memcpy(slot, &d, sizeof d);
 }
 
-int64_t mv__store_get(struct mv__store *s, int metric, uint32_t loc, uint32_t cp)
+void mv__store_add(struct mv__store *s, int metric, uint32_t loc, uint32_t cp, int64_t v)
+{
+  mv__store_addf(s, metric, loc, cp, (double)v);
+}
+
+double mv__store_get(struct mv__store *s, int metric, uint32_t loc, uint32_t cp)
 {
   uint64_t *slot = mv__map_get(&s->map, ((uint64_t)(uint32_t)metric << 32) | loc, cp);
-  return slot ? (int64_t)*slot : 0;
+  double d = 0;
+  if (slot)
+    memcpy(&d, slot, sizeof d);
+  return d;
 }
 
 int mv__rec_cmp(const void *x, const void *y)

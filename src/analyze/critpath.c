@@ -1,0 +1,120 @@
+/* Critical path (Böhme et al.; thesis 4.2): from the end of the location that finishes last,
+ * backwards along its timeline; at each wait state the path is handed over to the location that
+ * caused it (the sender, the receiver, the latest entrant or root of a collective, the lock
+ * holder, the target not progressing) at the time the wait ended. Activities on the path never
+ * wait. Then the critical-path profile per call path and location, the imbalance
+ * max(0, critical-path time - average non-waiting time) and the performance impact. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rootcause.h"
+#include "mpivet/error.h"
+
+struct cpacc {
+  struct mv__store *out;
+  uint32_t loc;
+  double *total;   /* per call path: time on the critical path, all locations */
+};
+
+static void on_path(void *arg, uint32_t cp, uint64_t dt)
+{
+  struct cpacc *a = arg;
+  mv__store_addf(a->out, MV__M_CP, a->loc, cp, (double)dt);
+  a->total[cp] += (double)dt;
+}
+
+/* The latest wait of loc that began before t, or SIZE_MAX. */
+static size_t wait_before(const struct mv__rc_input *in, uint32_t loc, uint64_t t)
+{
+  size_t k = mv__rc_waits_from(in, loc, t);
+  return k > in->wl_off[loc] ? in->wl[k - 1] : SIZE_MAX;
+}
+
+static void walk(const struct mv__rc_input *in, struct cpacc *acc)
+{
+  uint32_t loc = MV__NONE;
+  for (uint32_t l = 0; l < in->nloc; l++)
+    if (in->tl[l].started && (loc == MV__NONE || in->tl[l].last > in->tl[loc].last))
+      loc = l;
+  if (loc == MV__NONE)
+    return;
+  uint64_t t = in->tl[loc].last;
+  for (size_t steps = 0; steps <= in->nw + in->nloc; steps++) {
+    size_t i = wait_before(in, loc, t);
+    acc->loc = loc;
+    if (i == SIZE_MAX) {
+      mv__rc_times(in, loc, in->tl[loc].first, t, on_path, acc);
+      return;
+    }
+    const struct mv__wait *w = &in->w[i];
+    uint64_t end = w->wenter + w->amount < t ? w->wenter + w->amount : t;
+    mv__rc_times(in, loc, end, t, on_path, acc);
+    loc = w->dloc;
+    t = end < in->tl[loc].last ? end : in->tl[loc].last;
+  }
+}
+
+struct rows {
+  double *time, *wait;   /* per call path, all locations: exclusive time, waiting time */
+};
+
+/* Non-waiting time of (loc, cp): its exclusive time minus its waiting time. */
+static void sum_rows(struct mv__store *values, uint32_t ncp, struct rows *r)
+{
+  MV__MAP_FOREACH(&values->map, s) {
+    int m = (int)(s->k1 >> 32);
+    uint32_t cp = (uint32_t)s->k2;
+    if (cp >= ncp)
+      continue;
+    if (m != MV__M_TIME && mv__metric_within(m, MV__M_TIME))
+      r->time[cp] += mv__slot_val(s);
+    if (mv__metric_is_wait(m))
+      r->wait[cp] += mv__slot_val(s);
+  }
+}
+
+/* Per location: the imbalance and the impact, shared out by the location's part of the path
+ * (imbalance) or of the non-waiting time (activities). */
+static int impact(struct mv__store *values, uint32_t nloc, uint32_t ncp, const double *total, const struct rows *r)
+{
+  struct mv__store add = {0};
+  MV__MAP_FOREACH(&values->map, s) {
+    int m = (int)(s->k1 >> 32);
+    uint32_t loc = (uint32_t)s->k1, cp = (uint32_t)s->k2;
+    if (cp >= ncp)
+      continue;
+    double avg = (r->time[cp] - r->wait[cp]) / nloc, v = mv__slot_val(s);
+    double imb = total[cp] > avg ? total[cp] - avg : 0, act = total[cp] < avg ? total[cp] : avg;
+    double nonwait = r->time[cp] - r->wait[cp];
+    if (m == MV__M_CP && total[cp] > 0) {
+      mv__store_addf(&add, MV__M_CPIMB, loc, cp, imb * v / total[cp]);
+      mv__store_addf(&add, MV__M_PIIMB, loc, cp, nloc * imb * v / total[cp]);
+    }
+    if (nonwait > 0 && m != MV__M_TIME && mv__metric_within(m, MV__M_TIME) && !mv__metric_is_wait(m)) {
+      double share = v / nonwait;   /* own values of the categories are non-waiting time */
+      mv__store_addf(&add, MV__M_PICP, loc, cp, nloc * act * share);
+      mv__store_addf(&add, MV__M_NCPA, loc, cp, nloc * (avg > total[cp] ? avg - total[cp] : 0) * share);
+    }
+  }
+  MV__MAP_FOREACH(&add.map, s)
+    mv__store_addf(values, (int)(s->k1 >> 32), (uint32_t)s->k1, (uint32_t)s->k2, mv__slot_val(s));
+  int err = add.nomem ? MV_ENOMEM : 0;
+  mv__map_release(&add.map);
+  return err;
+}
+
+int mv__critpath(struct mv__rc_input *in, uint32_t ncp, struct mv__store *values)
+{
+  double *total = calloc(ncp + 1, sizeof *total);
+  struct rows r = {calloc(ncp + 1, sizeof(double)), calloc(ncp + 1, sizeof(double))};
+  int err = !total || !r.time || !r.wait ? MV_ENOMEM : 0;
+  if (!err && in->tl) {
+    struct cpacc acc = {values, 0, total};
+    walk(in, &acc);
+    sum_rows(values, ncp, &r);
+    err = impact(values, in->nloc, ncp, total, &r);
+  }
+  free(total), free(r.time), free(r.wait);
+  return err ? err : (values->nomem ? MV_ENOMEM : 0);
+}

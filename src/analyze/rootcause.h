@@ -1,0 +1,42 @@
+/* Input of the root-cause and critical-path passes (rcinput.c): timelines, the wait states
+ * with their causes indexed per location, and the synchronization points. */
+#ifndef MV_ANALYZE_ROOTCAUSE_H
+#define MV_ANALYZE_ROOTCAUSE_H
+
+#include "internal.h"
+
+struct mv__sp {            /* a synchronization point of a location */
+  uint64_t enter, leave;
+  uint32_t partner;        /* the other location, MV__NONE: every member of comm */
+  uint32_t comm;
+};
+struct mv__rc_input {
+  struct mv__defs *d;
+  const struct mv__tl *tl;
+  uint32_t nloc;
+  const struct mv__wait *w;
+  size_t nw;
+  size_t *order;           /* waits by end of waiting, latest first */
+  size_t *wl, *wl_off;     /* per waiting location (CSR): wait indices by enter */
+  struct mv__sp *sp;
+  size_t *sp_off;          /* per location (CSR): synchronization points by leave */
+};
+int mv__rc_input_build(struct mv__rc_input *in, struct mv__defs *d, const struct mv__tl *tl,
+                       const struct mv__causes *causes);
+void mv__rc_input_release(struct mv__rc_input *in);
+/* Leave of loc's last synchronization point with `other` that ended by t (the location's first
+ * event if none). */
+uint64_t mv__rc_prev_sync(const struct mv__rc_input *in, uint32_t loc, uint32_t other, uint64_t t);
+/* First index k in wl[wl_off[loc]..] of a wait that began at `from` or later. */
+size_t mv__rc_waits_from(const struct mv__rc_input *in, uint32_t loc, uint64_t from);
+/* Time of loc in [a, b] per call path: fn(arg, cp, ticks). */
+void mv__rc_times(const struct mv__rc_input *in, uint32_t loc, uint64_t a, uint64_t b,
+                  void (*fn)(void *arg, uint32_t cp, uint64_t dt), void *arg);
+
+/* Delay costs and wait-state classes into out; *explained: the waiting time they explain. */
+int mv__rootcause(struct mv__rc_input *in, uint32_t ncp, struct mv__store *out, double *explained);
+/* Critical path, its imbalance and the performance impact; `values` holds the wait states and
+ * exclusive times (metric categories) of the analysis. */
+int mv__critpath(struct mv__rc_input *in, uint32_t ncp, struct mv__store *values);
+
+#endif

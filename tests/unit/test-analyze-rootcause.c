@@ -1,0 +1,197 @@
+/* Truth tests of the root-cause (delay costs) and critical-path passes on synthetic OTF2
+ * archives with exact timestamps (ns). Expected values are worked out by hand in the comments
+ * from Böhme et al.'s cost model as Scalasca implements it (delay = the delayer's
+ * waiting-time-adjusted time minus the waiter's per call path over their synchronization
+ * intervals; scale 1 / (delays + waits in the interval)) and the thesis's interval-delay costs
+ * (rma-wait-states-thesis.txt, definitions 14-19) and critical path (definitions 21-23). */
+#include <math.h>
+#include <otf2/OTF2_Events.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "analyze/internal.h"
+#include "analyze/synth.h"
+#include "mpivet/analyze.h"
+#include "test.h"
+
+/* MV_ANALYZE_KEEP=DIR keeps the archives in DIR (tests/mpi/analyze-parallel.sh replays them with
+ * the parallel analyzer, which must give the same result to the bit). */
+static char tmpdir[256] = "/tmp/mv-test-rootcause-XXXXXX";
+static int archive_no;
+
+static struct mv__synth *open_archive(char *path, size_t size, int nranks, int nwins)
+{
+  snprintf(path, size, "%s/r%d", tmpdir, archive_no++);
+  return mv__synth_open(path, nranks, nwins);
+}
+
+static struct mv_analysis *close_and_analyze(struct mv__synth *s, const char *dir)
+{
+  char anchor[512], err[256];
+  ASSERT_INT_EQ(mv__synth_close(s), 0);
+  snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
+  struct mv_analysis *a = NULL;
+  if (mv_analyze_trace(anchor, NULL, &a, err, sizeof err))
+    fprintf(stderr, "analyze %s: %s\n", dir, err);
+  ASSERT_TRUE(a != NULL);
+  return a;
+}
+
+#define TICKS(a, key, rank, region) mv_analysis_ticks(a, key, rank, region)
+
+/* The identity of the cost model: short-term plus long-term costs of all delays equal the
+ * waiting time they explain, and here (every wait has a delay or a wait in its interval) all of
+ * the waiting time. */
+static void check_identity(const struct mv_analysis *a, const char *waits)
+{
+  double delay = mv_analysis_value(a, "delay", -1, NULL), wait = mv_analysis_value(a, waits, -1, NULL);
+  ASSERT_TRUE(wait > 0);
+  ASSERT_TRUE(fabs(delay - wait) <= 1e-9 * wait);
+  ASSERT_TRUE(fabs(delay - mv_analysis_explained(a)) <= 1e-9 * wait);
+}
+
+static void compute(struct mv__synth *s, int rank, uint64_t t0, uint64_t t1, const char *name)
+{
+  mv__synth_enter(s, rank, t0, name);
+  mv__synth_leave(s, rank, t1, name);
+}
+
+/* Rank 0 computes 300, ranks 1 and 2 150. Rank 1 receives from 0 (waits 300 - 150 = 150) and
+ * sends to 2 at 310; rank 2 waits 310 - 150 = 160, rank 2 ends last (main leaves at 450).
+ * Backwards: rank 2's wait (end 310): its interval [0,150] has compute 150; rank 1's [0,310]
+ * has compute 150 and MPI_Recv 160 of which 150 are its own wait: delay compute 0, MPI_Recv 10;
+ * scale 1 / (10 + 150): short-term 10 on rank 1's MPI_Recv, 150 propagated to rank 1's wait.
+ * Rank 1's wait (end 300): delay compute 300 - 150 on rank 0, scale 1/150: short-term 150,
+ * long-term 150 (its propagation cost). Totals 160 + 150 = 310 = 150 + 160 waiting. */
+static void test_chain(void)
+{
+  char dir[320];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 3, 0);
+  for (int r = 0; r < 3; r++) {
+    mv__synth_enter(s, r, 0, "main");
+    compute(s, r, 0, r ? 150 : 300, "compute_a");
+  }
+  mv__synth_send(s, 0, 300, 310, 1, 0);
+  mv__synth_recv(s, 1, 150, 310, 0, 0);
+  mv__synth_send(s, 1, 310, 320, 2, 0);
+  mv__synth_recv(s, 2, 150, 320, 1, 0);
+  for (int r = 0; r < 3; r++)
+    mv__synth_leave(s, r, r == 2 ? 450 : 400, "main");
+  struct mv_analysis *a = close_and_analyze(s, dir);
+  if (!a)
+    return;
+  ASSERT_INT_EQ(TICKS(a, "late_sender", -1, NULL), 310);
+  ASSERT_INT_EQ(TICKS(a, "delay_latesender", 0, "compute_a"), 150);
+  ASSERT_INT_EQ(TICKS(a, "delay_latesender", 1, "MPI_Recv"), 10);
+  ASSERT_INT_EQ(TICKS(a, "delay_latesender", -1, NULL), 160);
+  ASSERT_INT_EQ(TICKS(a, "delay_latesender_longterm", 0, "compute_a"), 150);
+  ASSERT_INT_EQ(TICKS(a, "delay_latesender_longterm", -1, NULL), 150);
+  check_identity(a, "late_sender");
+  /* rank 2's wait: 150 indirect (rank 1's wait), 10 direct, terminal; rank 1's: direct,
+   * propagating */
+  ASSERT_INT_EQ(TICKS(a, "mpi_wait_indirect", 2, NULL), 150);
+  ASSERT_INT_EQ(TICKS(a, "mpi_wait_direct", 2, NULL), 10);
+  ASSERT_INT_EQ(TICKS(a, "mpi_wait_terminal", 2, NULL), 160);
+  ASSERT_INT_EQ(TICKS(a, "mpi_wait_propagating_ls", 1, NULL), 150);
+  ASSERT_INT_EQ(TICKS(a, "mpi_wait_direct", 1, NULL), 150);
+  /* critical path from rank 2's end (450): [310,450] on rank 2 (MPI_Recv 10, main 130), at its
+   * wait to rank 1 at 310: [300,310] MPI_Recv 10, at its wait to rank 0 at 300: compute [0,300] */
+  ASSERT_INT_EQ(TICKS(a, "critical_path", -1, NULL), 450);
+  ASSERT_INT_EQ(TICKS(a, "critical_path", 0, "compute_a"), 300);
+  ASSERT_INT_EQ(TICKS(a, "critical_path", 1, "MPI_Recv"), 10);
+  ASSERT_INT_EQ(TICKS(a, "critical_path", 2, "main"), 130);
+  ASSERT_INT_EQ(TICKS(a, "critical_path", 1, "compute_a"), 0);
+  /* imbalance: compute_a 300 on the path, average (300 + 150 + 150) / 3 = 200: 100; main: 130
+   * on the path, average (90 + 80 + 130) / 3 = 100: 30 */
+  ASSERT_INT_EQ(TICKS(a, "critical_path_imbalance", -1, "compute_a"), 100);
+  ASSERT_INT_EQ(TICKS(a, "critical_path_imbalance", -1, "main"), 30);
+  /* impact: 3 x 100 of imbalance impact; the activities 3 x min(path, average) */
+  ASSERT_INT_EQ(TICKS(a, "critical_imbalance_impact", -1, "compute_a"), 300);
+  ASSERT_INT_EQ(TICKS(a, "critical_path_activities", -1, "compute_a"), 600);
+  /* time: first to last event, computation below it (the user regions' exclusive time) */
+  ASSERT_INT_EQ(TICKS(a, "time", -1, NULL), 400 + 400 + 450);
+  ASSERT_INT_EQ(TICKS(a, "comp", -1, NULL), 400 + 400 + 450 - 10 - 170 - 170);
+  mv_analysis_free(a);
+}
+
+/* Collectives (op): rank 2 computes 400, ranks 0 and 1 100; all leave the collective at 410.
+ * Barrier and N x N: both wait 300 for rank 2, its delay 400 - 100 over the interval from the
+ * start, scale 1 / 300: 300 + 300 on rank 2's work. The critical path runs from rank 0 (first of
+ * the ranks ending at 410): its collective [400,410], then rank 2 [0,400]; work's imbalance is
+ * 400 - (100 + 100 + 400) / 3 = 200. Broadcast from rank 2: the same waits are Late Broadcast. */
+static void one_collective(const char *region, int op, int root, const char *wait_key, const char *delay_key)
+{
+  char dir[320];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 3, 0);
+  for (int r = 0; r < 3; r++) {
+    compute(s, r, 0, r == 2 ? 400 : 100, "work");
+    mv__synth_coll(s, r, r == 2 ? 400 : 100, 410, region, op, root);
+  }
+  struct mv_analysis *a = close_and_analyze(s, dir);
+  if (!a)
+    return;
+  ASSERT_INT_EQ(TICKS(a, wait_key, -1, NULL), 600);
+  ASSERT_INT_EQ(TICKS(a, delay_key, 2, "work"), 600);
+  ASSERT_INT_EQ(TICKS(a, "delay", -1, NULL), 600);
+  check_identity(a, wait_key);
+  ASSERT_INT_EQ(TICKS(a, "critical_path", 0, region), 10);
+  ASSERT_INT_EQ(TICKS(a, "critical_path", 2, "work"), 400);
+  ASSERT_INT_EQ(TICKS(a, "critical_path", -1, NULL), 410);
+  ASSERT_INT_EQ(TICKS(a, "critical_path_imbalance", -1, "work"), 200);
+  mv_analysis_free(a);
+}
+
+static void test_collectives(void)
+{
+  one_collective("MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, -1, "wait_barrier", "delay_barrier");
+  one_collective("MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, -1, "wait_nxn", "delay_n2n");
+  one_collective("MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, 2, "late_broadcast", "delay_12n");
+}
+
+/* mpivet's own traces hold only MPI calls: the gaps between them are computation, named after
+ * the next call (site 0x10 here); Time is first to last event. Rank 0 computes [0,500) before
+ * its send, rank 1 [0,100) before its receive: Late Sender 400 caused by rank 0's computation
+ * before the send (delay 500 - 100 = 400). */
+static void test_computation_paths(void)
+{
+  char dir[320];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 2, 0);
+  mv__synth_coll(s, 0, 0, 0, "MPI_Init", OTF2_COLLECTIVE_OP_BARRIER, -1);
+  mv__synth_coll(s, 1, 0, 0, "MPI_Init", OTF2_COLLECTIVE_OP_BARRIER, -1);
+  mv__synth_site(s, 0x10);
+  mv__synth_send(s, 0, 500, 510, 1, 0);
+  mv__synth_site(s, 0x20);
+  mv__synth_recv(s, 1, 100, 510, 0, 0);
+  mv__synth_coll(s, 0, 600, 700, "MPI_Finalize", OTF2_COLLECTIVE_OP_BARRIER, -1);
+  mv__synth_coll(s, 1, 690, 700, "MPI_Finalize", OTF2_COLLECTIVE_OP_BARRIER, -1);
+  struct mv_analysis *a = close_and_analyze(s, dir);
+  if (!a)
+    return;
+  ASSERT_INT_EQ(TICKS(a, "time", -1, NULL), 1400);
+  ASSERT_INT_EQ(TICKS(a, "comp", 0, "Computation"), 500 + 90);
+  ASSERT_INT_EQ(TICKS(a, "comp", 1, "Computation"), 100 + 180);
+  ASSERT_INT_EQ(TICKS(a, "delay_latesender", 0, "Computation"), 400);
+  ASSERT_INT_EQ(TICKS(a, "delay_latesender", -1, NULL), 400);
+  mv_analysis_free(a);
+}
+
+int main(void)
+{
+  const char *keep = getenv("MV_ANALYZE_KEEP");
+  if (keep)
+    snprintf(tmpdir, sizeof tmpdir, "%s", keep);
+  else if (!mkdtemp(tmpdir)) {
+    perror("mkdtemp");
+    return 1;
+  }
+  RUN_TEST(test_chain);
+  RUN_TEST(test_collectives);
+  RUN_TEST(test_computation_paths);
+  if (!keep) {
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    if (system(cmd) != 0)
+      fprintf(stderr, "could not remove %s\n", tmpdir);
+  }
+  return TEST_EXIT();
+}
