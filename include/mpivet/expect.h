@@ -25,6 +25,11 @@ enum mv_match { MV_MATCH_NONE = 0, MV_MATCH_APPROX = 1, MV_MATCH_EXACT = 2 };
  * offset of the problem in text and msg "expected ..., got ...". */
 int mv_bigo_parse(const char *text, size_t len, struct mv_function *out, size_t *errcol,
                   char *msg, size_t msgsize);
+/* The same with only the names in params (NULL-terminated) as parameters: any other name is an
+ * error ("expected a parameter (p, msize), ..., got 'foo'"). A name directly followed by '('
+ * other than log, log2, ln, lg, sqrt is an unknown function in both. */
+int mv_bigo_parse_in(const char *text, size_t len, const char *const *params,
+                     struct mv_function *out, size_t *errcol, char *msg, size_t msgsize);
 /* "O(p^(1/2)/log p)": numerator and denominator factors, "O(1)" for a constant. */
 int mv_bigo_format(const struct mv_function *f, char *buf, size_t size);
 /* One term as it reads inside O( ), e.g. "p^(1/4) log p", "1". */
@@ -79,11 +84,18 @@ struct mv_expect_file {
   struct mv_expectation *items;
   size_t nrules;
   struct mv_rule *rules;
+  /* The parameter names expressions may use (NULL-terminated), set before parsing when the
+   * data have others (an Extra-P file); NULL: mv_expect_default_params, p and msize. */
+  const char *const *params;
 };
+
+/* The parameters of results.csv data: process count and message size. */
+extern const char *const mv_expect_default_params[];
 
 void mv_expect_file_init(struct mv_expect_file *f);
 void mv_expect_file_release(struct mv_expect_file *f);
-/* Parse text; name is used in errors "name:line:column: expected ..., got ...". */
+/* Parse text; name is used in errors "name:line:column: expected ..., got ...". A UTF-8
+ * byte-order mark is skipped; two expectations for one function, metric and size are an error. */
 int mv_expect_parse(struct mv_expect_file *f, const char *name, const char *text, size_t len,
                     char *err, size_t errsize);
 int mv_expect_parse_file(struct mv_expect_file *f, const char *path, char *err, size_t errsize);

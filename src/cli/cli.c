@@ -2,6 +2,7 @@
  * errors, number parsing and the final stdout check. */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,8 +40,16 @@ int mv_cli_fail(const char *cmd, int err, const char *fmt, ...)
 int mv_cli_bad_option(const char *cmd, char **argv, int optopt)
 {
   extern int optind;
-  const char *arg = argv[optind - 1];
-  if (optopt && optopt != '?')
+  const char *arg = optind > 0 ? argv[optind - 1] : NULL;
+  if (arg && strncmp(arg, "--", 2) == 0) {
+    /* A long option: optopt is its code (not a character) when it is known. */
+    int n = (int)strcspn(arg, "=");
+    if (!optopt)
+      return mv_cli_error(cmd, "unknown option %.*s (see mpivet %s --help)", n, arg, cmd);
+    return mv_cli_error(cmd, "option %.*s %s (see mpivet %s --help)", n, arg,
+                        arg[n] == '=' ? "takes no value" : "needs a value", cmd);
+  }
+  if (optopt > 0 && optopt < 128 && isgraph(optopt))
     return mv_cli_error(cmd, "option -%c needs a value or is unknown (see mpivet %s --help)",
                         optopt, cmd);
   return mv_cli_error(cmd, "unknown option or missing value: %s (see mpivet %s --help)",

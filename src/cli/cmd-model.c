@@ -96,23 +96,46 @@ static int parse_options(int argc, char **argv, struct opts *o)
   return 0;
 }
 
+/* The parameter names an expectation may use: p, msize and those of the Extra-P inputs. */
+#define MAX_NAMES 16
+static void add_names(const char **names, const struct mv_extrap *x)
+{
+  for (size_t i = 0; i < x->nparams; i++) {
+    int k = 0;
+    while (names[k] && strcmp(names[k], x->params[i]) != 0)
+      k++;
+    if (!names[k] && k < MAX_NAMES - 1)
+      names[k] = x->params[i];
+  }
+}
+
+/* Read the Extra-P inputs, then the expectation file (which may name their parameters), then
+ * the results.csv inputs (whose per-process series the expectation file names). */
 static int load(struct mv_judgements *js, char **inputs, int n, int with_msize,
-                const struct mv_expect_file *ef)
+                const char *expect, struct mv_expect_file *ef)
 {
   struct mv_dataset ds;
   char err[512];
   int rc = 0, csv = 0;
+  const char *names[MAX_NAMES + 1] = {"p", "msize"};
+  struct mv_extrap *xs = calloc((size_t)n, sizeof *xs);
+  if (!xs)
+    return mv_cli_error(CMD, "%s", mv_strerror(MV_ENOMEM));
   mv_dataset_init(&ds);
   for (int i = 0; i < n && rc == 0; i++) {
+    mv_extrap_init(&xs[i]);
+    if (mv_extrap_sniff(inputs[i]) && (rc = mv_extrap_read(&xs[i], inputs[i], err, sizeof err)) != 0)
+      mv_cli_error(CMD, "%s", err);
+    else if (mv_extrap_sniff(inputs[i]))
+      add_names(names, &xs[i]);
+  }
+  ef->params = names;
+  if (rc == 0 && expect && (rc = mv_expect_parse_file(ef, expect, err, sizeof err)) != 0)
+    mv_cli_error(CMD, "%s", err);
+  ef->params = NULL;
+  for (int i = 0; i < n && rc == 0; i++) {
     if (mv_extrap_sniff(inputs[i])) {
-      struct mv_extrap x;
-      mv_extrap_init(&x);
-      rc = mv_extrap_read(&x, inputs[i], err, sizeof err);
-      if (rc == 0)
-        rc = mv_kernels_from_extrap(&js->ks, &x);
-      else
-        mv_cli_error(CMD, "%s", err);
-      mv_extrap_release(&x);
+      rc = mv_kernels_from_extrap(&js->ks, &xs[i]);
     } else if ((rc = mv_dataset_load(&ds, inputs[i])) != 0) {
       mv_cli_error(CMD, "%s", ds.error[0] ? ds.error : mv_strerror(rc));
     } else {
@@ -121,10 +144,29 @@ static int load(struct mv_judgements *js, char **inputs, int n, int with_msize,
   }
   if (rc == 0 && csv) {
     mv_dataset_sort(&ds);
-    rc = mv_judge_load_dataset(js, &ds, with_msize, ef, NULL, 0);
+    rc = mv_judge_load_dataset(js, &ds, with_msize, expect ? ef : NULL, NULL, 0);
   }
+  for (int i = 0; i < n; i++)
+    mv_extrap_release(&xs[i]);
+  free(xs);
   mv_dataset_release(&ds);
   return rc;
+}
+
+/* An expectation line no series matches is a typo or a missing measurement: name the line. */
+static int unmeasured(const char *expect, const struct mv_judgements *js)
+{
+  for (size_t i = 0; i < js->n; i++) {
+    const struct mv_judgement *j = &js->j[i];
+    if (j->status != MV_JUDGE_NOT_MEASURED)
+      continue;
+    char size[64];
+    mv_judge_size_label(j->sized, &j->size, size, sizeof size);
+    return mv_cli_error(CMD, "%s:%d: expected a measured series for this expectation, got none "
+                        "for %s %s%s%s (check the function and metric names)", expect,
+                        j->expect_line, j->function, j->metric, size[0] ? " at " : "", size);
+  }
+  return 0;
 }
 
 /* The model at --target, NAN when the target does not name each of its parameters. */
@@ -288,23 +330,19 @@ int cmd_model(int argc, char **argv)
   if (rc)
     return rc < 0 ? MV_EXIT_OK : rc;
   struct mv_expect_file ef;
-  char err[512];
   mv_expect_file_init(&ef);
-  if (o.expect && mv_expect_parse_file(&ef, o.expect, err, sizeof err)) {
-    mv_expect_file_release(&ef);
-    return mv_cli_error(CMD, "%s", err);
-  }
   const struct mv_expect_file *e = o.expect ? &ef : NULL;
   struct mv_judgements js;
   mv_judgements_init(&js);
-  rc = load(&js, argv + optind, argc - optind, o.with_msize, e);
+  o.judge.unmeasured = 1;
+  rc = load(&js, argv + optind, argc - optind, o.with_msize, o.expect, &ef);
   if (rc)
     rc = MV_EXIT_USAGE;
   else if (js.ks.n == 0)
     rc = mv_cli_error(CMD, "no measurements in the input");
   else if ((rc = mv_judge(&js, e, &o.judge)) != 0)
     rc = mv_cli_error(CMD, "%s", mv_strerror(rc));
-  else
+  else if ((rc = unmeasured(o.expect, &js)) == 0)
     rc = report(&o, &js, e && ef.nrules);
   mv_judgements_release(&js);
   mv_expect_file_release(&ef);

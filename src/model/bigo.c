@@ -15,6 +15,7 @@ struct parser {
   const char *s;
   size_t len, pos;
   struct mv_function *fn;    /* owns the parameter names */
+  const char *const *names;  /* the parameters allowed (NULL-terminated), NULL: any */
   size_t errcol;
   char *msg;
   size_t msgsize;
@@ -79,8 +80,32 @@ static void set_const(expr *e, double c)
   e->constant = c;
 }
 
+/* "p, msize": the allowed names for a message. */
+static void name_list(const char *const *names, char *buf, size_t size)
+{
+  size_t n = 0;
+  buf[0] = '\0';
+  for (int i = 0; names[i] && n < size; i++)
+    n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", names[i]);
+}
+
+static int allowed(const struct parser *p, const char *name)
+{
+  if (!p->names)
+    return 1;
+  for (int i = 0; p->names[i]; i++)
+    if (strcmp(p->names[i], name) == 0)
+      return 1;
+  return 0;
+}
+
 static int param_index(struct parser *p, const char *name, size_t at)
 {
+  if (!allowed(p, name)) {
+    char list[160];
+    name_list(p->names, list, sizeof list);
+    return fail(p, at, "expected a parameter (%s), log, log2, ln or sqrt, got '%s'", list, name);
+  }
   for (int i = 0; i < p->fn->nparams; i++)
     if (strcmp(p->fn->params[i], name) == 0)
       return i;
@@ -198,18 +223,26 @@ static int number(struct parser *p, double *out)
   return 0;
 }
 
+/* A letter right after an exponent's digits: p^1e308 is no product p * e308. */
+static int glued(struct parser *p)
+{
+  if (p->pos < p->len && isalpha((unsigned char)p->s[p->pos]))
+    return expect_fail(p, "a space or an operator after the exponent (such as 2, 1/2, (5/4))");
+  return 0;
+}
+
 /* An exponent: 2, 1/2, 0.67, (5/4), (-1/2), -1. */
 static int exponent(struct parser *p, double *out)
 {
   int paren = eat(p, '('), neg = eat(p, '-');
   double a, b = 1;
-  if (number(p, &a))
+  if (number(p, &a) || glued(p))
     return MV_EPARSE;
   size_t save = p->pos;
   if (eat(p, '/')) {
     if (!isdigit(peek(p)))
       p->pos = save;   /* a quotient, not a fraction: p^0.5/log p */
-    else if (number(p, &b))
+    else if (number(p, &b) || glued(p))
       return MV_EPARSE;
   }
   if (b == 0)
@@ -265,6 +298,9 @@ static int function_call(struct parser *p, const char *name, expr *e, size_t at)
       return expect_fail(p, "'(' after sqrt");
     return primary(p, e) || power(p, e, 0.5, at);
   }
+  if (p->pos < p->len && p->s[p->pos] == '(')   /* name( is a call: exp(p), max(p) */
+    return fail(p, at, "expected log, log2, ln, sqrt or a parameter, got the unknown function "
+                "'%s'", name);
   set_const(e, 0);
   int idx = param_index(p, name, at);
   if (idx < 0)
@@ -402,9 +438,15 @@ static void normalise(struct mv_function *f)
 int mv_bigo_parse(const char *text, size_t len, struct mv_function *out, size_t *errcol,
                   char *msg, size_t msgsize)
 {
+  return mv_bigo_parse_in(text, len, NULL, out, errcol, msg, msgsize);
+}
+
+int mv_bigo_parse_in(const char *text, size_t len, const char *const *params,
+                     struct mv_function *out, size_t *errcol, char *msg, size_t msgsize)
+{
   struct mv_function names;
   memset(&names, 0, sizeof names);
-  struct parser p = {text, len, 0, &names, 0, msg, msgsize, 0, 0};
+  struct parser p = {text, len, 0, &names, params, 0, msg, msgsize, 0, 0};
   skip_ws(&p);
   int wrapped = p.pos + 1 < len && text[p.pos] == 'O' && (eat(&p, 'O'), peek(&p) == '(');
   if (wrapped)

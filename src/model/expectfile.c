@@ -14,8 +14,11 @@
 #include "mpivet/error.h"
 #include "mpivet/expect.h"
 
+const char *const mv_expect_default_params[] = {"p", "msize", NULL};
+
 struct line {
   const char *name;
+  const char *const *params;  /* names allowed in expressions */
   int lineno;
   const char *s;     /* the line, without newline */
   size_t len, pos;
@@ -88,7 +91,7 @@ static int expression(struct line *l, struct mv_function *f)
   }
   char msg[200];
   size_t col = 0;
-  if (mv_bigo_parse(l->s + start, l->pos - start, f, &col, msg, sizeof msg))
+  if (mv_bigo_parse_in(l->s + start, l->pos - start, l->params, f, &col, msg, sizeof msg))
     return lfail(l, start + col, "%s", msg);
   return 0;
 }
@@ -200,6 +203,22 @@ static int grow(void **arr, size_t n, size_t size)
   return 0;
 }
 
+/* Two lines for one function, metric ("*" covers every metric) and size: which one judges? */
+static int check_duplicate(const struct mv_expect_file *f, struct line *l,
+                           const struct mv_expectation *e)
+{
+  for (size_t i = 0; i < f->n; i++) {
+    const struct mv_expectation *o = &f->items[i];
+    int metric = strcmp(o->metric, e->metric) == 0 || strcmp(o->metric, "*") == 0 ||
+                 strcmp(e->metric, "*") == 0;
+    if (strcmp(o->callpath, e->callpath) == 0 && metric && o->msize_given == e->msize_given &&
+        (!e->msize_given || mv_msize_spec_equal(&o->msize, &e->msize)))
+      return lfail(l, 0, "expected one expectation per function, metric and size, got a second "
+                   "one for %s (first on line %d)", e->callpath, o->line);
+  }
+  return 0;
+}
+
 static int parse_line(struct mv_expect_file *f, struct line *l)
 {
   size_t n;
@@ -219,6 +238,8 @@ static int parse_line(struct mv_expect_file *f, struct line *l)
   if (grow((void **)&f->items, f->n, sizeof *f->items))
     return MV_ENOMEM;
   int rc = parse_expectation(l, &f->items[f->n]);
+  if (rc == 0)
+    rc = check_duplicate(f, l, &f->items[f->n]);
   f->n += rc == 0;
   return rc;
 }
@@ -238,7 +259,7 @@ void mv_expect_file_release(struct mv_expect_file *f)
 int mv_expect_parse(struct mv_expect_file *f, const char *name, const char *text, size_t len,
                     char *err, size_t errsize)
 {
-  size_t pos = 0;
+  size_t pos = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;  /* UTF-8 BOM */
   for (int lineno = 1; pos < len; lineno++) {
     const char *nl = memchr(text + pos, '\n', len - pos);
     size_t end = nl ? (size_t)(nl - text) : len, stop = end;
@@ -247,7 +268,8 @@ int mv_expect_parse(struct mv_expect_file *f, const char *name, const char *text
       stop = (size_t)(hash - text);
     if (stop > pos && text[stop - 1] == '\r')
       stop--;
-    struct line l = {name, lineno, text + pos, stop - pos, 0, err, errsize};
+    struct line l = {name, f->params ? f->params : mv_expect_default_params, lineno, text + pos,
+                     stop - pos, 0, err, errsize};
     if (memchr(l.s, '\0', l.len))
       return lfail(&l, (size_t)((const char *)memchr(l.s, '\0', l.len) - l.s),
                    "expected text, got a NUL byte");

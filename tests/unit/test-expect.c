@@ -330,6 +330,22 @@ static void test_file_errors(void)
     {"rule A < B\n", "t.expect:1:8: expected '<=' after A"},
     {"rule A <= B +\n", "t.expect:1:14: expected a function name, got end of line"},
     {"MPI_Bcast O(p) deviation=p^\n", "t.expect:1:28: expected a number, got end of input"},
+    /* Issue 15 item 9: only p and msize are names; unknown functions, case, glued exponents;
+     * one line per function, metric and size. */
+    {"MPI_Bcast time_s O(p) deviation=foo\n", "t.expect:1:33: expected a parameter (p, msize), "
+     "log, log2, ln or sqrt, got 'foo'"},
+    {"MPI_Bcast O(foo p)\n", "t.expect:1:13: expected a parameter (p, msize), log, log2, ln or "
+     "sqrt, got 'foo'"},
+    {"MPI_Bcast O(exp(p))\n", "t.expect:1:13: expected log, log2, ln, sqrt or a parameter, got "
+     "the unknown function 'exp'"},
+    {"MPI_Bcast O(LOG P)\n", "t.expect:1:13: expected a parameter (p, msize), log, log2, ln or "
+     "sqrt, got 'LOG'"},
+    {"MPI_Bcast O(p^1e308)\n", "t.expect:1:16: expected a space or an operator after the "
+     "exponent (such as 2, 1/2, (5/4)), got 'e'"},
+    {"MPI_Bcast time_s O(log p)\nMPI_Bcast time_s O(p)\n", "t.expect:2:1: expected one "
+     "expectation per function, metric and size, got a second one for MPI_Bcast (first on line 1)"},
+    {"MPI_Bcast O(log p) msize=8\nMPI_Bcast time_s O(p) msize=8\n", "t.expect:2:1: expected one "
+     "expectation per function, metric and size, got a second one for MPI_Bcast (first on line 1)"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     struct mv_expect_file f;
@@ -358,6 +374,31 @@ static int expected_fit(const char *expect, const double *p, const double *y, si
   int widened = -1;
   ASSERT_INT_EQ(mv_expect_fit(&e, p, nv, vals, n, "p", &fo, m, &widened), 0);
   return widened;
+}
+
+/* A byte-order mark is no part of the first function name; lines for other sizes or metrics
+ * of one function are no duplicates; other parameter names when the data have them. */
+static void test_file_bom_and_params(void)
+{
+  static const char text[] = "\xEF\xBB\xBFMPI_Bcast time_s O(log p) msize=8\n"
+                             "MPI_Bcast time_s O(p) msize=8p\nMPI_Bcast mem_bytes O(1)\n";
+  struct mv_expect_file f;
+  char err[256] = "";
+  mv_expect_file_init(&f);
+  ASSERT_INT_EQ(mv_expect_parse(&f, "t.expect", text, sizeof text - 1, err, sizeof err), 0);
+  ASSERT_INT_EQ(f.n, 3);
+  ASSERT_STR_EQ(f.items[0].callpath, "MPI_Bcast");
+  mv_expect_file_release(&f);
+  static const char *const xy[] = {"x", "y", NULL};
+  static const char two[] = "kernel O(x^2 log y)\n";
+  mv_expect_file_init(&f);
+  f.params = xy;
+  ASSERT_INT_EQ(mv_expect_parse(&f, "t.expect", two, sizeof two - 1, err, sizeof err), 0);
+  mv_expect_file_release(&f);
+  mv_expect_file_init(&f);
+  ASSERT_INT_EQ(mv_expect_parse(&f, "t.expect", two, sizeof two - 1, err, sizeof err), MV_EPARSE);
+  ASSERT_STR_EQ(err, "t.expect:1:10: expected a parameter (p, msize), log, log2, ln or sqrt, got 'x'");
+  mv_expect_file_release(&f);
 }
 
 static void test_expected_fit(void)
@@ -405,5 +446,6 @@ int main(void)
   RUN_TEST(test_msize_specs);
   RUN_TEST(test_file_msizes);
   RUN_TEST(test_file_errors);
+  RUN_TEST(test_file_bom_and_params);
   return TEST_EXIT();
 }
