@@ -61,4 +61,10 @@ struct mv_judgements;
 struct mv_expect_file;
 int mv__judge_rules(struct mv_judgements *js, const struct mv_expect_file *ef);
 
+/* The algorithm a known library's selector picks for op at p processes and total bytes ("ring",
+ * "recursive doubling"), and in *selector who decides ("SMPI's MPICH selector"); NULL when
+ * mpivet knows no rule for that library and op (selector.c). */
+const char *mv__selector_algorithm(const char *library, const char *op, long long total,
+                                   long long p, const char **selector);
+
 #endif

@@ -108,20 +108,44 @@ static void segment_model(const struct mv_series *s, const struct mv_model_segme
   m->cv_smape = NAN;
 }
 
-/* "regime change between p = 512 and 1024: p = 1024 is 33x the p = 16..512 model" per switch. */
+/* The measure at x (NAN when x was not measured). */
+static double measured_at(const struct mv_series *s, const struct mv_fit_options *fo, double x)
+{
+  for (size_t i = 0; i < s->npoints; i++)
+    if (s->coords[i] == x)
+      return mv_measure_apply(fo->measure, s->values[i], s->nvalues[i]);
+  return NAN;
+}
+
+/* ", recursive doubling -> ring (SMPI's MPICH selector)" when a known selector changes its
+ * algorithm between process counts pa and pb of a sized series; "" otherwise. */
+static void switch_algorithms(const struct mv_judgement *j, double pa, double pb, char *buf, size_t size)
+{
+  const char *sel = NULL, *from, *to;
+  long long ta = j->size.per_process ? j->size.bytes * (long long)pa : j->size.bytes;
+  long long tb = j->size.per_process ? j->size.bytes * (long long)pb : j->size.bytes;
+  buf[0] = '\0';
+  if (!j->sized || !(from = mv__selector_algorithm(j->library, j->function, ta, (long long)pa, &sel)) ||
+      !(to = mv__selector_algorithm(j->library, j->function, tb, (long long)pb, &sel)) || !strcmp(from, to))
+    return;
+  snprintf(buf, size, ", %s -> %s (%s)", from, to, sel);
+}
+
+/* Per switch: "regime change between p = 512 and 1024: p = 1024 is 32.6x p = 512 (19.4x the
+ * p = 16..512 model)": the measured step and the first regime's prediction. */
 static void note_switches(struct mv_judgement *j, const struct mv_series *s, const struct mv_fit_options *fo)
 {
   j->note[0] = '\0';
   for (size_t k = 0; k + 1 < j->nsegments; k++) {
     const struct mv_model_segment *a = &j->segments[k], *b = &j->segments[k + 1];
-    double yb = NAN, fa = mv_function_eval(&a->fn, &b->from);
-    for (size_t i = 0; i < s->npoints; i++)
-      if (s->coords[i] == b->from)
-        yb = mv_measure_apply(fo->measure, s->values[i], s->nvalues[i]);
-    char text[MV_JUDGE_TEXT];
+    double yb = measured_at(s, fo, b->from), ya = measured_at(s, fo, a->to);
+    double fa = mv_function_eval(&a->fn, &b->from);
+    char text[2 * MV_JUDGE_TEXT], algo[MV_JUDGE_TEXT];   /* note_add cuts to the note's size */
     const char *p = s->params[0];
-    snprintf(text, sizeof text, "regime change between %s = %g and %g: %s = %g is %.3gx the %s = %g..%g model",
-             p, a->to, b->from, p, b->from, yb / fa, p, a->from, a->to);
+    switch_algorithms(j, a->to, b->from, algo, sizeof algo);
+    snprintf(text, sizeof text, "regime change between %s = %g and %g%s: %s = %g is %.3gx %s = %g "
+             "(%.3gx the %s = %g..%g model)", p, a->to, b->from, algo, p, b->from, yb / ya, p, a->to,
+             yb / fa, p, a->from, a->to);
     note_add(j, text);
   }
 }

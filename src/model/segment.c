@@ -70,8 +70,9 @@ static double rel_rss(const struct segctx *c, size_t from, size_t to, const stru
 static int segfit(void *ctx, size_t from, size_t to, double *rss, int *nparams)
 {
   const struct segctx *c = ctx;
-  /* A regime in the middle must show itself at 3 process counts at least. */
-  if (to - from < 3 && from != 0 && to != c->n)
+  /* A regime shows itself at 3 process counts at least, or is one point at an end of the
+   * range (the data only enter it there); two points would be a line through a jump. */
+  if (to - from == 2 || (to - from == 1 && from != 0 && to != c->n))
     return MV_ENUMERIC;
   struct mv_function fn;
   int rc = model_range(c, from, to, &fn);

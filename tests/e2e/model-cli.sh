@@ -92,7 +92,7 @@ assert sorted((o["msize"], o["per_process"]) for o in a) == [(800, False), (800,
   done
 } > "$tmp/jump.csv"
 out=$("$MPIVET" model "$tmp/jump.csv") || fail "jump run exited $?"
-echo "$out" | grep -q "^note: MPI_Allgather: regime change between p = 64 and 128: p = 128 is 100x the p = 4..64 model" ||
+echo "$out" | grep -q "^note: MPI_Allgather: regime change between p = 64 and 128: p = 128 is 11[23]x p = 64 (100x the p = 4..64 model)" ||
   fail "regime-change note ($out)"
 "$MPIVET" model --json "$tmp/jump.csv" | grep -q '"note": "regime change between p = 64 and 128' ||
   fail "regime-change note in JSON"
