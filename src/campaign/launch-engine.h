@@ -5,7 +5,7 @@
 
 #include "mpivet/launch.h"
 
-struct mv__engine {
+struct mv__launch_engine {
   const char *name;
   struct mv_engine_facts facts;
   /* Launcher executable for this spec ("mpirun.openmpi", "srun", ...). */
@@ -17,9 +17,9 @@ struct mv__engine {
   int (*build)(const struct mv_launch_spec *spec, struct mv_cmdline *c);
 };
 
-extern const struct mv__engine mv__engine_mpirun;
-extern const struct mv__engine mv__engine_srun;
-extern const struct mv__engine mv__engine_smpi;
+extern const struct mv__launch_engine mv__engine_mpirun;
+extern const struct mv__launch_engine mv__engine_srun;
+extern const struct mv__launch_engine mv__engine_smpi;
 
 /* "openmpi" unless spec->mpi says "mpich" (mpirun and srun). */
 const char *mv__launch_real_flavor(const struct mv_launch_spec *spec);

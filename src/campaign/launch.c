@@ -82,7 +82,7 @@ void mv_cmdline_release(struct mv_cmdline *c)
   mv_cmdline_init(c);
 }
 
-static const struct mv__engine *const engines[] = {&mv__engine_mpirun, &mv__engine_srun,
+static const struct mv__launch_engine *const engines[] = {&mv__engine_mpirun, &mv__engine_srun,
                                                    &mv__engine_smpi};
 #define NENGINES ((int)(sizeof engines / sizeof engines[0]))
 
@@ -94,7 +94,7 @@ const char *const *mv_launch_engines(void)
   return names;
 }
 
-static const struct mv__engine *engine_named(const char *name)
+static const struct mv__launch_engine *engine_named(const char *name)
 {
   for (int i = 0; name && i < NENGINES; i++)
     if (strcmp(engines[i]->name, name) == 0)
@@ -102,14 +102,14 @@ static const struct mv__engine *engine_named(const char *name)
   return NULL;
 }
 
-static const struct mv__engine *engine_of(const struct mv_launch_spec *spec)
+static const struct mv__launch_engine *engine_of(const struct mv_launch_spec *spec)
 {
   return engine_named(spec->engine);
 }
 
 const struct mv_engine_facts *mv_launch_engine_facts(const char *engine)
 {
-  const struct mv__engine *e = engine_named(engine);
+  const struct mv__launch_engine *e = engine_named(engine);
   return e ? &e->facts : NULL;
 }
 
@@ -120,7 +120,7 @@ const char *mv__launch_real_flavor(const struct mv_launch_spec *spec)
 
 int mv_launch_validate(const struct mv_launch_spec *spec)
 {
-  const struct mv__engine *e = engine_of(spec);
+  const struct mv__launch_engine *e = engine_of(spec);
   if (!e || spec->np < 1 || spec->ppn < 0 || spec->np > e->max_np(spec))
     return MV_EINVAL;
   if (mv_launch_srun_check(spec, NULL, 0))
@@ -132,13 +132,13 @@ int mv_launch_validate(const struct mv_launch_spec *spec)
 
 const char *mv_launch_flavor(const struct mv_launch_spec *spec)
 {
-  const struct mv__engine *e = engine_of(spec);
+  const struct mv__launch_engine *e = engine_of(spec);
   return e ? e->flavor(spec) : NULL;
 }
 
 int mv_launch_max_np(const struct mv_launch_spec *spec)
 {
-  const struct mv__engine *e = engine_of(spec);
+  const struct mv__launch_engine *e = engine_of(spec);
   return e ? e->max_np(spec) : 0;
 }
 
@@ -162,13 +162,13 @@ static int in_path(const char *name)
 
 int mv_launch_available(const struct mv_launch_spec *spec)
 {
-  const struct mv__engine *e = engine_of(spec);
+  const struct mv__launch_engine *e = engine_of(spec);
   return e && in_path(e->launcher(spec)) ? 0 : MV_ENOENT;
 }
 
 int mv_launch_command(const struct mv_launch_spec *spec, struct mv_cmdline *out)
 {
-  const struct mv__engine *e = engine_of(spec);
+  const struct mv__launch_engine *e = engine_of(spec);
   char program[4096];
   int rc = mv_launch_validate(spec);
   if (rc)

@@ -14,6 +14,7 @@
 #include "mpivet/json.h"
 #include "mpivet/judge.h"
 #include "mpivet/model.h"
+#include "mpivet/units.h"
 
 #define CMD "model"
 
@@ -169,7 +170,8 @@ static int unmeasured(const char *expect, const struct mv_judgements *js)
   return 0;
 }
 
-/* The model at --target, NAN when the target does not name each of its parameters. */
+/* The model at --target (the regime it falls in), NAN when the target does not name each of
+ * its parameters. */
 static double predict(const struct opts *o, const struct mv_judgement *j)
 {
   const struct mv_function *f = &j->model.fn;
@@ -184,6 +186,10 @@ static double predict(const struct opts *o, const struct mv_judgement *j)
       return NAN;
     c[i] = o->target[k == o->ntarget ? 0 : k];
   }
+  /* With regimes, the one the target falls in (the last one beyond the data). */
+  for (size_t k = 0; f->nparams == 1 && k < j->nsegments; k++)
+    if (c[0] >= j->segments[k].from)
+      f = &j->segments[k].fn;
   return mv_function_eval(f, c);
 }
 
@@ -195,10 +201,11 @@ static const char *const headers[NCOL] = {"function", "metric", "expectation", "
 static void row_cells(const struct opts *o, const struct mv_judgements *js,
                       const struct mv_judgement *j, char cells[NCOL][512])
 {
+  char size[64];
   int len = snprintf(cells[0], 512, "%s", j->function);
+  mv_judge_size_label(j->sized, &j->size, size, sizeof size);
   if (j->sized && !j->only_size)
-    len += snprintf(cells[0] + len, (size_t)(512 - len), " [msize=%lld%s]",
-                    (long long)j->size.bytes, j->size.per_process ? "p" : "");
+    len += snprintf(cells[0] + len, (size_t)(512 - len), " [%s]", size);
   if (js->ks.nlibraries > 1)
     snprintf(cells[0] + len, (size_t)(512 - len), " (%s)", j->library);
   snprintf(cells[1], 512, "%s", j->metric);
@@ -212,14 +219,18 @@ static void row_cells(const struct opts *o, const struct mv_judgements *js,
     snprintf(cells[3], 512, "(no model: %s)", j->note);
     return;
   }
-  mv_function_format(&j->model.fn, cells[3], 512);
+  /* The model's values are the metric's: say in which unit ("[s]", "[B]"). */
+  enum mv_unit_kind unit = mv_units_of_metric(j->metric);
+  int n = mv_function_format(&j->model.fn, cells[3], 400);
+  if (n > 0 && unit != MV_UNIT_NONE)
+    snprintf(cells[3] + n, (size_t)(512 - n), " [%s]", unit == MV_UNIT_SECONDS ? "s" : "B");
   if (!isnan(j->model.ar2))
     snprintf(cells[4], 512, "%.3f", j->model.ar2);
   if (j->expected)
     mv_bigo_format(&j->verdict.divergence, cells[5], 512);
   double y = predict(o, j);
   if (!isnan(y))
-    snprintf(cells[7], 512, "%.4g", y);
+    mv_units_format(unit, y, cells[7], 512);
 }
 
 static void print_table(const struct opts *o, const struct mv_judgements *js)

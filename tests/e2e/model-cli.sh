@@ -73,8 +73,8 @@ MPI_Gather time_s O(log p) msize=800
 X
 out=$("$MPIVET" model --expect "$tmp/sizes.expect" "$tmp/sizes.csv") || fail "sizes run exited $? ($out)"
 echo "$out"
-echo "$out" | grep -q "^MPI_Gather \[msize=800\] .*O(log p) .*log2(p)^(1) .*exact" || fail "800 B row"
-echo "$out" | grep -q "^MPI_Gather \[msize=800p\] .*O(p) .*p^(1) .*exact" || fail "800 B per process row"
+echo "$out" | grep -q "^MPI_Gather \[800 B\] .*O(log p) .*log2(p)^(1) .*exact" || fail "800 B row"
+echo "$out" | grep -q "^MPI_Gather \[800 B per process\] .*O(p) .*p^(1) .*exact" || fail "800 B per process row"
 [ "$(echo "$out" | grep -c '^MPI_Gather')" = 2 ] || fail "expected 2 Gather series (no one-point totals)"
 "$MPIVET" model --json "$tmp/sizes.csv" | python3 -c '
 import json, sys
