@@ -14,7 +14,8 @@
   XX(UNSUP,   "not supported by this build")                    \
   XX(EXTERN,  "an external program failed")                     \
   XX(NUMERIC, "numerical failure (singular or too few points)") \
-  XX(EOF_,    "unexpected end of input")
+  XX(EOF_,    "unexpected end of input")                        \
+  XX(BUSY,    "in use by another mpivet process")
 
 typedef enum {
   MV_OK = 0,

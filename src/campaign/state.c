@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "mpivet/campaign.h"
+#include "mpivet/dirlock.h"
 #include "mpivet/error.h"
 #include "state.h"
 
@@ -109,23 +110,39 @@ static int alloc_done(struct mv_campaign *c)
   return c->done ? 0 : MV_ENOMEM;
 }
 
+/* One campaign process per folder: a second one (a --resume while it runs) is refused. */
+static int lock(struct mv_campaign *c, const char *dir)
+{
+  int rc = mv_dir_lock(dir);
+  if (rc == MV_EBUSY)
+    mv__campaign_error(c, "%s: campaign in use by another mpivet process", dir);
+  else if (rc)
+    mv__campaign_error(c, "%s: cannot create its lock file: %s", dir, strerror(errno));
+  return rc;
+}
+
 int mv_campaign_create(struct mv_campaign *c, const char *dir)
 {
   char path[MV_CAMPAIGN_PATH_MAX + 32];
   int rc = set_dir(c, dir);
   if (rc || (rc = mkdir_p(dir)) || (rc = mv_campaign_path(c, "campaign.plan", path, sizeof path)))
     return rc;
+  if ((rc = lock(c, dir)))
+    return rc;
   if (access(path, F_OK) == 0) {
     mv__campaign_error(c, "%s: already holds a campaign (resume it with --resume)",
              dir);
     return MV_EINVAL;
   }
+  char first[256];
+  if (!mv_dir_is_empty(dir, first, sizeof first)) {
+    /* Files of someone else (a results.csv, reports): never replaced. */
+    mv__campaign_error(c, "%s: not empty (holds %s) and not a campaign: choose a new folder "
+                       "with -o", dir, first);
+    return MV_EINVAL;
+  }
   if ((rc = alloc_done(c)))
     return rc;
-  char results[MV_CAMPAIGN_PATH_MAX + 32];
-  if ((rc = mv_campaign_path(c, "results.csv", results, sizeof results)))
-    return rc;
-  unlink(results);   /* a stale file without a plan is not ours to append to */
   if ((rc = mv__plan_write(c, path))) {
     mv__campaign_error(c, "%s: cannot write: %s", path, strerror(errno));
     return rc;
@@ -147,6 +164,8 @@ int mv_campaign_resume(struct mv_campaign *c, const char *dir)
   char path[MV_CAMPAIGN_PATH_MAX + 32];
   int rc = set_dir(c, dir);
   if (rc || (rc = mv_campaign_path(c, "campaign.plan", path, sizeof path)))
+    return rc;
+  if (access(path, F_OK) == 0 && (rc = lock(c, dir)))
     return rc;
   if ((rc = mv__plan_read(c, path)))
     return rc;

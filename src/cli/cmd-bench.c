@@ -1,6 +1,7 @@
 /* `mpivet bench`: run mpivet-bench under mpirun, srun or smpirun for R separate launches into
  * DIR/results.csv (run column = launch index) and DIR/meta.json (per launch: command, time,
  * clock-sync method and measured accuracy); per-launch files stay in DIR/launches/. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "mpivet/dirlock.h"
 #include "mpivet/bench.h"
 #include "mpivet/campaign.h"
 #include "mpivet/error.h"
@@ -296,9 +298,19 @@ static int bench(struct bench_cli *b)
 {
   char dir[4096], path[4200];
   snprintf(dir, sizeof dir, "%s/launches", b->out);
-  mkdir(b->out, 0777);
-  if (mkdir(dir, 0777) != 0 && access(dir, W_OK) != 0)
-    return mv_cli_error("bench", "%s: cannot create the output folder", dir);
+  if (mkdir(b->out, 0777) != 0 && errno != EEXIST)
+    return mv_cli_error("bench", "%s: cannot create the output folder: %s", b->out,
+                        strerror(errno));
+  int lrc = mv_dir_lock(b->out);
+  if (lrc)
+    return mv_cli_error("bench", "%s: %s", b->out, lrc == MV_EBUSY ? "in use by another mpivet "
+                        "process" : "cannot create its lock file");
+  char first[256];
+  if (!mv_dir_is_empty(b->out, first, sizeof first))  /* never replace an earlier run */
+    return mv_cli_error("bench", "%s: not empty (holds %s): choose a new folder with -o DIR",
+                        b->out, first);
+  if (mkdir(dir, 0777) != 0)
+    return mv_cli_error("bench", "%s: cannot create the output folder: %s", dir, strerror(errno));
   b->spec.workdir = dir;
   b->spec.args = (const char *const *)b->pass.argv;
   snprintf(path, sizeof path, "%s/results.csv", b->out);

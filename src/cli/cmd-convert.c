@@ -4,9 +4,11 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "mpivet/paths.h"
 #include "mpivet/convert.h"
 #include "mpivet/error.h"
 #include "mpivet/extrap.h"
@@ -113,5 +115,12 @@ int cmd_convert(int argc, char **argv)
                      : (len >= 4 && strcmp(out + len - 4, ".csv") == 0 ? FMT_CSV : FMT_EXTRAP);
   if (dest == from)
     return mv_cli_error("convert", "%s is already in the %s format", in, from == FMT_CSV ? "csv" : "extrap");
+  struct stat si, so;
+  if (!mv_path_is_special(out) && stat(out, &so) == 0) {
+    /* Never replace a file convert did not create, least of all its own input. */
+    int same = stat(in, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino;
+    return mv_cli_error("convert", "%s: %s: choose another output name", out,
+                        same ? "is the input file" : "already exists");
+  }
   return from == FMT_CSV ? csv_to_extrap(in, out, &copt) : extrap_to_csv(in, out);
 }

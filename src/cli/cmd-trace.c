@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "mpivet/dirlock.h"
 #include "mpivet/error.h"
 #include "mpivet/paths.h"
 
@@ -205,6 +206,14 @@ int cmd_trace(int argc, char **argv)
     return mv_cli_error("trace", "%s: cannot create: %s", o.dir, strerror(errno));
   if (!realpath(o.dir, absdir))
     return mv_cli_error("trace", "%s: %s", o.dir, strerror(errno));
+  int lrc = mv_dir_lock(absdir);
+  if (lrc)
+    return mv_cli_error("trace", "%s: %s", o.dir, lrc == MV_EBUSY ? "in use by another mpivet "
+                        "trace" : "cannot create its lock file");
+  /* An earlier archive would be taken for this run's (or clash with it inside OTF2). */
+  if (exists(absdir, "traces.otf2") || exists(absdir, "traces") || exists(absdir, "mpivet-raw"))
+    return mv_cli_error("trace", "%s: holds an earlier trace: choose a new folder with -o DIR",
+                        o.dir);
   /* SMPI loads each rank's copy of the application with RTLD_DEEPBIND, so a preloaded
    * library never sees its MPI calls: the application links the library itself. */
   if (set_env(&o, smpi ? NULL : lib, absdir) != 0)

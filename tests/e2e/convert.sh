@@ -27,11 +27,19 @@ TXT
 cmp -s "$tmp/r.csv" "$tmp/r2.csv" || fail "csv differs after a round trip"
 "$MPIVET" convert "$tmp/back.txt" --to extrap -o - >/dev/null 2>&1 && fail "extrap -> extrap should be refused"
 # bad cell: error names file:line:column, exit 2, old output kept
-echo "keep me" > "$tmp/out.txt"
 sed '4s/,2e-06,/,2e-0x6,/' "$tmp/r.csv" > "$tmp/bad.csv"
 err=$("$MPIVET" convert "$tmp/bad.csv" -o "$tmp/out.txt" 2>&1); rc=$?
 [ $rc -eq 2 ] || fail "bad cell exited $rc"
 echo "$err" | grep -Eq "bad.csv:4:[0-9]+: expected a finite number in column \"value\", got \"2e-0x6\"" || fail "message: $err"
-[ "$(cat "$tmp/out.txt")" = "keep me" ] || fail "output overwritten on failure"
+[ -e "$tmp/out.txt" ] && fail "output written on failure"
+# issue 15 item 2: an existing file (the input itself above all) is never replaced
+echo "keep me" > "$tmp/out.txt"
+err=$("$MPIVET" convert "$tmp/r.csv" -o "$tmp/out.txt" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q "out.txt: already exists" || fail "existing output: exit $rc, $err"
+[ "$(cat "$tmp/out.txt")" = "keep me" ] || fail "existing output overwritten"
+cp "$tmp/in.txt" "$tmp/self.txt"
+err=$("$MPIVET" convert "$tmp/self.txt" --to csv -o "$tmp/self.txt" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q "self.txt: is the input file" || fail "X -o X: exit $rc, $err"
+cmp -s "$tmp/in.txt" "$tmp/self.txt" || fail "input overwritten"
 ls "$tmp" | grep -q tmp && fail "temporary file left behind"
 echo "convert: ok"
