@@ -25,7 +25,12 @@ bad 'MPI_Bcast time_s O(exp(p))\n' "t.expect:1:20: expected log, log2, ln, sqrt 
 bad 'MPI_Bcast time_s O(LOG P)\n' "got 'LOG'"
 bad 'MPI_Bcast time_s O(p^1e308)\n' "t.expect:1:23: expected a space or an operator after the exponent"
 bad 'MPI_Bcast time_s O(p)\nMPI_Bcats time_s O(log p)\n' "t.expect:2: expected a measured series for this expectation, got none for MPI_Bcats time_s"
-bad 'MPI_Bcast mem_bytes O(1)\nMPI_Bcast time_s O(p)\n' "t.expect:1: expected a measured series"
+# a metric the input has no rows of at all (memory lines on SMPI data): not judged (which
+# fails the verdict, exit 1, as in check), with a note instead of the input error
+printf 'MPI_Bcast mem_bytes O(1)\nMPI_Bcast time_s O(p)\n' > "$work/m.expect"
+"$MPIVET" model --expect "$work/m.expect" "$work/r.csv" > /dev/null 2> "$work/err"; rc=$?
+[ $rc -eq 1 ] || fail "mem line: exit $rc, want 1"
+grep -q "m.expect:1: not judged: the input has no mem_bytes rows" "$work/err" || fail "mem note: $(cat "$work/err")"
 bad 'MPI_Bcast time_s O(p)\nMPI_Bcast O(log p)\n' "t.expect:2:1: expected one expectation per function, metric and size"
 printf '\xEF\xBB\xBFMPI_Bcast time_s O(p)\n' > "$work/bom.expect"
 "$MPIVET" model --expect "$work/bom.expect" "$work/r.csv" > "$work/out" 2>&1 || fail "BOM: exit $? $(cat "$work/out")"
