@@ -165,6 +165,87 @@ static void text_tree(const struct view *v, FILE *fp, int m, int depth)
       text_tree(v, fp, c, m == MV__M_NONE ? 0 : depth + 1);
 }
 
+struct cause {
+  uint32_t loc, cp;
+  double total, longterm;   /* delay costs (ticks), all kinds; the long-term part */
+};
+
+static int by_total(const void *x, const void *y)
+{
+  const struct cause *a = x, *b = y;
+  if (a->total != b->total)
+    return a->total > b->total ? -1 : 1;
+  if (a->loc != b->loc)
+    return a->loc < b->loc ? -1 : 1;
+  return (a->cp > b->cp) - (a->cp < b->cp);
+}
+
+/* Delay costs or critical-path time per (location, call path), largest first. */
+static struct cause *causes_of(const struct mv_analysis *a, int root, size_t *n)
+{
+  struct mv__map idx;
+  struct mv__vec cv;
+  mv__map_init(&idx);
+  mv__vec_init(&cv, sizeof(struct cause));
+  MV__MAP_FOREACH(&a->values.map, s) {
+    int m = (int)(s->k1 >> 32);
+    if (!mv__metric_within(m, root))
+      continue;
+    int inserted;
+    uint64_t *slot = mv__map_put(&idx, s->k1 & 0xffffffffu, s->k2, cv.len, &inserted);
+    struct cause *c = slot && inserted ? mv__vec_push(&cv) : NULL;
+    if (!slot || (inserted && !c)) {
+      mv__map_release(&idx);
+      mv__vec_release(&cv);
+      return NULL;
+    }
+    c = &MV__VEC_AT(&cv, struct cause, *slot);
+    c->loc = (uint32_t)s->k1, c->cp = (uint32_t)s->k2;
+    c->total += mv__slot_val(s);
+    if (strstr(mv__metric_table[m].key, "_longterm"))
+      c->longterm += mv__slot_val(s);
+  }
+  mv__map_release(&idx);
+  if (cv.len)
+    qsort(cv.data, cv.len, sizeof(struct cause), by_total);
+  *n = cv.len;
+  return cv.len ? cv.data : calloc(1, sizeof(struct cause));
+}
+
+/* The top root causes and the critical path in plain words. */
+static int text_causes(const struct view *v, FILE *fp, int top)
+{
+  const struct mv_analysis *a = v->a;
+  double res = (double)a->resolution;
+  size_t n = 0, ncp = 0;
+  struct cause *c = causes_of(a, MV__M_DELAY, &n), *p = c ? causes_of(a, MV__M_CP, &ncp) : NULL;
+  if (!c || !p) {
+    free(c);
+    return MV_ENOMEM;
+  }
+  fprintf(fp, "\nroot causes (delay costs: the waiting time each delay caused, directly and through "
+              "the waits it propagated):\n");
+  fprintf(fp, "  delay costs %.6f s explain %.6f s of waiting time\n",
+          mv__xsum_value(v->total[MV__M_DELAY]) / res, a->explained / res);
+  if (!n)
+    fprintf(fp, "  none\n");
+  for (size_t i = 0; i < n && (int)i < top; i++)
+    fprintf(fp, "  %2zu. %.6f s of waiting is caused by %s on rank %u (%.6f s directly, %.6f s through "
+                "propagated waits)\n", i + 1, c[i].total / res, v->path[c[i].cp], a->loc_rank[c[i].loc],
+            (c[i].total - c[i].longterm) / res, c[i].longterm / res);
+  fprintf(fp, "\ncritical path: %.6f s, from the rank that finishes last back to the start; longest on it:\n",
+          mv__xsum_value(v->total[MV__M_CP]) / res);
+  for (size_t i = 0; i < ncp && (int)i < top; i++)
+    fprintf(fp, "  %2zu. %.6f s in %s on rank %u\n", i + 1, p[i].total / res, v->path[p[i].cp],
+            a->loc_rank[p[i].loc]);
+  fprintf(fp, "  critical-path imbalance %.6f s (time on the path above the call paths' average "
+              "non-waiting time: what balancing them would save)\n",
+          mv__xsum_value(v->total[MV__M_CPIMB]) / res);
+  free(c);
+  free(p);
+  return 0;
+}
+
 int mv_analysis_write_text(const struct mv_analysis *a, FILE *fp, int top)
 {
   struct view v;
@@ -188,6 +269,7 @@ int mv_analysis_write_text(const struct mv_analysis *a, FILE *fp, int top)
       fprintf(fp, "  %2zu. %10.6f s  %-28s %s\n      on %u rank(s), most on rank %u (%.6f s)\n", i + 1,
               to_unit(a, h[i].metric, mv__xsum_value(h[i].sum)), mv__metric_table[h[i].metric].title, v.path[h[i].cp],
               h[i].nranks, h[i].max_rank, to_unit(a, h[i].metric, h[i].max));
+    err = text_causes(&v, fp, top);
   }
   free(h);
   view_release(&v);
