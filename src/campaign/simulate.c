@@ -93,8 +93,8 @@ static int write_platform(const struct mv_simulate_spec *s, const struct mv_cali
   }
   if (rc)
     return rc;
-  if (p.cores < ppn)
-    p.cores = ppn;
+  if (p.cores < ppn && !(s->platform && strstr(s->platform, "cores=")))
+    p.cores = ppn;   /* an explicit cores=K below ppn: ranks share cores (oversubscribed) */
   snprintf(r->platform, sizeof r->platform, "%s/platform.xml", s->workdir);
   FILE *xf = fopen(r->platform, "w"), *hf = fopen(r->hostfile, "w");
   rc = !xf || !hf ? MV_EIO : mv_platform_write_xml(&p, xf);
