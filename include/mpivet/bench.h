@@ -1,51 +1,102 @@
-/* Names mpivet-bench understands in --ops, for callers that validate a request before launching
- * it (`mpivet bench`, `mpivet check`). mpivet-bench checks its own operation table against this
- * list at start-up (`mpivet-bench --list` fails on any difference; tests/mpi/bench-list.sh). */
+/* The operations mpivet-bench measures (names it understands in --ops) and what the rest of
+ * mpivet knows about each: the cost model, the plan, the report. mpivet-bench checks its own
+ * operation table against this list at start-up (`mpivet-bench --list` fails on any
+ * difference; tests/mpi/bench-mpi.sh). */
 #ifndef MPIVET_BENCH_H
 #define MPIVET_BENCH_H
 
+#include <stddef.h>
 #include <string.h>
 #include <strings.h>
 
-/* X(op, impl): one line per measurable entry; impl "default" is the library's own call. */
-#define MV_BENCH_OPS(X)                                                  \
-  X("MPI_Barrier", "default")                                            \
-  X("MPI_Bcast", "default")                                              \
-  X("MPI_Reduce", "default")                                             \
-  X("MPI_Allreduce", "default")                                          \
-  X("MPI_Gather", "default")                                             \
-  X("MPI_Gatherv", "default")                                            \
-  X("MPI_Allgather", "default")                                          \
-  X("MPI_Allgatherv", "default")                                         \
-  X("MPI_Alltoall", "default")                                           \
-  X("MPI_Alltoallv", "default")                                          \
-  X("MPI_Scatter", "default")                                            \
-  X("MPI_Scatterv", "default")                                           \
-  X("MPI_Reduce_scatter", "default")                                     \
-  X("MPI_Reduce_scatter_block", "default")                               \
-  X("MPI_Scan", "default")                                               \
-  X("MPI_Exscan", "default")                                             \
-  X("pingpong", "default")                                               \
-  X("MPI_Gather", "gather_as_allgather")                                 \
-  X("MPI_Gather", "gather_as_reduce")                                    \
-  X("MPI_Allgather", "allgather_as_alltoall")                            \
-  X("MPI_Allgather", "allgather_as_allreduce")                           \
-  X("MPI_Scatter", "scatter_as_bcast")                                   \
-  X("MPI_Reduce", "reduce_as_allreduce")                                 \
-  X("MPI_Reduce_scatter", "reduce_scatter_as_allreduce")                 \
-  X("MPI_Bcast", "bcast_as_scatter_allgather")                           \
-  X("MPI_Allgather", "allgather_as_gather_bcast")                        \
-  X("MPI_Allreduce", "allreduce_as_reduce_bcast")                        \
-  X("MPI_Allreduce", "allreduce_as_reduce_scatter_block_allgather")      \
-  X("MPI_Reduce", "reduce_as_reduce_scatter_block_gather")               \
-  X("MPI_Reduce_scatter_block", "reduce_scatter_block_as_reduce_scatter") \
-  X("MPI_Scan", "scan_as_exscan_reduce_local")                           \
-  X("MPI_Reduce_scatter", "reduce_scatter_as_reduce_scatterv")           \
-  X("MPI_Bcast", "bcast_as_binomial")                                    \
-  X("MPI_Comm_create", "default")                                        \
-  X("MPI_Comm_dup", "default")                                           \
-  X("MPI_Win_create", "default")                                         \
-  X("MPI_Cart_create", "default")
+/* The operations table: one line per measurable entry, the one place for what mpivet knows about
+ * an operation. X(op, impl, kind, sized, growth, calls, trees, label):
+ *   op, impl  the results.csv columns (impl "default" is the library's own call; a mock-up or
+ *             variant is named by its impl id everywhere: --ops, expectation files, reports)
+ *   kind      TIME (time_s) or MEMORY (mem_bytes, rss_bytes of a create/free pair)
+ *   sized     1 when msize sets the message volume, 0 when it is ignored (recorded as 0)
+ *   growth    messages per call of the algorithms used at small sizes (the cost model): P
+ *             (trees), PLOGP (dissemination, recursive doubling, Bruck), P2 (pairwise, linear scan)
+ *   calls     collectives per call (mock-ups combine two)
+ *   trees     1 when its MPI calls (or SMPI's algorithms for them) may call Bcast, Reduce or
+ *             Allreduce, whose first call makes SMPI's selector detect SMP placement (O(p^2))
+ *   label     the report's column title
+ * mpivet-bench checks its own table against op, impl, kind and sized at start-up (--list). */
+#define MV_BENCH_OPS(X) \
+  X("MPI_Barrier", "default", TIME, 0, PLOGP, 1, 0, "Barrier") \
+  X("MPI_Bcast", "default", TIME, 1, P, 1, 1, "Bcast") \
+  X("MPI_Reduce", "default", TIME, 1, P, 1, 1, "Reduce") \
+  X("MPI_Allreduce", "default", TIME, 1, PLOGP, 1, 1, "Allreduce") \
+  X("MPI_Gather", "default", TIME, 1, P, 1, 0, "Gather") \
+  X("MPI_Gatherv", "default", TIME, 1, P, 1, 0, "Gatherv") \
+  X("MPI_Allgather", "default", TIME, 1, PLOGP, 1, 0, "Allgather") \
+  X("MPI_Allgatherv", "default", TIME, 1, P, 1, 0, "Allgatherv") \
+  X("MPI_Alltoall", "default", TIME, 1, PLOGP, 1, 0, "Alltoall") \
+  X("MPI_Alltoallv", "default", TIME, 1, P2, 1, 0, "Alltoallv") \
+  X("MPI_Scatter", "default", TIME, 1, P, 1, 0, "Scatter") \
+  X("MPI_Scatterv", "default", TIME, 1, P, 1, 0, "Scatterv") \
+  X("MPI_Reduce_scatter", "default", TIME, 1, PLOGP, 1, 1, "Reduce_scatter") \
+  X("MPI_Reduce_scatter_block", "default", TIME, 1, P, 1, 1, "Reduce_scatter_block") \
+  X("MPI_Scan", "default", TIME, 1, P2, 1, 1, "Scan") \
+  X("MPI_Exscan", "default", TIME, 1, P2, 1, 1, "Exscan") \
+  X("pingpong", "default", TIME, 1, P, 1, 1, "pingpong") \
+  X("MPI_Gather", "gather_as_allgather", TIME, 1, P, 1, 1, "gather_as_allgather") \
+  X("MPI_Gather", "gather_as_reduce", TIME, 1, P, 1, 1, "gather_as_reduce") \
+  X("MPI_Allgather", "allgather_as_alltoall", TIME, 1, P, 1, 1, "allgather_as_alltoall") \
+  X("MPI_Allgather", "allgather_as_allreduce", TIME, 1, P, 1, 1, "allgather_as_allreduce") \
+  X("MPI_Scatter", "scatter_as_bcast", TIME, 1, P, 1, 1, "scatter_as_bcast") \
+  X("MPI_Reduce", "reduce_as_allreduce", TIME, 1, P, 1, 1, "reduce_as_allreduce") \
+  X("MPI_Reduce_scatter", "reduce_scatter_as_allreduce", TIME, 1, P, 1, 1, "reduce_scatter_as_allreduce") \
+  X("MPI_Bcast", "bcast_as_scatter_allgather", TIME, 1, P, 1, 1, "bcast_as_scatter_allgather") \
+  X("MPI_Allgather", "allgather_as_gather_bcast", TIME, 1, P, 2, 1, "Allgather (Gather+Bcast)") \
+  X("MPI_Allreduce", "allreduce_as_reduce_bcast", TIME, 1, P, 2, 1, "Allreduce (Reduce+Bcast)") \
+  X("MPI_Allreduce", "allreduce_as_reduce_scatter_block_allgather", TIME, 1, P, 1, 1, "allreduce_as_reduce_scatter_block_allgather") \
+  X("MPI_Reduce", "reduce_as_reduce_scatter_block_gather", TIME, 1, P, 1, 1, "reduce_as_reduce_scatter_block_gather") \
+  X("MPI_Reduce_scatter_block", "reduce_scatter_block_as_reduce_scatter", TIME, 1, P, 1, 1, "reduce_scatter_block_as_reduce_scatter") \
+  X("MPI_Scan", "scan_as_exscan_reduce_local", TIME, 1, P, 1, 1, "scan_as_exscan_reduce_local") \
+  X("MPI_Reduce_scatter", "reduce_scatter_as_reduce_scatterv", TIME, 1, P, 1, 1, "reduce_scatter_as_reduce_scatterv") \
+  X("MPI_Bcast", "bcast_as_binomial", TIME, 1, P, 1, 1, "Bcast (BT)") \
+  X("MPI_Comm_create", "default", MEMORY, 0, PLOGP, 1, 1, "Comm_create") \
+  X("MPI_Comm_dup", "default", MEMORY, 0, PLOGP, 1, 1, "Comm_dup") \
+  X("MPI_Win_create", "default", MEMORY, 1, PLOGP, 2, 1, "Win_create") \
+  X("MPI_Cart_create", "default", MEMORY, 0, PLOGP, 1, 1, "Cart_create")
+
+enum mv_op_kind { MV_OP_TIME, MV_OP_MEMORY };
+enum mv_op_growth { MV_OP_GROWTH_P, MV_OP_GROWTH_PLOGP, MV_OP_GROWTH_P2 };
+
+struct mv_op_info {
+  const char *op, *impl;
+  enum mv_op_kind kind;
+  int sized;
+  enum mv_op_growth growth;
+  double calls;
+  int trees;
+  const char *label;
+};
+
+/* The entry named by the first n bytes of name (op "MPI_Bcast" or "Bcast" for its default,
+ * case-insensitive, or an impl id such as "allreduce_as_reduce_bcast"), or NULL. */
+static inline const struct mv_op_info *mv_bench_op_info_n(const char *name, size_t n)
+{
+  static const struct mv_op_info table[] = {
+#define MV_BENCH_INFO_(op, impl, kind, sized, growth, calls, trees, label) \
+    {op, impl, MV_OP_##kind, sized, MV_OP_GROWTH_##growth, calls, trees, label},
+    MV_BENCH_OPS(MV_BENCH_INFO_)
+#undef MV_BENCH_INFO_
+  };
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+    const char *key = strcmp(table[i].impl, "default") != 0 ? table[i].impl : table[i].op;
+    int mpi = strcmp(table[i].impl, "default") == 0 && strncmp(key, "MPI_", 4) == 0;
+    if ((strlen(key) == n && strncasecmp(name, key, n) == 0) ||
+        (mpi && strlen(key + 4) == n && strncasecmp(name, key + 4, n) == 0))
+      return &table[i];
+  }
+  return NULL;
+}
+static inline const struct mv_op_info *mv_bench_op_info(const char *name)
+{
+  return mv_bench_op_info_n(name, strlen(name));
+}
 
 /* Group names accepted in --ops besides single entries. */
 #define MV_BENCH_GROUPS(X) X("all") X("collectives") X("mockups") X("memory")
@@ -54,13 +105,8 @@
  * impl id such as "allreduce_as_reduce_bcast") or a group; 0 otherwise. */
 static inline int mv_bench_op_known(const char *name)
 {
-#define MV_BENCH_MATCH_(op, impl)                                                      \
-  if (strcmp(impl, "default") != 0 ? strcasecmp(name, impl) == 0                       \
-                                   : (strcasecmp(name, op) == 0 ||                     \
-                                      (strncmp(op, "MPI_", 4) == 0 && strcasecmp(name, (op) + 4) == 0))) \
+  if (mv_bench_op_info(name))
     return 1;
-  MV_BENCH_OPS(MV_BENCH_MATCH_)
-#undef MV_BENCH_MATCH_
 #define MV_BENCH_GROUP_(g) if (strcasecmp(name, g) == 0) return 1;
   MV_BENCH_GROUPS(MV_BENCH_GROUP_)
 #undef MV_BENCH_GROUP_

@@ -231,7 +231,9 @@ static int list_ops(int rank)
   int n = 0, published = 0, missing = 0;
   for (int i = 0; (e = bench_op_entry(i)) != NULL; i++, n++) {
     int found = 0;
-#define X(name, id) found |= strcmp(e->op, name) == 0 && strcmp(e->impl, id) == 0;
+#define X(name, id, kind_, sized_, ...) \
+    found |= strcmp(e->op, name) == 0 && strcmp(e->impl, id) == 0 && \
+             e->kind == BENCH_##kind_ && e->sized == (sized_);
     MV_BENCH_OPS(X)
 #undef X
     missing += !found;
@@ -239,7 +241,7 @@ static int list_ops(int rank)
       printf("%-26s %-44s %s%s\n", e->op, e->impl, e->kind == BENCH_MEMORY ? "memory" : "time",
              found ? "" : "  (missing from mpivet/bench.h)");
   }
-#define X(name, id) published++;
+#define X(...) published++;
   MV_BENCH_OPS(X)
 #undef X
   if (rank == 0 && (missing || published != n))

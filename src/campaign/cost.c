@@ -11,24 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mpivet/bench.h"
 #include "mpivet/campaign.h"
 #include "mpivet/error.h"
-
-/* Messages per call of the algorithms used at small sizes: p (trees: Bcast, Reduce, Gather,
- * the binomial litmus), p log p (dissemination, recursive doubling, Bruck), p^2 (pairwise). */
-enum growth { G_P, G_PLOGP, G_P2 };
-
-static const struct {
-  const char *op;
-  enum growth g;
-  double calls;     /* collectives per call (mock-ups combine two) */
-} op_growth[] = {
-  {"MPI_Barrier", G_PLOGP, 1}, {"MPI_Allreduce", G_PLOGP, 1}, {"MPI_Allgather", G_PLOGP, 1},
-  {"MPI_Alltoall", G_PLOGP, 1}, {"MPI_Reduce_scatter", G_PLOGP, 1}, {"MPI_Scan", G_P2, 1},
-  {"MPI_Exscan", G_P2, 1}, {"MPI_Alltoallv", G_P2, 1}, {"MPI_Comm_create", G_PLOGP, 1},
-  {"MPI_Comm_dup", G_PLOGP, 1}, {"MPI_Win_create", G_PLOGP, 2}, {"MPI_Cart_create", G_PLOGP, 1},
-  {"allreduce_as_reduce_bcast", G_P, 2}, {"allgather_as_gather_bcast", G_P, 2},
-};
 
 /* Per engine (and MPI for mpirun): seconds per launch, per rank at start-up, per unit of work;
  * warm-up calls; for a local mpirun with more ranks than cores, seconds per job at twice as many
@@ -64,24 +49,20 @@ static long cores(void)
   return n > 0 ? n : 1;
 }
 
-static void growth_of(const char *op, enum growth *g, double *calls)
+/* The op's growth class and collectives per call (mpivet/bench.h; unknown names: trees). */
+static void growth_of(const char *op, enum mv_op_growth *g, double *calls)
 {
-  size_t len = strcspn(op, ":,@");
-  *g = G_P;
-  *calls = 1;
-  for (size_t i = 0; i < sizeof op_growth / sizeof op_growth[0]; i++)
-    if (strlen(op_growth[i].op) == len && strncmp(op_growth[i].op, op, len) == 0) {
-      *g = op_growth[i].g;
-      *calls = op_growth[i].calls;
-    }
+  const struct mv_op_info *info = mv_bench_op_info_n(op, strcspn(op, ":,@"));
+  *g = info ? info->growth : MV_OP_GROWTH_P;
+  *calls = info ? info->calls : 1;
 }
 
-static double messages(enum growth g, int p)
+static double messages(enum mv_op_growth g, int p)
 {
   double lg = p > 1 ? log2((double)p) : 1.0;
   switch (g) {
-  case G_P2: return (double)p * (p - 1);
-  case G_PLOGP: return p * lg;
+  case MV_OP_GROWTH_P2: return (double)p * (p - 1);
+  case MV_OP_GROWTH_PLOGP: return p * lg;
   default: return p;
   }
 }
@@ -110,10 +91,10 @@ double mv_plan_item_cost(const struct mv_plan *p, const char *engine,
   int np = item->nprocs;
   double calls = (double)jobs.reps + (jobs.warmup >= 0 ? jobs.warmup : engines[e].warmup);
   /* the bench's own collectives per job: 3 of p log p messages, 6 of p */
-  double job = engines[e].real ? 4.0 : 3 * messages(G_PLOGP, np) + 6 * messages(G_P, np);
+  double job = engines[e].real ? 4.0 : 3 * messages(MV_OP_GROWTH_PLOGP, np) + 6 * messages(MV_OP_GROWTH_P, np);
   double work = 0, data = 0, nops = 0;
   for (const char *op = jobs.ops; *op; op += strcspn(op, ",") + (op[strcspn(op, ",")] == ',')) {
-    enum growth g;
+    enum mv_op_growth g;
     double n;
     growth_of(op, &g, &n);
     double unit = engines[e].real ? n : n * messages(g, np);

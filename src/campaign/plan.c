@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <math.h>
 
+#include "mpivet/bench.h"
 #include "mpivet/campaign.h"
 #include "mpivet/error.h"
 #include "mpivet/grow.h"
@@ -281,16 +282,12 @@ static int size_launched(const struct mv_plan *p, size_t j, int nprocs)
   return 0;
 }
 
-/* Ops whose MPI calls (and SMPI's algorithms for them) never call Bcast, Reduce or Allreduce. */
+/* Ops whose MPI calls (and SMPI's algorithms for them) never call Bcast, Reduce or Allreduce
+ * (mpivet/bench.h's trees column; unknown names may). */
 static int no_tree_collectives(const char *op, size_t n)
 {
-  static const char *const ops[] = {"MPI_Barrier", "MPI_Gather", "MPI_Gatherv", "MPI_Scatter",
-                                    "MPI_Scatterv", "MPI_Allgather", "MPI_Allgatherv",
-                                    "MPI_Alltoall", "MPI_Alltoallv"};
-  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-    if (strlen(ops[i]) == n && strncmp(ops[i], op, n) == 0)
-      return 1;
-  return 0;
+  const struct mv_op_info *info = mv_bench_op_info_n(op, n);
+  return info && !info->trees;
 }
 
 int mv_plan_launch_jobs(const struct mv_plan *p, const struct mv_launch_item *item,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpivet/bench.h"
 #include "mpivet/error.h"
 #include "mpivet/expect.h"
 #include "mpivet/judge.h"
@@ -16,19 +17,12 @@
 
 #define NCURVE 48
 
+/* The column title: the operations table's label (mpivet/bench.h), else the name without MPI_. */
 static void label_of(const char *callpath, char *buf, size_t size)
 {
-  static const struct { const char *impl, *label; } named[] = {
-    {"bcast_as_binomial", "Bcast (BT)"},
-    {"allreduce_as_reduce_bcast", "Allreduce (Reduce+Bcast)"},
-    {"allgather_as_gather_bcast", "Allgather (Gather+Bcast)"},
-  };
-  for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
-    if (strcmp(callpath, named[i].impl) == 0) {
-      snprintf(buf, size, "%s", named[i].label);
-      return;
-    }
-  const char *name = strncmp(callpath, "MPI_", 4) == 0 ? callpath + 4 : callpath;
+  const struct mv_op_info *info = mv_bench_op_info(callpath);
+  const char *name = info ? info->label : strncmp(callpath, "MPI_", 4) == 0 ? callpath + 4
+                                                                           : callpath;
   size_t n = strnlen(name, size - 1);
   memcpy(buf, name, n);
   buf[n] = '\0';
