@@ -11,6 +11,14 @@ struct tl_head {
   uint64_t loc, first, last, n;
 };
 
+/* Appends n bytes of src at p (src may be NULL when n is 0: an empty list has no storage). */
+static char *put(char *p, const void *src, size_t n)
+{
+  if (n)
+    memcpy(p, src, n);
+  return p + n;
+}
+
 int mv__causes_pack(const struct mv__tl *tl, uint32_t nloc, const struct mv__causes *c, void **buf, size_t *len)
 {
   size_t n = 3 * sizeof(uint64_t);
@@ -24,17 +32,17 @@ int mv__causes_pack(const struct mv__tl *tl, uint32_t nloc, const struct mv__cau
     return MV_ENOMEM;
   *buf = p, *len = n;
   uint64_t counts[3] = {ntl, c->waits.len, c->csyncs.len};
-  memcpy(p, counts, sizeof counts), p += sizeof counts;
+  p = put(p, counts, sizeof counts);
   for (uint32_t i = 0; tl && i < nloc; i++) {
     if (!tl[i].started)
       continue;
     struct tl_head h = {i, tl[i].first, tl[i].last, tl[i].t.len};
-    memcpy(p, &h, sizeof h), p += sizeof h;
-    memcpy(p, tl[i].t.data, h.n * sizeof(uint64_t)), p += h.n * sizeof(uint64_t);
-    memcpy(p, tl[i].cp.data, h.n * sizeof(uint32_t)), p += h.n * sizeof(uint32_t);
+    p = put(p, &h, sizeof h);
+    p = put(p, tl[i].t.data, h.n * sizeof(uint64_t));
+    p = put(p, tl[i].cp.data, h.n * sizeof(uint32_t));
   }
-  memcpy(p, c->waits.data, c->waits.len * sizeof(struct mv__wait)), p += c->waits.len * sizeof(struct mv__wait);
-  memcpy(p, c->csyncs.data, c->csyncs.len * sizeof(struct mv__csync));
+  p = put(p, c->waits.data, c->waits.len * sizeof(struct mv__wait));
+  put(p, c->csyncs.data, c->csyncs.len * sizeof(struct mv__csync));
   return 0;
 }
 

@@ -143,9 +143,11 @@ static void note_switches(struct mv_judgement *j, const struct mv_series *s, con
     char text[2 * MV_JUDGE_TEXT], algo[MV_JUDGE_TEXT];   /* note_add cuts to the note's size */
     const char *p = s->params[0];
     switch_algorithms(j, a->to, b->from, algo, sizeof algo);
-    snprintf(text, sizeof text, "regime change between %s = %g and %g%s: %s = %g is %.3gx %s = %g "
-             "(%.3gx the %s = %g..%g model)", p, a->to, b->from, algo, p, b->from, yb / ya, p, a->to,
-             yb / fa, p, a->from, a->to);
+    /* a long algorithm name may be cut: note_add cuts to the note's size anyway */
+    if (snprintf(text, sizeof text, "regime change between %s = %g and %g%s: %s = %g is %.3gx %s = %g "
+                 "(%.3gx the %s = %g..%g model)", p, a->to, b->from, algo, p, b->from, yb / ya, p,
+                 a->to, yb / fa, p, a->from, a->to) < 0)
+      continue;
     note_add(j, text);
   }
 }
