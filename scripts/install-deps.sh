@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything mpivet needs on Debian 12 (run as root): C and Fortran compilers, CMake, both MPI
-# libraries, SimGrid/SMPI (libsimgrid-dev ships smpicc and smpirun; "simgrid" is only a virtual name for it), OTF2, GSL, clang for the fuzzers and Chromium for the HTML test.
+# libraries, SimGrid/SMPI (libsimgrid-dev ships smpicc and smpirun; "simgrid" is only a virtual name),
+# OTF2, GSL, clang for the fuzzers and Chromium for the HTML test.
 set -euo pipefail
 packages=(
   build-essential gfortran cmake pkg-config git python3 procps
