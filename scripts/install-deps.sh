@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Installs everything mpivet needs on Debian 12 (run as root): C and Fortran compilers, CMake, both MPI
-# libraries, SimGrid/SMPI, OTF2, GSL, clang for the fuzzers, Chromium for the HTML test
-# and Debian's real MPI applications (LAMMPS, NWChem, HPCC).
+# libraries, SimGrid/SMPI (libsimgrid-dev ships smpicc and smpirun; "simgrid" is only a virtual name),
+# OTF2, GSL, clang for the fuzzers, Chromium for the HTML test and Debian's real MPI applications.
 set -euo pipefail
 packages=(
   build-essential gfortran cmake pkg-config git python3 procps
   libgsl-dev
   openmpi-bin libopenmpi-dev
   mpich libmpich-dev
-  libsimgrid-dev  # provides smpicc, smpirun (and the virtual package "simgrid")
+  libsimgrid-dev
   libopen-trace-format2-dev otf2-tools
   clang libclang-rt-14-dev
   chromium
