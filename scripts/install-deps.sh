@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything mpivet needs on Debian 12 (run as root): C and Fortran compilers, CMake, both MPI
 # libraries, SimGrid/SMPI (libsimgrid-dev ships smpicc and smpirun; "simgrid" is only a virtual name),
-# OTF2, GSL, clang for the fuzzers and Chromium for the HTML test.
+# OTF2, GSL, clang for the fuzzers, Chromium for the HTML test and Debian's real MPI applications.
 set -euo pipefail
 packages=(
   build-essential gfortran cmake pkg-config git python3 procps
@@ -14,6 +14,8 @@ packages=(
   chromium
   slurm-wlm munge
   libopenblas-dev
+  # real applications (MPI programs we did not write; binaries lmp, nwchem.openmpi, nwchem.mpich, hpcc)
+  lammps nwchem-openmpi nwchem-mpich hpcc
 )
 missing=()
 for p in "${packages[@]}"; do
