@@ -107,12 +107,6 @@ static const struct mv__launch_engine *engine_of(const struct mv_launch_spec *sp
   return engine_named(spec->engine);
 }
 
-const struct mv_engine_facts *mv_launch_engine_facts(const char *engine)
-{
-  const struct mv__launch_engine *e = engine_named(engine);
-  return e ? &e->facts : NULL;
-}
-
 const char *mv__launch_real_flavor(const struct mv_launch_spec *spec)
 {
   return spec->mpi && strcmp(spec->mpi, "mpich") == 0 ? "mpich" : "openmpi";

@@ -101,7 +101,7 @@ static long slot_take(struct builder *b, uint64_t req)
   return (long)i;
 }
 
-static void p2p_fields(const struct builder *b, struct op *o, const struct mv__rec *r)
+static void p2p_fields(const struct builder *b, struct op *o, const struct mv__raw_rec *r)
 {
   o->f[1] = comm_sym(b, r->b);
   o->f[2] = peer_rel(b, r->b, r->a);
@@ -110,7 +110,7 @@ static void p2p_fields(const struct builder *b, struct op *o, const struct mv__r
 }
 
 /* A completion (ISEND_COMPLETE, IRECV, REQUEST_CANCELLED) in the current call c. */
-static void complete(struct builder *b, struct call *c, const struct mv__rec *r)
+static void complete(struct builder *b, struct call *c, const struct mv__raw_rec *r)
 {
   long s = slot_find(b, r->y);
   if (s < 0)
@@ -131,7 +131,7 @@ static void complete(struct builder *b, struct call *c, const struct mv__rec *r)
   sl->used = 0;
 }
 
-static void request(struct builder *b, struct call *c, const struct mv__rec *r)
+static void request(struct builder *b, struct call *c, const struct mv__raw_rec *r)
 {
   long s = slot_take(b, r->y);
   struct op *o = s >= 0 ? add_op(b, c, r->kind == MV__K_ISEND ? MV_MVT_OP_ISEND : MV_MVT_OP_IRECV) : NULL;
@@ -147,7 +147,7 @@ static void request(struct builder *b, struct call *c, const struct mv__rec *r)
   o->f[5] = (uint64_t)s;
 }
 
-static void event(struct builder *b, struct call *c, const struct mv__rec *r)
+static void event(struct builder *b, struct call *c, const struct mv__raw_rec *r)
 {
   struct op *o;
   switch (r->kind) {
@@ -239,7 +239,7 @@ static void drain(struct builder *b, int all)
     b->qhead = b->qn = 0;
 }
 
-static struct call *enter(struct builder *b, const struct mv__rec *r, uint64_t t)
+static struct call *enter(struct builder *b, const struct mv__raw_rec *r, uint64_t t)
 {
   if (b->qn == b->qcap) {
     size_t n = b->qcap ? b->qcap * 2 : 64;
@@ -285,7 +285,7 @@ static int read_rank(struct builder *b)
     return rd ? -errno : -ENOMEM;
   }
   rd->f = f, rd->n = rd->pos = 0;
-  struct mv__rec r;
+  struct mv__raw_rec r;
   uint64_t tenter = 0;
   int open = 0;
   while (!b->err && mv__raw_next(rd, &r)) {

@@ -85,6 +85,6 @@ int mv__ct_set_merge(struct mv__ct_set *a, struct mv__ct_set *b);
 void mv__ct_set_release(struct mv__ct_set *s);
 /* Rank 0: DIR/compressed.mvt from the merged set, the communicators' members (world ranks in
  * comm order) from the definitions, the region names, the longest span. 0 or a negative errno. */
-int mv__ct_write(const char *dir, const struct mv__ct_set *s, const struct mv__defs *defs, int nranks);
+int mv__ct_write(const char *dir, const struct mv__ct_set *s, const struct mv__raw_defs *defs, int nranks);
 
 #endif
