@@ -38,7 +38,7 @@ struct mv_launch_spec {
 struct mv_cmdline {
   char **argv;
   int argc;
-  int cap;
+  size_t cap;
 };
 
 void mv_cmdline_init(struct mv_cmdline *c);
