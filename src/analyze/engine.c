@@ -344,14 +344,14 @@ static struct coll *coll_new(struct mv__engine *e, uint32_t n, uint32_t comm, ui
 {
   struct coll *c = calloc(1, sizeof *c);
   if (!c || !(c->locs = malloc(n * sizeof *c->locs)) || !(c->cps = malloc(n * sizeof *c->cps)) ||
-      !(c->enter = calloc(n, sizeof *c->enter)) || !(c->leave = calloc(n, sizeof *c->leave))) {
+      !(c->enter = calloc(n, sizeof *c->enter)) || !(c->leave = malloc(n * sizeof *c->leave))) {
     if (c)
       coll_free(c);
     return NULL;
   }
   c->n = n;
-  for (uint32_t i = 0; i < n; i++)
-    c->locs[i] = mv__comm_loc(e->d, comm, i, loc0);
+  for (uint32_t i = 0; i < n; i++)   /* leave UINT64_MAX: not arrived (a call may leave at tick 0) */
+    c->locs[i] = mv__comm_loc(e->d, comm, i, loc0), c->leave[i] = UINT64_MAX;
   return c;
 }
 
@@ -384,9 +384,9 @@ static int collective(struct mv__engine *e, const struct mv__rec *x, int kind)
     c->root = MV__NONE;
     *slot = (uintptr_t)c;
   }
-  if (c->leave[idx])
+  if (c->leave[idx] != UINT64_MAX)
     return 0;   /* duplicate member record: malformed, ignored */
-  c->enter[idx] = x->enter, c->leave[idx] = x->leave ? x->leave : 1, c->cps[idx] = x->cp;
+  c->enter[idx] = x->enter, c->leave[idx] = x->leave, c->cps[idx] = x->cp;
   if (!kind && x->b != MV__NONE && x->b == x->loc)
     c->root = (uint32_t)idx;
   if (++c->arrived < n)
