@@ -52,13 +52,13 @@ void mv__blame(struct mv__engine *e, int metric, struct mv__side w, int64_t amou
                          (uint32_t)metric, (uint32_t)interval};
 }
 
-void mv__csync(struct mv__engine *e, uint32_t loc, uint64_t leave, uint32_t comm)
+void mv__csync(struct mv__engine *e, uint32_t loc, uint64_t enter, uint64_t leave, uint32_t comm)
 {
   struct mv__csync *x = e->causes ? mv__vec_push(&e->causes->csyncs) : NULL;
   if (e->causes && !x)
     e->err = MV_ENOMEM;
   if (x)
-    *x = (struct mv__csync){leave, loc, comm};
+    *x = (struct mv__csync){enter, leave, loc, comm};
 }
 
 void mv__engine_causes(struct mv__engine *e, struct mv__causes *c)
@@ -299,7 +299,7 @@ static void eval_mpi_coll(struct mv__engine *e, struct coll *c, uint32_t last, u
     if (c->op == OTF2_COLLECTIVE_OP_BARRIER || is_n_to_n(c->op)) {
       int m = c->op == OTF2_COLLECTIVE_OP_BARRIER ? MV__M_WBAR : MV__M_WNXN;
       coll_wait(e, c, m, i, last, clamp((int64_t)(max_e - c->enter[i]), c, i));
-      mv__csync(e, l, c->leave[i], c->id);
+      mv__csync(e, l, c->enter[i], c->leave[i], c->id);
     } else if (is_one_to_n(c->op) && c->root != MV__NONE && i != c->root) {
       coll_wait(e, c, MV__M_LBC, i, c->root, clamp((int64_t)c->enter[c->root] - (int64_t)c->enter[i], c, i));
     } else if (is_n_to_one(c->op) && i == c->root && c->n > 1) {
@@ -320,7 +320,7 @@ static void eval_win_coll(struct mv__engine *e, struct coll *c, uint32_t seq, ui
     int64_t w = m != MV__M_NONE && max_e <= min_l ? clamp((int64_t)(max_e - c->enter[i]), c, i) : 0;
     if (m != MV__M_NONE) {
       mv__blame(e, m, member(c, i), w, member(c, last), 0);
-      mv__csync(e, l, c->leave[i], e->d->win_comm[c->id]);
+      mv__csync(e, l, c->enter[i], c->leave[i], e->d->win_comm[c->id]);
     }
     if (m == MV__M_WFENCE)
       mv__rma_fence_done(e, c->id, seq, l, c->n, c->enter[i], (uint64_t)w, c->cps[i]);
