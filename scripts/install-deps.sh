@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # Installs everything mpivet needs on Debian 12 (run as root): C and Fortran compilers, CMake, both MPI
-# libraries, SimGrid/SMPI, OTF2, GSL, clang for the fuzzers and Chromium for the HTML test.
+# libraries, SimGrid/SMPI (libsimgrid-dev ships smpicc and smpirun; "simgrid" is only a virtual name),
+# OTF2, GSL, clang for the fuzzers, Chromium for the HTML test and Debian's real MPI applications.
 set -euo pipefail
 packages=(
   build-essential gfortran cmake pkg-config git python3 procps
   libgsl-dev
   openmpi-bin libopenmpi-dev
   mpich libmpich-dev
-  simgrid libsimgrid-dev
+  libsimgrid-dev
   libopen-trace-format2-dev otf2-tools
   clang libclang-rt-14-dev
   chromium
   slurm-wlm munge
   libopenblas-dev
+  # real applications (MPI programs we did not write; binaries lmp, nwchem.openmpi, nwchem.mpich, hpcc)
+  lammps nwchem-openmpi nwchem-mpich hpcc
 )
 missing=()
 for p in "${packages[@]}"; do
