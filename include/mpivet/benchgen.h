@@ -14,9 +14,10 @@
  * peer's rank in comm is (rank + peer) mod size; root: rank in comm or -1. */
 struct mv_mvt_opv {
   int kind;
-  uint32_t comm;
+  uint32_t comm, win;               /* win: symbolic window (creation number) */
   int64_t peer, root;
   uint64_t tag, bytes, received, slot, other;
+  uint32_t type, op, flags;         /* datatype and reduction codes (mvt.h), SYNC flags */
 };
 struct mv_mvt_sig {
   uint32_t region;

@@ -35,7 +35,60 @@ static const struct mv__bg_call table[] = {
   {"MPI_Exscan", MV__BG_COLL, MV__BG_SENT, 1},
   {"MPI_Reduce_scatter_block", MV__BG_COLL, MV__BG_RECEIVED, 1},
   {"MPI_Finalize", MV__BG_FINALIZE, 0, 0},
+  /* persistent point-to-point: the requests are made once per signature, then started */
+  {"MPI_Start", MV__BG_START, 0, 0}, {"MPI_Startall", MV__BG_START, 0, 0},
+  /* non-blocking collectives: as their blocking version, with a request slot */
+  {"MPI_Ibarrier", MV__BG_ICOLL, MV__BG_NONE, 0},
+  {"MPI_Ibcast", MV__BG_ICOLL, MV__BG_ROOTED_BCAST, 0},
+  {"MPI_Igather", MV__BG_ICOLL, MV__BG_SENT, 0},
+  {"MPI_Iscatter", MV__BG_ICOLL, MV__BG_RECEIVED, 0},
+  {"MPI_Iallgather", MV__BG_ICOLL, MV__BG_SENT, 0},
+  {"MPI_Ialltoall", MV__BG_ICOLL, MV__BG_SENT_PER_RANK, 0},
+  {"MPI_Ireduce", MV__BG_ICOLL, MV__BG_SENT, 1},
+  {"MPI_Iallreduce", MV__BG_ICOLL, MV__BG_SENT, 1},
+  {"MPI_Iscan", MV__BG_ICOLL, MV__BG_SENT, 1},
+  {"MPI_Iexscan", MV__BG_ICOLL, MV__BG_SENT, 1},
+  {"MPI_Ireduce_scatter_block", MV__BG_ICOLL, MV__BG_RECEIVED, 1},
+  /* one-sided: windows of the recorded communicator, epochs, locks, operations at offset 0 */
+  {"MPI_Win_create", MV__BG_WIN, 0, 0}, {"MPI_Win_allocate", MV__BG_WIN, 0, 0},
+  {"MPI_Win_free", MV__BG_WIN, 0, 0},
+  {"MPI_Win_fence", MV__BG_EPOCH, 0, 0}, {"MPI_Win_complete", MV__BG_EPOCH, 0, 0},
+  {"MPI_Win_wait", MV__BG_EPOCH, 0, 0}, {"MPI_Win_test", MV__BG_EPOCH, 0, 0},
+  {"MPI_Win_post", MV__BG_GROUP, 0, 0}, {"MPI_Win_start", MV__BG_GROUP, 0, 0},
+  {"MPI_Win_lock", MV__BG_SYNC, 0, 0}, {"MPI_Win_unlock", MV__BG_SYNC, 0, 0},
+  {"MPI_Win_lock_all", MV__BG_SYNC, 0, 0}, {"MPI_Win_unlock_all", MV__BG_SYNC, 0, 0},
+  {"MPI_Win_flush", MV__BG_SYNC, 0, 0}, {"MPI_Win_flush_all", MV__BG_SYNC, 0, 0},
+  {"MPI_Win_flush_local", MV__BG_SYNC, 0, 0}, {"MPI_Win_flush_local_all", MV__BG_SYNC, 0, 0},
+  {"MPI_Win_sync", MV__BG_SYNC, 0, 0},
+  {"MPI_Put", MV__BG_RMA, 0, 0}, {"MPI_Get", MV__BG_RMA, 0, 0},
+  {"MPI_Accumulate", MV__BG_RMA, 0, 1}, {"MPI_Get_accumulate", MV__BG_RMA, 0, 1},
+  {"MPI_Fetch_and_op", MV__BG_RMA, 0, 1}, {"MPI_Compare_and_swap", MV__BG_RMA, 0, 0},
 };
+
+/* Why a traced function is not in the table: the clear refusal for the user. */
+static const char *unsupported(const char *func)
+{
+  static const struct { const char *prefix, *why; } why[] = {
+    {"MPI_File_", "MPI-IO is not replayed (the compressed trace records I/O calls, not their files)"},
+    {"MPI_Bsend", "buffered sends are not replayed (the attached buffer is not recorded)"},
+    {"MPI_Ibsend", "buffered sends are not replayed (the attached buffer is not recorded)"},
+    {"MPI_Rput", "request-based one-sided operations are not replayed"},
+    {"MPI_Rget", "request-based one-sided operations are not replayed"},
+    {"MPI_Raccumulate", "request-based one-sided operations are not replayed"},
+    {"MPI_Win_create_dynamic", "dynamic windows are not replayed (attached memory is not recorded)"},
+    {"MPI_Win_allocate_shared", "shared-memory windows are not replayed"},
+    {"MPI_Gatherv", "v-collectives are not replayed (per-rank counts are not recorded)"},
+    {"MPI_Scatterv", "v-collectives are not replayed (per-rank counts are not recorded)"},
+    {"MPI_Allgatherv", "v-collectives are not replayed (per-rank counts are not recorded)"},
+    {"MPI_Alltoallv", "v-collectives are not replayed (per-rank counts are not recorded)"},
+    {"MPI_Reduce_scatter", "v-collectives are not replayed (per-rank counts are not recorded)"},
+    {"MPI_I", "this non-blocking collective is not replayed (per-rank counts are not recorded)"},
+  };
+  for (size_t i = 0; i < sizeof why / sizeof why[0]; i++)
+    if (!strncmp(func, why[i].prefix, strlen(why[i].prefix)))
+      return why[i].why;
+  return "this function is not replayed yet";
+}
 
 const struct mv__bg_call *mv__bg_call_of(const char *func)
 {
@@ -48,13 +101,18 @@ const struct mv__bg_call *mv__bg_call_of(const char *func)
 /* Operations a call of class cls must have: 1 when op kind k fits, and how many at most. */
 static int fits(int cls, int k, size_t *max)
 {
-  static const struct { int kind, kind2; size_t max; } want[] = {
-    [MV__BG_SEND] = {MV_MVT_OP_SEND, -1, 1}, [MV__BG_RECV] = {MV_MVT_OP_RECV, -1, 1},
-    [MV__BG_SENDRECV] = {MV_MVT_OP_SEND, MV_MVT_OP_RECV, 2}, [MV__BG_ISEND] = {MV_MVT_OP_ISEND, -1, 1},
-    [MV__BG_IRECV] = {MV_MVT_OP_IRECV, -1, 1}, [MV__BG_WAIT] = {MV_MVT_OP_DONE, -1, 1u << 20},
-    [MV__BG_COLL] = {MV_MVT_OP_COLL, -1, 1}, [MV__BG_FINALIZE] = {-1, -1, 0}};
+#define B(k) (1u << MV_MVT_OP_##k)
+  static const struct { unsigned kinds; size_t max; } want[] = {
+    [MV__BG_SEND] = {B(SEND), 1}, [MV__BG_RECV] = {B(RECV), 1},
+    [MV__BG_SENDRECV] = {B(SEND) | B(RECV), 2}, [MV__BG_ISEND] = {B(ISEND), 1},
+    [MV__BG_IRECV] = {B(IRECV), 1}, [MV__BG_WAIT] = {B(DONE), 1u << 20},
+    [MV__BG_COLL] = {B(COLL), 1}, [MV__BG_FINALIZE] = {0, 0},
+    [MV__BG_START] = {B(ISEND) | B(IRECV), 1u << 20}, [MV__BG_ICOLL] = {B(ICOLL), 1},
+    [MV__BG_WIN] = {B(WIN), 1}, [MV__BG_EPOCH] = {B(EPOCH), 1}, [MV__BG_GROUP] = {B(GROUP), 1u << 20},
+    [MV__BG_SYNC] = {B(SYNC), 1}, [MV__BG_RMA] = {B(PUT) | B(GET) | B(ACC), 1}};
+#undef B
   *max = want[cls].max;
-  return k == want[cls].kind || k == want[cls].kind2;
+  return k >= 0 && (want[cls].kinds >> k & 1u);
 }
 
 static int sig_ok(const struct mv_mvt_sig *s, const struct mv__bg_call *c, const char **why)
@@ -64,7 +122,7 @@ static int sig_ok(const struct mv_mvt_sig *s, const struct mv__bg_call *c, const
     int kind = s->ops[k].kind;
     if (kind == MV_MVT_OP_OTHER || kind == MV_MVT_OP_LOST) {
       *why = kind == MV_MVT_OP_LOST ? "a receive request that never completed"
-                                    : "an event kind benchgen does not replay (one-sided, I/O, non-blocking collectives)";
+                                    : "an event kind benchgen does not replay (MPI-IO, or an RMA group the trace does not define)";
       return MV_EUNSUP;
     }
     if (!fits(c->cls, kind, &max) || (nsend += kind == MV_MVT_OP_SEND) > 1 ||
@@ -86,7 +144,7 @@ int mv__bg_validate(const struct mv_mvt *t, char *msg, size_t msgsize)
   for (size_t i = 0; i < t->nsigs; i++) {
     const struct mv_mvt_sig *s = &t->sigs[i];
     const struct mv__bg_call *c = mv__bg_call_of(s->func);
-    const char *why = "this function is not replayed yet";
+    const char *why = c ? "" : unsupported(s->func);
     int rc = c ? sig_ok(s, c, &why) : MV_EUNSUP;
     if (rc) {
       snprintf(msg, msgsize, "cannot replay %s (signature s%zu, call site %016" PRIx64 "): %s", s->func,

@@ -5,7 +5,9 @@
  * already replaced by the recorded senders); a blocking send waits for its receive (as MPI
  * allows: a potential deadlock is reported even where buffering would hide it); the k-th
  * collective of a communicator completes when all members reached their k-th, and they must
- * be the same function with the same root whatever their call sites. */
+ * be the same function with the same root whatever their call sites (window creation, free and
+ * fences count as collectives of the window's communicator). Non-blocking collectives,
+ * post/start/complete/wait and locks are not followed: they never block here. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,8 +163,10 @@ static int step(struct sim *s, uint32_t r, uint64_t limit)
   int cls = mv__bg_call_of(g->func)->cls, rc = 0;
   for (size_t i = 0; i < g->nops && !rc; i++) {
     const struct mv_mvt_opv *o = &g->ops[i];
-    if ((cls == MV__BG_ISEND || cls == MV__BG_IRECV) && o->slot < s->nslots)
+    if ((cls == MV__BG_ISEND || cls == MV__BG_IRECV || cls == MV__BG_START) && o->slot < s->nslots)
       rc = post(s, r, o, &R->slots[o->slot]);
+    else if (cls == MV__BG_ICOLL && o->slot < s->nslots)
+      R->slots[o->slot].live = 0;  /* non-blocking collectives: not followed (docs/benchgen.md) */
     else if (cls == MV__BG_WAIT && o->slot < s->nslots && !matched(s, &R->slots[o->slot]))
       return 0;
     else if (cls <= MV__BG_SENDRECV && R->stage == 0)
@@ -176,7 +180,8 @@ static int step(struct sim *s, uint32_t r, uint64_t limit)
     R->stage = 1;
     return step(s, r, limit);
   }
-  if (cls == MV__BG_COLL && (rc = collective(s, r, g)) != 1)
+  int coll = cls == MV__BG_COLL || cls == MV__BG_WIN || (cls == MV__BG_EPOCH && !strcmp(g->func, "MPI_Win_fence"));
+  if (coll && (rc = collective(s, r, g)) != 1)
     return rc;
   R->sig = -1;
   return 1;

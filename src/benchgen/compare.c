@@ -1,6 +1,7 @@
 /* Validation of a generated benchmark: its re-traced compressed trace against the original's,
  * rank by rank and call by call: function, and per operation its kind, communicator (by its
- * members, not its number), peer (as a world rank), tag, bytes, root and request slot. Call
+ * members, not its number), peer (as a world rank), tag, bytes, root, request slot, window,
+ * lock flags, reduction and datatype (a derived one is replayed as a predefined one). Call
  * sites, times and the numbering of signatures may differ. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -37,7 +38,7 @@ static void resolve(const struct mv_mvt *t, const struct mv_mvt_opv *o, uint32_t
   const uint32_t *m;
   *key = comm_key(t, o->comm, r, &n, &me, &m);
   *peer = -1;
-  if (n && o->kind <= MV_MVT_OP_IRECV) {
+  if (n && strchr(mv_mvt_op_fields((unsigned)o->kind), 'p')) {
     int64_t i = (((int64_t)me + o->peer) % (int64_t)n + (int64_t)n) % (int64_t)n;
     *peer = m ? m[i] : r;
   }
@@ -55,7 +56,8 @@ static int same_op(const struct mv_mvt *a, const struct mv_mvt_opv *x, const str
   resolve(a, x, r, &ka, &pa);
   resolve(b, y, r, &kb, &pb);
   return ka == kb && pa == pb && x->tag == y->tag && x->bytes == y->bytes && x->root == y->root &&
-         x->received == y->received && x->slot == y->slot;
+         x->received == y->received && x->slot == y->slot && x->win == y->win &&
+         x->flags == y->flags && x->op == y->op && (x->type == y->type || x->type < 2);
 }
 
 static int same_call(const struct mv_mvt *a, long sa, const struct mv_mvt *b, long sb, uint32_t r)

@@ -1,7 +1,8 @@
 /* One C function per call signature: the traced MPI function with the same communicator, peer
- * (an expression of the rank), tag, size and request slot; collectives with their recorded
- * bytes turned back into counts (calls.c says how), reductions on doubles, ints or bytes as the
- * size allows, or the point-to-point version with --coll-as-p2p. */
+ * (an expression of the rank), tag, size and request slot; persistent requests made once and
+ * started; collectives (blocking or not) with their recorded datatype and reduction and their
+ * bytes turned back into counts (calls.c says how), or the point-to-point version with
+ * --coll-as-p2p; one-sided calls in emit-rma.c. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -65,11 +66,25 @@ static void wait(struct mv__gen *g, const struct mv_mvt_sig *s, size_t i)
   fprintf(g->out, "};\n  complete(%d, %zu, sl%zu);\n", how, k, i);
 }
 
-/* Element size and MPI datatype of a reduction over bytes bytes. */
-static const char *rtype(uint64_t bytes, int *unit)
+/* The datatype of an operation as C: the recorded predefined one; for a derived datatype (or
+ * none) bytes, or for a reduction the widest of doubles, ints or bytes that divides the size. */
+const char *mv__bg_type(const struct mv_mvt_opv *o, int reduce, uint64_t bytes, char *buf, size_t n)
 {
-  *unit = bytes % 8 == 0 ? 8 : bytes % 4 == 0 ? 4 : 1;
-  return *unit == 8 ? "MPI_DOUBLE" : *unit == 4 ? "MPI_INT" : "MPI_UNSIGNED_CHAR";
+  const char *name = mv_mvt_type_name(o->type);
+  if (name)
+    snprintf(buf, n, "MPI_%s", name);
+  else
+    snprintf(buf, n, "%s", !reduce || bytes % 4 ? "MPI_BYTE" : bytes % 8 ? "MPI_INT" : "MPI_DOUBLE");
+  return buf;
+}
+
+/* The reduction as C: the recorded predefined one, a user-defined one as the benchmark's own
+ * (user_op, which does nothing), none as MPI_SUM. */
+const char *mv__bg_op(const struct mv_mvt_opv *o, char *buf, size_t n)
+{
+  const char *name = mv_mvt_redop_name(o->op);
+  snprintf(buf, n, "%s%s", name ? "MPI_" : "", name ? name : o->op == MV_MVT_USER ? "user_op" : "MPI_SUM");
+  return buf;
 }
 
 static int as_p2p(const struct mv__gen *g, const char *func)
@@ -78,43 +93,89 @@ static int as_p2p(const struct mv__gen *g, const char *func)
   return w && (!strcmp(w, "all") || !strcmp(w, func));
 }
 
+/* The element count of a collective as C, from the bytes the tracer recorded (calls.c). */
+static void coll_count(const struct mv_mvt_opv *o, int how, const char *t, char *n, size_t size)
+{
+  uint32_t c = o->comm;
+  switch (how) {
+  case MV__BG_SENT: snprintf(n, size, "elems(%" PRIu64 ", tsz(%s))", o->bytes, t); break;
+  case MV__BG_RECEIVED: snprintf(n, size, "elems(%" PRIu64 ", tsz(%s))", o->received, t); break;
+  case MV__BG_SENT_PER_RANK:
+    snprintf(n, size, "elems(%" PRIu64 ".0 / csize[%" PRIu32 "], tsz(%s))", o->bytes, c, t);
+    break;
+  case MV__BG_ROOTED_BCAST:
+    snprintf(n, size, "elems(%" PRIu64 " ? %" PRIu64 ".0 : csize[%" PRIu32 "] > 1 ? %" PRIu64
+             ".0 / (csize[%" PRIu32 "] - 1) : 0, tsz(%s))", o->received, o->received, c, o->bytes, c, t);
+    break;
+  default: snprintf(n, size, "0");
+  }
+}
+
+/* A blocking or (with a request slot) non-blocking collective. */
 static void coll(struct mv__gen *g, const struct mv_mvt_sig *s, const struct mv__bg_call *k)
 {
-  const struct mv_mvt_opv *o = find(s, MV_MVT_OP_COLL);
+  int nb = k->cls == MV__BG_ICOLL;
+  const struct mv_mvt_opv *o = find(s, nb ? MV_MVT_OP_ICOLL : MV_MVT_OP_COLL);
   uint32_t c = o->comm;
-  char n[160];
-  int unit = 1;
-  const char *type = k->reduce ? rtype(k->count == MV__BG_RECEIVED ? o->received : o->bytes, &unit) : "MPI_BYTE";
-  switch (k->count) {
-  case MV__BG_SENT: snprintf(n, sizeof n, "elems(%" PRIu64 ", %d)", o->bytes, unit); break;
-  case MV__BG_RECEIVED: snprintf(n, sizeof n, "elems(%" PRIu64 ", %d)", o->received, unit); break;
-  case MV__BG_SENT_PER_RANK: snprintf(n, sizeof n, "elems(%" PRIu64 ".0 / csize[%" PRIu32 "], 1)", o->bytes, c); break;
-  case MV__BG_ROOTED_BCAST:
-    snprintf(n, sizeof n, "elems(%" PRIu64 " ? %" PRIu64 ".0 : csize[%" PRIu32 "] > 1 ? %" PRIu64
-             ".0 / (csize[%" PRIu32 "] - 1) : 0, 1)", o->received, o->received, c, o->bytes, c);
-    break;
-  default: snprintf(n, sizeof n, "0");
-  }
+  char n[200], t[48], op[48], f[64], rb[48] = "rbuf", tail[48] = "";
+  mv__bg_type(o, k->reduce, k->count == MV__BG_RECEIVED ? o->received : o->bytes, t, sizeof t);
+  mv__bg_op(o, op, sizeof op);
+  coll_count(o, k->count, t, n, sizeof n);
   int64_t root = o->root < 0 ? 0 : o->root;
-  if (as_p2p(g, s->func)) {
+  if (as_p2p(g, s->func) && !nb) {
     int kind = !strcmp(s->func, "MPI_Alltoall") ? 3 : !strcmp(s->func, "MPI_Bcast") || !strcmp(s->func, "MPI_Scatter") ? 0
                : !strcmp(s->func, "MPI_Gather") || !strcmp(s->func, "MPI_Reduce") ? 1 : 2;
-    fprintf(g->out, "  p2p_coll(%d, %" PRIu32 ", %" PRId64 ", %s * %d);\n", kind, c, root, n, unit);
+    fprintf(g->out, "  p2p_coll(%d, %" PRIu32 ", %" PRId64 ", %s * tsz(%s));\n", kind, c, root, n, t);
     return;
   }
-  const char *f = s->func;
+  snprintf(f, sizeof f, "MPI_%s", s->func + 4 + nb);  /* the blocking version's name */
+  f[4] = (char)(f[4] >= 'a' && f[4] <= 'z' ? f[4] - 'a' + 'A' : f[4]);
+  if (nb) {
+    snprintf(rb, sizeof rb, "rslot(%" PRIu64 ")", o->slot);
+    snprintf(tail, sizeof tail, ", &rq[%" PRIu64 "]", o->slot);
+  }
+  const char *x = s->func;
+  fprintf(g->out, "  %s(", x);
   if (!strcmp(f, "MPI_Barrier"))
-    fprintf(g->out, "  MPI_Barrier(comm[%" PRIu32 "]);\n", c);
+    fprintf(g->out, "comm[%" PRIu32 "]", c);
   else if (!strcmp(f, "MPI_Bcast"))
-    fprintf(g->out, "  MPI_Bcast(rbuf, %s, MPI_BYTE, %" PRId64 ", comm[%" PRIu32 "]);\n", n, root, c);
+    fprintf(g->out, "%s, %s, %s, %" PRId64 ", comm[%" PRIu32 "]", rb, n, t, root, c);
   else if (!strcmp(f, "MPI_Gather") || !strcmp(f, "MPI_Scatter"))
-    fprintf(g->out, "  %s(sbuf, %s, MPI_BYTE, rbuf, %s, MPI_BYTE, %" PRId64 ", comm[%" PRIu32 "]);\n", f, n, n, root, c);
+    fprintf(g->out, "sbuf, %s, %s, %s, %s, %s, %" PRId64 ", comm[%" PRIu32 "]", n, t, rb, n, t, root, c);
   else if (!strcmp(f, "MPI_Allgather") || !strcmp(f, "MPI_Alltoall"))
-    fprintf(g->out, "  %s(sbuf, %s, MPI_BYTE, rbuf, %s, MPI_BYTE, comm[%" PRIu32 "]);\n", f, n, n, c);
+    fprintf(g->out, "sbuf, %s, %s, %s, %s, %s, comm[%" PRIu32 "]", n, t, rb, n, t, c);
   else if (!strcmp(f, "MPI_Reduce"))
-    fprintf(g->out, "  MPI_Reduce(sbuf, rbuf, %s, %s, MPI_SUM, %" PRId64 ", comm[%" PRIu32 "]);\n", n, type, root, c);
+    fprintf(g->out, "sbuf, %s, %s, %s, %s, %" PRId64 ", comm[%" PRIu32 "]", rb, n, t, op, root, c);
   else  /* Allreduce, Scan, Exscan, Reduce_scatter_block */
-    fprintf(g->out, "  %s(sbuf, rbuf, %s, %s, MPI_SUM, comm[%" PRIu32 "]);\n", f, n, type, c);
+    fprintf(g->out, "sbuf, %s, %s, %s, %s, comm[%" PRIu32 "]", rb, n, t, op, c);
+  fprintf(g->out, "%s);\n", tail);
+}
+
+/* Persistent requests (MPI_Start, MPI_Startall): made at the signature's first call with the
+ * recorded peers, tags and sizes, kept in pers[] (freed at the end), then started. */
+static void start(struct mv__gen *g, const struct mv_mvt_sig *s)
+{
+  size_t base = g->npers;
+  fprintf(g->out, "  if (pers[%zu] == MPI_REQUEST_NULL) {\n", base);
+  for (size_t j = 0; j < s->nops; j++) {
+    const struct mv_mvt_opv *o = &s->ops[j];
+    int recv = o->kind == MV_MVT_OP_IRECV;
+    fprintf(g->out, "    %s(", recv ? "MPI_Recv_init" : "MPI_Send_init");
+    if (recv)
+      fprintf(g->out, "rslot(%" PRIu64 ")", o->slot);
+    else
+      fprintf(g->out, "sbuf");
+    fprintf(g->out, ", elems(%" PRIu64 ", 1), MPI_BYTE, peer(%" PRIu32 ", %" PRId64 "), %" PRIu64
+            ", comm[%" PRIu32 "], &pers[%zu]);\n", o->bytes, o->comm, o->peer, o->tag, o->comm, base + j);
+  }
+  fprintf(g->out, "  }\n");
+  if (!strcmp(s->func, "MPI_Start"))
+    fprintf(g->out, "  MPI_Start(&pers[%zu]);\n", base);
+  else
+    fprintf(g->out, "  MPI_Startall(%zu, &pers[%zu]);\n", s->nops, base);
+  for (size_t j = 0; j < s->nops; j++)
+    fprintf(g->out, "  rq[%" PRIu64 "] = pers[%zu];\n", s->ops[j].slot, base + j);
+  g->npers += s->nops;
 }
 
 void mv__bg_emit_sig(struct mv__gen *g, size_t i)
@@ -129,7 +190,11 @@ void mv__bg_emit_sig(struct mv__gen *g, size_t i)
     break;
   case MV__BG_SENDRECV: sendrecv(g, s); break;
   case MV__BG_WAIT: wait(g, s, i); break;
-  case MV__BG_COLL: coll(g, s, k); break;
+  case MV__BG_COLL: case MV__BG_ICOLL: coll(g, s, k); break;
+  case MV__BG_START: start(g, s); break;
+  case MV__BG_WIN: case MV__BG_EPOCH: case MV__BG_GROUP: case MV__BG_SYNC: case MV__BG_RMA:
+    mv__bg_emit_rma(g, s, k);
+    break;
   default: break;  /* MPI_Finalize: only the computation before it */
   }
   fprintf(g->out, "}\n\n");

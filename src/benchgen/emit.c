@@ -37,24 +37,41 @@ static int check_comms(struct mv__gen *g)
   return 0;
 }
 
+static uint64_t max64(uint64_t a, uint64_t b)
+{
+  return a > b ? a : b;
+}
+
+/* Array sizes of the generated program: communicators, request slots, windows, persistent
+ * requests, buffers (the largest message, receive slot and one-sided operation). */
 static void sizes(struct mv__gen *g)
 {
   const struct mv_mvt *t = g->t;
-  g->nsyms = 2, g->nslots = 1, g->maxbytes = 64, g->slotbytes = 1;
+  g->nsyms = 2, g->nslots = 1, g->maxbytes = 64, g->slotbytes = 1, g->nwins = 1, g->npers = 1;
+  g->winbytes = 64;
   for (size_t i = 0; i < t->ncomms; i++)
-    g->nsyms = t->comms[i].sym + 1 > g->nsyms ? t->comms[i].sym + 1 : g->nsyms;
-  for (size_t i = 0; i < t->nsigs; i++)
-    for (size_t k = 0; k < t->sigs[i].nops; k++) {
-      const struct mv_mvt_opv *o = &t->sigs[i].ops[k];
-      uint64_t b = o->bytes > o->received ? o->bytes : o->received;
-      g->maxbytes = b > g->maxbytes ? b : g->maxbytes;
-      if (o->kind != MV_MVT_OP_COLL && o->kind != MV_MVT_OP_OTHER)
-        g->nslots = o->slot + 1 > g->nslots ? o->slot + 1 : g->nslots;
-      if (o->kind == MV_MVT_OP_IRECV && o->bytes > g->slotbytes)
-        g->slotbytes = o->bytes;
-      if (o->kind <= MV_MVT_OP_IRECV || o->kind == MV_MVT_OP_COLL)
-        g->nsyms = o->comm + 1 > g->nsyms ? o->comm + 1 : g->nsyms;
+    g->nsyms = (uint32_t)max64(t->comms[i].sym + 1, g->nsyms);
+  for (size_t i = 0; i < t->nsigs; i++) {
+    const struct mv__bg_call *k = mv__bg_call_of(t->sigs[i].func);
+    if (k && k->cls == MV__BG_START)
+      g->npers += t->sigs[i].nops;
+    for (size_t j = 0; j < t->sigs[i].nops; j++) {
+      const struct mv_mvt_opv *o = &t->sigs[i].ops[j];
+      const char *f = mv_mvt_op_fields((unsigned)o->kind);
+      uint64_t b = max64(o->bytes, o->received);
+      g->maxbytes = max64(b, g->maxbytes);
+      if (strchr(f, 's'))
+        g->nslots = max64(o->slot + 1, g->nslots);
+      if (o->kind == MV_MVT_OP_IRECV || o->kind == MV_MVT_OP_ICOLL)
+        g->slotbytes = max64(b, g->slotbytes);
+      if (strchr(f, 'c'))
+        g->nsyms = (uint32_t)max64(o->comm + 1, g->nsyms);
+      if (strchr(f, 'w')) {
+        g->nwins = (uint32_t)max64(o->win + 1, g->nwins);
+        g->winbytes = max64(b, g->winbytes);
+      }
     }
+  }
 }
 
 /* Ranks as (start, count, stride) triples. */
@@ -188,8 +205,9 @@ static void header(struct mv__gen *g)
           t->nranks, t->meta, t->nranks, t->nranks, (double)t->elapsed_ns / 1e9);
   fprintf(g->out, "#define NRANKS %" PRIu32 "\n#define NSYMS %" PRIu32 "\n#define NSLOTS %" PRIu64
           "\n#define MAXBYTES %" PRIu64 "\n#define SLOTBYTES %" PRIu64 "\n#define COMPUTE_SCALE %.17g\n"
-          "#define MSG_SCALE %.17g\n", t->nranks, g->nsyms, g->nslots, g->maxbytes, g->slotbytes,
-          g->o->compute_scale, g->o->msg_scale);
+          "#define MSG_SCALE %.17g\n#define NWINS %" PRIu32 "\n#define WINBYTES %" PRIu64
+          "\n#define NPERS %zu\n", t->nranks, g->nsyms, g->nslots, g->maxbytes, g->slotbytes,
+          g->o->compute_scale, g->o->msg_scale, g->nwins, g->winbytes, g->npers);
   fputs(mv__bg_prelude, g->out);
   fputc('\n', g->out);
 }
@@ -212,12 +230,17 @@ static void main_fn(struct mv__gen *g)
           "  sbuf = calloc(big, 1);\n"
           "  rbuf = calloc(big > slot_bytes * (NSLOTS + 1) ? big : slot_bytes * (NSLOTS + 1), 1);\n"
           "  if (!sbuf || !rbuf) {\n    fprintf(stderr, \"rank %%d: out of memory\\n\", rank);\n"
-          "    MPI_Abort(MPI_COMM_WORLD, 2);\n  }\n");
+          "    MPI_Abort(MPI_COMM_WORLD, 2);\n  }\n"
+          "  win_bytes = (size_t)(WINBYTES * msg_scale) + 64;\n"
+          "  MPI_Op_create(user_fn, 1, &user_op);\n"
+          "  for (int i = 0; i < NPERS; i++)\n    pers[i] = MPI_REQUEST_NULL;\n");
   for (size_t k = 0; k < g->t->nclasses; k++)
     fprintf(g->out, "  %sif (position(rank, c%zu_ranks, C%zu_RUNS) >= 0)\n    c%zu_main();\n",
             k ? "else " : "", k, k, k);
   fprintf(g->out, "  double t = MPI_Wtime() - t0;\n"
           "  if (rank == 0)\n    printf(\"elapsed %%.6f s (rank 0, MPI_Init to MPI_Finalize)\\n\", t);\n"
+          "  for (int i = 0; i < NPERS; i++)\n    if (pers[i] != MPI_REQUEST_NULL)\n"
+          "      MPI_Request_free(&pers[i]);\n  MPI_Op_free(&user_op);\n"
           "  free(sbuf);\n  free(rbuf);\n  MPI_Finalize();\n  return 0;\n}\n");
 }
 
@@ -232,6 +255,7 @@ int mv_benchgen_emit(const struct mv_mvt *t, const struct mv_benchgen_opts *o, F
     return rc;
   sizes(&g);
   header(&g);
+  g.npers = 0;  /* now the persistent requests made so far */
   comms(&g);
   for (size_t i = 0; i < t->nsigs; i++)
     mv__bg_emit_sig(&g, i);

@@ -14,11 +14,17 @@ struct mv__gen {
   FILE *out;
   char *msg;
   size_t msgsize;
-  uint64_t maxbytes, slotbytes, nslots;
-  uint32_t nsyms;
+  uint64_t maxbytes, slotbytes, nslots, winbytes;
+  uint32_t nsyms, nwins;
+  size_t npers;                 /* persistent requests: all (header), then made so far (start) */
 };
 extern const char mv__bg_prelude[];
 /* Writes `static void sI(void) { ... }` for signature i: its MPI call(s). */
 void mv__bg_emit_sig(struct mv__gen *g, size_t i);
+/* The one-sided calls' bodies (emit-rma.c). */
+void mv__bg_emit_rma(struct mv__gen *g, const struct mv_mvt_sig *s, const struct mv__bg_call *k);
+/* C expressions of an operation's datatype and reduction (emit-calls.c). */
+const char *mv__bg_type(const struct mv_mvt_opv *o, int reduce, uint64_t bytes, char *buf, size_t n);
+const char *mv__bg_op(const struct mv_mvt_opv *o, char *buf, size_t n);
 
 #endif

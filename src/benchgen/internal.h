@@ -7,7 +7,8 @@
 #include "mvt.h"
 
 enum mv__bg_class { MV__BG_SEND, MV__BG_RECV, MV__BG_SENDRECV, MV__BG_ISEND, MV__BG_IRECV,
-                    MV__BG_WAIT, MV__BG_COLL, MV__BG_FINALIZE };
+                    MV__BG_WAIT, MV__BG_COLL, MV__BG_FINALIZE, MV__BG_START, MV__BG_ICOLL,
+                    MV__BG_WIN, MV__BG_EPOCH, MV__BG_GROUP, MV__BG_SYNC, MV__BG_RMA };
 /* How a collective's element count follows from the bytes the tracer recorded for the rank. */
 enum mv__bg_count { MV__BG_NONE, MV__BG_SENT, MV__BG_RECEIVED, MV__BG_SENT_PER_RANK,
                     MV__BG_ROOTED_BCAST };

@@ -58,27 +58,35 @@ uint64_t mv_mvt_class_calls(const struct mv_mvt_class *c)
   return n;
 }
 
+static const char *code_name(const char *name, uint32_t code)
+{
+  return name ? name : code == MV_MVT_USER ? "user-defined" : "none";
+}
+
+/* An operation and its fields in mvt.h's order: SEND(comm 0, peer +1, tag 3, 8 B). */
 static void print_op(const struct mv_mvt_opv *o, FILE *out)
 {
-  fprintf(out, " %s", mv_mvt_op_name(o->kind));
-  switch (o->kind) {
-  case MV_MVT_OP_SEND: case MV_MVT_OP_RECV: case MV_MVT_OP_ISEND: case MV_MVT_OP_IRECV:
-    fprintf(out, "(comm %" PRIu32 ", peer %+" PRId64 ", tag %" PRIu64 ", %" PRIu64 " B", o->comm,
-            o->peer, o->tag, o->bytes);
-    if (o->kind == MV_MVT_OP_ISEND || o->kind == MV_MVT_OP_IRECV)
-      fprintf(out, ", req %" PRIu64, o->slot);
-    fputc(')', out);
-    break;
-  case MV_MVT_OP_COLL:
-    fprintf(out, "(comm %" PRIu32 ", root %" PRId64 ", sent %" PRIu64 " B, received %" PRIu64 " B)",
-            o->comm, o->root, o->bytes, o->received);
-    break;
-  case MV_MVT_OP_DONE: case MV_MVT_OP_LOST:
-    fprintf(out, "(req %" PRIu64 ")", o->slot);
-    break;
-  default:
-    fprintf(out, "(raw event kind %" PRIu64 ")", o->other);
+  fprintf(out, " %s(", mv_mvt_op_name(o->kind));
+  const char *f = mv_mvt_op_fields((unsigned)o->kind);
+  for (size_t i = 0; f && f[i]; i++) {
+    fputs(i ? ", " : "", out);
+    switch (f[i]) {
+    case 'c': fprintf(out, "comm %" PRIu32, o->comm); break;
+    case 'p': fprintf(out, "peer %+" PRId64, o->peer); break;
+    case 't': fprintf(out, "tag %" PRIu64, o->tag); break;
+    case 'b': fprintf(out, "%" PRIu64 " B", o->bytes); break;
+    case 'r': fprintf(out, "received %" PRIu64 " B", o->received); break;
+    case 's': fprintf(out, "req %" PRIu64, o->slot); break;
+    case 'o': fprintf(out, "root %" PRId64, o->root); break;
+    case 'y': fprintf(out, "type %s", code_name(mv_mvt_type_name(o->type), o->type)); break;
+    case 'x': fprintf(out, "op %s", code_name(mv_mvt_redop_name(o->op), o->op)); break;
+    case 'w': fprintf(out, "win %" PRIu32, o->win); break;
+    case 'f': fprintf(out, "%s%s", o->flags & MV_MVT_ALL_TARGETS ? "all" : "one",
+                      o->flags & MV_MVT_EXCLUSIVE ? " exclusive" : ""); break;
+    default: fprintf(out, "raw event kind %" PRIu64, o->other);
+    }
   }
+  fputc(')', out);
 }
 
 static void print_items(const struct mv_mvt_rule *r, const struct mv_mvt_class *c, FILE *out)

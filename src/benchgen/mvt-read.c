@@ -94,35 +94,45 @@ static uint32_t *seq(struct cur *c, size_t *n, uint64_t max, uint64_t limit, con
   return v;
 }
 
-static void op(struct cur *c, struct mv_mvt_opv *o)
+/* One field (mvt.h's letter f) of an operation into o. */
+static void field(struct cur *c, struct mv_mvt_opv *o, char f)
 {
-  uint64_t k, f[5] = {0};
-  get(c, &k, MV_MVT_OP_COUNT - 1, "expected an operation kind");
-  int nf = mv_mvt_op_nfields((unsigned)k);
-  for (int i = 0; i < nf; i++)
-    get(c, &f[i], UINT64_MAX, "expected an operation field");
-  *o = (struct mv_mvt_opv){.kind = (int)k, .root = -1};
-  switch (k) {
-  case MV_MVT_OP_SEND: case MV_MVT_OP_RECV: case MV_MVT_OP_ISEND: case MV_MVT_OP_IRECV:
-    o->comm = (uint32_t)f[0], o->tag = f[2], o->bytes = f[3], o->slot = f[4];
-    o->peer = mv_mvt_unzig(f[1] >> 1);
-    if (f[1] & 1)
+  uint64_t v;
+  get(c, &v, UINT64_MAX, "expected an operation field");
+  switch (f) {
+  case 'c': o->comm = v > 1u << 16 ? UINT32_MAX : (uint32_t)v; break;
+  case 'p':
+    o->peer = mv_mvt_unzig(v >> 1);
+    if (v & 1)
       fail(c, MV_EPARSE, "a peer in an unknown communicator");
     break;
-  case MV_MVT_OP_COLL:
-    o->comm = (uint32_t)f[0], o->root = (int64_t)f[1] - 1, o->bytes = f[2], o->received = f[3];
-    break;
-  case MV_MVT_OP_DONE: case MV_MVT_OP_LOST:
-    o->slot = f[0];
-    break;
-  default:
-    o->other = f[0];
+  case 't': o->tag = v; break;
+  case 'b': o->bytes = v; break;
+  case 'r': o->received = v; break;
+  case 's': o->slot = v; break;
+  case 'o': o->root = v > INT32_MAX ? INT64_MAX : (int64_t)v - 1; break;
+  case 'y': o->type = v > 255 ? 256 : (uint32_t)v; break;
+  case 'x': o->op = v > 255 ? 256 : (uint32_t)v; break;
+  case 'w': o->win = v > 1u << 16 ? UINT32_MAX : (uint32_t)v; break;
+  case 'f': o->flags = v > 3 ? 4 : (uint32_t)v; break;
+  default: o->other = v;
   }
+}
+
+static void op(struct cur *c, struct mv_mvt_opv *o)
+{
+  uint64_t k;
+  get(c, &k, MV_MVT_OP_COUNT - 1, "expected an operation kind");
+  *o = (struct mv_mvt_opv){.kind = (int)k, .root = -1};
+  for (const char *f = mv_mvt_op_fields((unsigned)k); !c->rc && *f; f++)
+    field(c, o, *f);
   if (o->slot > 1u << 20)
     fail(c, MV_EPARSE, "a request slot over 2^20");
-  if (o->comm > 1u << 16 || o->peer > INT32_MAX || o->peer < -INT32_MAX || o->tag > INT32_MAX ||
-      o->root > INT32_MAX || o->bytes > (uint64_t)1 << 48 || o->received > (uint64_t)1 << 48)
-    fail(c, MV_EPARSE, "an operation field out of range (communicator, peer, tag, root or bytes)");
+  if (o->comm > 1u << 16 || o->win > 1u << 16 || o->peer > INT32_MAX || o->peer < -INT32_MAX ||
+      o->tag > INT32_MAX || o->root > INT32_MAX || o->bytes > (uint64_t)1 << 48 ||
+      o->received > (uint64_t)1 << 48 || o->type > 255 || o->op > 255 || o->flags > 3)
+    fail(c, MV_EPARSE, "an operation field out of range (communicator, window, peer, tag, root, "
+         "bytes, datatype, operation or flags)");
 }
 
 static const char *region_name(const struct mv_mvt *t, uint64_t id)
@@ -222,7 +232,7 @@ static void header(struct cur *c, struct mv_mvt *t)
   get(c, &v, UINT32_MAX, "expected the format version");
   t->version = (unsigned)v;
   if (!c->rc && v != MV_MVT_VERSION)
-    fail(c, MV_EUNSUP, "format version not supported by this mpivet (it reads version 1)");
+    fail(c, MV_EUNSUP, "format version not supported by this mpivet (it reads version " MV_MVT_VERSION_STR " only)");
   get(c, &v, 1u << 24, "expected the number of ranks (1..2^24)");
   t->nranks = (uint32_t)v;
   if (!c->rc && v == 0)

@@ -14,19 +14,19 @@ static int build_own(struct mv__ct_set *set)
   own.nranks = G.size;
   mv__defs_read(G.dir, G.rank, &own);
   struct mv__clock clk = own.ranks ? own.ranks[G.rank].clock : (struct mv__clock){0};
-  mv__defs_release(&own);
   struct mv__ct_comm *comms = malloc((G.nseen + 1) * sizeof *comms);
   if (!comms)
-    return -1;
+    return mv__defs_release(&own), -1;
   for (size_t i = 0; i < G.nseen; i++)
     comms[i] = (struct mv__ct_comm){G.seen[i].id, G.seen[i].size, G.seen[i].rank};
-  struct mv__ct_input in = {G.dir, G.rank, G.size, &clk, comms, G.nseen};
+  struct mv__ct_input in = {G.dir, G.rank, G.size, &clk, comms, G.nseen, own.groups, own.ngroups};
   struct mv__ct_rank r;
   int err = mv__ct_build(&in, &r);
   if (!err)
     err = mv__ct_set_add_rank(set, G.rank, &r);
   mv__bytes_release(&r.blob);
   free(comms);
+  mv__defs_release(&own);
   return err;
 }
 

@@ -16,7 +16,7 @@
 #define NBINS MV__CT_NBINS
 #define MAX_OPS 4096
 
-struct op { uint64_t f[6]; };            /* f[0] kind (enum mv_mvt_op), then its fields */
+struct op { uint64_t f[1 + MV_MVT_MAXF]; }; /* f[0] kind (enum mv_mvt_op), then its fields */
 struct call {
   uint32_t region;
   uint64_t site, comp, dur;              /* ns */
@@ -28,6 +28,7 @@ struct builder {
   const struct mv__ct_input *in;
   struct call *q; size_t qhead, qn, qcap;   /* calls waiting for their receives' completions */
   struct slot *slots; size_t nslots;
+  struct mv__ct_rma rma;
   struct mv__intern sigs;
   uint64_t (*hist)[2][NBINS + 2]; size_t caphist;   /* [NBINS]: sum, [NBINS + 1] first, ns */
   struct mv__grammar g;
@@ -35,23 +36,28 @@ struct builder {
   int started, err;
 };
 
-static const struct mv__ct_comm *comm_of(const struct builder *b, uint32_t id)
+static const struct mv__ct_comm *comm_of(const struct mv__ct_input *in, uint32_t id)
 {
-  for (size_t i = 0; i < b->in->ncomms; i++)
-    if (b->in->comms[i].id == id)
-      return &b->in->comms[i];
+  for (size_t i = 0; i < in->ncomms; i++)
+    if (in->comms[i].id == id)
+      return &in->comms[i];
   return NULL;
 }
 
-/* Symbolic communicator: the creation number k of the tracer's id k * size + leader. */
-static uint64_t comm_sym(const struct builder *b, uint32_t id)
+uint64_t mv__ct_comm_sym(const struct mv__ct_input *in, uint32_t id)
 {
-  return id == UINT32_MAX ? UINT32_MAX : id / (uint32_t)b->in->size;
+  return id == UINT32_MAX ? UINT32_MAX : id / (uint32_t)in->size;
 }
 
-static uint64_t peer_rel(const struct builder *b, uint32_t comm, uint32_t peer)
+static uint64_t comm_sym(const struct builder *b, uint32_t id)
 {
-  const struct mv__ct_comm *c = comm_of(b, comm);
+  return mv__ct_comm_sym(b->in, id);
+}
+
+uint64_t mv__ct_peer(const struct mv__ct_input *in, uint32_t comm, uint32_t peer)
+{
+  struct mv__ct_comm world = {0, in->size, in->rank};
+  const struct mv__ct_comm *c = comm == 0 ? &world : comm_of(in, comm);
   if (!c || c->size <= 0)
     return mv_mvt_zig((int64_t)peer) << 1 | 1;   /* unknown communicator: absolute, flagged */
   int64_t d = ((int64_t)peer - c->rank) % c->size;
@@ -104,15 +110,25 @@ static long slot_take(struct builder *b, uint64_t req)
 static void p2p_fields(const struct builder *b, struct op *o, const struct mv__rec *r)
 {
   o->f[1] = comm_sym(b, r->b);
-  o->f[2] = peer_rel(b, r->b, r->a);
+  o->f[2] = mv__ct_peer(b->in, r->b, r->a);
   o->f[3] = r->c;
   o->f[4] = r->x;
 }
 
-/* A completion (ISEND_COMPLETE, IRECV, REQUEST_CANCELLED) in the current call c. */
+/* The fields of a collective (COLL_END, ICOLL_COMPLETE) from f[1]: comm root bytes received
+ * type op (mvt.h). */
+static void coll_fields(const struct builder *b, struct op *o, const struct mv__rec *r)
+{
+  o->f[1] = comm_sym(b, r->b);
+  o->f[2] = r->a == UINT32_MAX ? 0 : (uint64_t)r->a + 1;
+  o->f[3] = r->x, o->f[4] = r->y;
+  o->f[5] = r->c & 0xff, o->f[6] = r->c >> 8 & 0xff;
+}
+
+/* A completion (ISEND_COMPLETE, IRECV, ICOLL_COMPLETE, REQUEST_CANCELLED) in the current call c. */
 static void complete(struct builder *b, struct call *c, const struct mv__rec *r)
 {
-  long s = slot_find(b, r->y);
+  long s = slot_find(b, r->kind == MV__K_ICOLL_COMPLETE ? r->z : r->y);
   if (s < 0)
     return;  /* a request started before tracing or not recorded */
   struct slot *sl = &b->slots[s];
@@ -121,6 +137,8 @@ static void complete(struct builder *b, struct call *c, const struct mv__rec *r)
     struct op *o = &ic->ops[sl->op];
     if (r->kind == MV__K_IRECV)
       p2p_fields(b, o, r);
+    else if (r->kind == MV__K_ICOLL_COMPLETE)
+      coll_fields(b, o, r);
     else
       o->f[0] = MV_MVT_OP_LOST, o->f[1] = (uint64_t)s;
     ic->pending--;
@@ -134,7 +152,9 @@ static void complete(struct builder *b, struct call *c, const struct mv__rec *r)
 static void request(struct builder *b, struct call *c, const struct mv__rec *r)
 {
   long s = slot_take(b, r->y);
-  struct op *o = s >= 0 ? add_op(b, c, r->kind == MV__K_ISEND ? MV_MVT_OP_ISEND : MV_MVT_OP_IRECV) : NULL;
+  int kind = r->kind == MV__K_ISEND ? MV_MVT_OP_ISEND
+             : r->kind == MV__K_ICOLL_REQUEST ? MV_MVT_OP_ICOLL : MV_MVT_OP_IRECV;
+  struct op *o = s >= 0 ? add_op(b, c, (uint64_t)kind) : NULL;
   if (!o)
     return;
   if (r->kind == MV__K_ISEND) {
@@ -144,35 +164,46 @@ static void request(struct builder *b, struct call *c, const struct mv__rec *r)
     b->slots[s].call = (size_t)(c - b->q), b->slots[s].op = c->nops - 1;
     c->pending++;
   }
-  o->f[5] = (uint64_t)s;
+  o->f[mv_mvt_op_nfields((unsigned)kind)] = (uint64_t)s;  /* the slot is the last field */
+}
+
+struct adder { struct builder *b; struct call *c; };
+static uint64_t *add_fields(void *arg, uint64_t kind)
+{
+  struct adder *a = arg;
+  struct op *o = add_op(a->b, a->c, kind);
+  return o ? o->f : NULL;
 }
 
 static void event(struct builder *b, struct call *c, const struct mv__rec *r)
 {
   struct op *o;
+  struct adder ad = {b, c};
+  int rc;
   switch (r->kind) {
   case MV__K_SEND: case MV__K_RECV:
     if ((o = add_op(b, c, r->kind == MV__K_SEND ? MV_MVT_OP_SEND : MV_MVT_OP_RECV)))
       p2p_fields(b, o, r);
     break;
-  case MV__K_ISEND: case MV__K_IRECV_REQUEST:
+  case MV__K_ISEND: case MV__K_IRECV_REQUEST: case MV__K_ICOLL_REQUEST:
     request(b, c, r);
     break;
-  case MV__K_ISEND_COMPLETE: case MV__K_IRECV: case MV__K_REQUEST_CANCELLED:
+  case MV__K_ISEND_COMPLETE: case MV__K_IRECV: case MV__K_REQUEST_CANCELLED: case MV__K_ICOLL_COMPLETE:
     complete(b, c, r);
     break;
   case MV__K_COLL_END:
-    if ((o = add_op(b, c, MV_MVT_OP_COLL))) {
-      o->f[1] = comm_sym(b, r->b);
-      o->f[2] = r->a == UINT32_MAX ? 0 : (uint64_t)r->a + 1;
-      o->f[3] = r->x, o->f[4] = r->y;
-    }
+    if ((o = add_op(b, c, MV_MVT_OP_COLL)))
+      coll_fields(b, o, r);
     break;
-  case MV__K_COLL_BEGIN:
-    break;
+  case MV__K_COLL_BEGIN: case MV__K_RMA_COLL_BEGIN: case MV__K_RMA_COMPLETE_NB:
+  case MV__K_RMA_COMPLETE_REMOTE:
+    break;  /* implied by the calls that start and complete the operations */
   default:
-    if ((o = add_op(b, c, MV_MVT_OP_OTHER)))
-      o->f[1] = r->kind;
+    rc = mv__ct_rma(&b->rma, b->in, r, (int)c->region, add_fields, &ad);
+    if (rc < 0)
+      b->err = rc;
+    else if (rc == 0 && (o = add_op(b, c, MV_MVT_OP_OTHER)))
+      o->f[1] = r->kind;  /* MPI-IO, and what a later tracer may add */
   }
 }
 
@@ -185,12 +216,8 @@ static void signature(const struct call *c, struct mv__bytes *s)
   for (size_t i = 0; i < c->nops; i++) {
     int nf = mv_mvt_op_nfields((unsigned)c->ops[i].f[0]);
     mv__bytes_put(s, c->ops[i].f[0]);
-    if (c->ops[i].f[0] == MV_MVT_OP_ISEND || c->ops[i].f[0] == MV_MVT_OP_IRECV)
-      for (int k = 1; k <= 5; k++)
-        mv__bytes_put(s, c->ops[i].f[k]);
-    else
-      for (int k = 1; k <= nf; k++)
-        mv__bytes_put(s, c->ops[i].f[k]);
+    for (int k = 1; k <= nf; k++)
+      mv__bytes_put(s, c->ops[i].f[k]);
   }
 }
 
@@ -346,6 +373,7 @@ int mv__ct_build(const struct mv__ct_input *in, struct mv__ct_rank *out)
     free(b.q[i].ops);
   free(b.q);
   free(b.slots);
+  free(b.rma.wins);
   free(b.hist);
   mv__intern_release(&b.sigs);
   mv__grammar_release(&b.g);

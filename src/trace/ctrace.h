@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "archive.h"
+#include "rawfmt.h"
 
 /* A growing byte string; ok = 0 once an allocation failed (then every later put is dropped). */
 struct mv__bytes {
@@ -64,7 +65,20 @@ struct mv__ct_input {
   const struct mv__clock *clk;
   const struct mv__ct_comm *comms;
   size_t ncomms;
+  const struct mv__def_set *groups;   /* the rank's RMA sync groups (its definitions), world ranks */
+  size_t ngroups;
 };
+/* Symbolic communicator (or window): the creation number k of the tracer's id k * size + leader;
+ * a peer's rank in communicator comm relative to the caller's (mvt.h, field p). */
+uint64_t mv__ct_comm_sym(const struct mv__ct_input *in, uint32_t id);
+uint64_t mv__ct_peer(const struct mv__ct_input *in, uint32_t comm, uint32_t peer);
+/* One-sided records (ctrace-rma.c): add(arg, kind) appends an operation of that kind to the
+ * call and returns its fields (f[1] onwards, mvt.h order), NULL when out of memory. 1 when r
+ * was an RMA record (operations added, maybe none), 0 when not, -ENOMEM. */
+typedef uint64_t *mv__ct_add_fn(void *arg, uint64_t kind);
+struct mv__ct_rma { uint32_t (*wins)[2]; size_t nwins; };   /* window id -> communicator id */
+int mv__ct_rma(struct mv__ct_rma *st, const struct mv__ct_input *in, const struct mv__rec *r, int region,
+               mv__ct_add_fn *add, void *arg);
 /* One rank's compressed trace: blob[0, nstruct) is its structure (signatures, grammar), equal
  * for ranks that made the same calls; the rest its times (span, then per signature two log
  * histograms). 0, or a negative errno. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "hooks.h"
+#include "mvt.h"
 #include "state.h"
 
 /* From the communicator table; MPI is asked only for communicators it does not hold
@@ -75,18 +76,35 @@ void mv__pre_coll_begin(struct mv__call *c)
     mv__emit_at(c->t, MV__K_COLL_BEGIN, 0, 0, 0, 0, 0, 0);
 }
 
+/* The codes of mvt.h's tables (MV_MVT_TYPES, MV_MVT_REDOPS) of a predefined datatype and
+ * reduction, type | op << 8: 0 none, 1 derived or user-defined, 2 + i the i-th name. */
+uint32_t mv__how(MPI_Datatype type, MPI_Op op)
+{
+  uint32_t t = type == MPI_DATATYPE_NULL ? MV_MVT_NONE : MV_MVT_USER, o = MV_MVT_NONE, k = 2;
+  if (op != MPI_OP_NULL)
+    o = MV_MVT_USER;
+#define MV_X(name) if (t == MV_MVT_USER && type == MPI_##name) t = k; k++;
+  MV_MVT_TYPES(MV_X)
+#undef MV_X
+  k = 2;
+#define MV_X(name) if (o == MV_MVT_USER && op == MPI_##name) o = k; k++;
+  MV_MVT_REDOPS(MV_X)
+#undef MV_X
+  return t | o << 8;
+}
+
 void mv__post_coll(struct mv__call *c, int op, int root, uint64_t sent, uint64_t received,
-                   MPI_Comm comm)
+                   uint32_t how, MPI_Comm comm)
 {
   if (c->on)
-    mv__emit(MV__K_COLL_END, op, root < 0 ? MV__NONE : (uint32_t)root, mv__comm_id(comm), 0,
+    mv__emit(MV__K_COLL_END, op, root < 0 ? MV__NONE : (uint32_t)root, mv__comm_id(comm), how,
              sent, received);
 }
 
 /* A non-blocking collective: its request (NonBlockingCollectiveRequest), and what its
  * completion in Wait/Test records (NonBlockingCollectiveComplete, hooks-p2p.c). */
 void mv__post_icoll(struct mv__call *c, int ret, int op, int root, uint64_t sent, uint64_t received,
-                    MPI_Comm comm, MPI_Request *request)
+                    uint32_t how, MPI_Comm comm, MPI_Request *request)
 {
   struct mv__req_ent *e = mv__req_new(c, ret, 0, MV__REQ_ICOLL, request);
   if (!e)
@@ -96,6 +114,7 @@ void mv__post_icoll(struct mv__call *c, int ret, int op, int root, uint64_t sent
   e->comm = mv__comm_id(comm);
   e->bytes = sent;
   e->received = received;
+  e->win = how;   /* no window: the datatype and reduction */
   e->id = ++G.next_req;
   mv__emit_at(c->t, MV__K_ICOLL_REQUEST, 0, 0, 0, 0, 0, e->id);
 }

@@ -185,7 +185,7 @@ static void complete(struct mv__call *c, int i, MPI_Status *status)
   else if (e->kind == MV__REQ_IO)
     mv__io_request_done(e, status);
   else if (e->kind == MV__REQ_ICOLL)
-    mv__emit_z(G.tnow, MV__K_ICOLL_COMPLETE, (int)e->tag, e->peer, e->comm, 0, e->bytes, e->received,
+    mv__emit_z(G.tnow, MV__K_ICOLL_COMPLETE, (int)e->tag, e->peer, e->comm, e->win, e->bytes, e->received,
                e->id);
   if (persistent)
     e->active = 0;

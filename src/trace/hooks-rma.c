@@ -43,7 +43,7 @@ void mv__post_win_new(struct mv__call *c, int ret, MPI_Win win, MPI_Comm comm, i
   if (rank == 0)
     mv__def("win %u %u", id, mv__comm_id(comm));
   if (c->on) {
-    mv__emit(MV__K_RMA_WIN_CREATE, 0, 0, id, 0, 0, 0);
+    mv__emit(MV__K_RMA_WIN_CREATE, 0, mv__comm_id(comm), id, 0, 0, 0);
     mv__emit(MV__K_RMA_COLL_END, op, MV__NONE, id, OTF2_RMA_SYNC_LEVEL_PROCESS, 0, 0);
   }
 }
@@ -231,7 +231,7 @@ static const int atomic_type[] = {
 };
 
 void mv__pre_rma_op(struct mv__call *c, int kind, int target, uint64_t sent, uint64_t received,
-                    MPI_Win win)
+                    uint32_t how, MPI_Win win)
 {
   if (!c->on)
     return;
@@ -239,10 +239,10 @@ void mv__pre_rma_op(struct mv__call *c, int kind, int target, uint64_t sent, uin
   c->match = ++G.next_match;
   if (kind == MV_RMA_PUT || kind == MV_RMA_GET)
     mv__emit_at(c->t, kind == MV_RMA_PUT ? MV__K_RMA_PUT : MV__K_RMA_GET, 0, (uint32_t)target,
-                c->win, 0, kind == MV_RMA_PUT ? sent : received, c->match);
+                c->win, how, kind == MV_RMA_PUT ? sent : received, c->match);
   else
-    mv__emit_at(c->t, MV__K_RMA_ATOMIC, atomic_type[kind], (uint32_t)target, c->win,
-                (uint32_t)received, sent, c->match);
+    mv__emit_z(c->t, MV__K_RMA_ATOMIC, atomic_type[kind], (uint32_t)target, c->win,
+               (uint32_t)received, sent, c->match, how);
   if (G.nops == G.capops) {
     void *p = mv__grow(G.ops, &G.capops, sizeof *G.ops);
     if (!p)

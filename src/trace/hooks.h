@@ -224,10 +224,12 @@ void mv__post_completed_some(struct mv__call *c, int ret, int n, const int *indi
                              MPI_Status *statuses);
 /* collectives and communicators */
 void mv__pre_coll_begin(struct mv__call *c);
+/* how: the datatype's and reduction's codes (mv__how) for the compressed trace */
+uint32_t mv__how(MPI_Datatype type, MPI_Op op);
 void mv__post_coll(struct mv__call *c, int op, int root, uint64_t sent, uint64_t received,
-                   MPI_Comm comm);
+                   uint32_t how, MPI_Comm comm);
 void mv__post_icoll(struct mv__call *c, int ret, int op, int root, uint64_t sent, uint64_t received,
-                    MPI_Comm comm, MPI_Request *request);
+                    uint32_t how, MPI_Comm comm, MPI_Request *request);
 void mv__post_comm_new(struct mv__call *c, int ret, MPI_Comm comm);
 void mv__pre_comm_free(struct mv__call *c, MPI_Comm comm);
 /* RMA */
@@ -244,7 +246,7 @@ void mv__post_unlock(struct mv__call *c, int ret, int rank, MPI_Win win);
 void mv__post_flush(struct mv__call *c, int ret, int rank, MPI_Win win, int remote);
 void mv__post_win_sync(struct mv__call *c, int ret, MPI_Win win);
 void mv__pre_rma_op(struct mv__call *c, int kind, int target, uint64_t sent, uint64_t received,
-                    MPI_Win win);
+                    uint32_t how, MPI_Win win);
 void mv__post_rma_req(struct mv__call *c, int ret, MPI_Request *request);
 /* MPI-IO (hooks-io.c); c->win carries the I/O handle id, c->match the operation's */
 void mv__post_file_open(struct mv__call *c, int ret, MPI_Comm comm, const char *filename, int amode,

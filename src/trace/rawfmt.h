@@ -20,8 +20,9 @@ enum mv__rec_kind {
   MV__K_IRECV,             /* as SEND, y=request id */
   MV__K_REQUEST_CANCELLED, /* y=request id */
   MV__K_COLL_BEGIN,
-  MV__K_COLL_END,          /* sub=OTF2 collective op, a=root, b=comm, x=sent, y=received */
-  MV__K_RMA_WIN_CREATE,    /* b=window */
+  MV__K_COLL_END,          /* sub=OTF2 collective op, a=root, b=comm, x=sent, y=received,
+                              c=datatype and reduction (mv__how) */
+  MV__K_RMA_WIN_CREATE,    /* b=window, a=its communicator */
   MV__K_RMA_WIN_DESTROY,   /* b=window */
   MV__K_RMA_COLL_BEGIN,
   MV__K_RMA_COLL_END,      /* sub=op, c=sync level, b=window, a=root, x=sent, y=received */
@@ -29,9 +30,10 @@ enum mv__rec_kind {
   MV__K_RMA_REQUEST_LOCK,  /* b=window, a=target, x=lock id, sub=lock type */
   MV__K_RMA_RELEASE_LOCK,  /* b=window, a=target, x=lock id */
   MV__K_RMA_SYNC,          /* b=window, a=target, sub=sync type */
-  MV__K_RMA_PUT,           /* b=window, a=target, x=bytes, y=matching id */
+  MV__K_RMA_PUT,           /* b=window, a=target, x=bytes, y=matching id, c=datatype (mv__how) */
   MV__K_RMA_GET,           /* as PUT */
-  MV__K_RMA_ATOMIC,        /* b=window, a=target, sub=atomic type, x=sent, c=received, y=matching */
+  MV__K_RMA_ATOMIC,        /* b=window, a=target, sub=atomic type, x=sent, c=received, y=matching,
+                              z=datatype and reduction (mv__how) */
   MV__K_RMA_COMPLETE_NB,   /* b=window, y=matching id */
   MV__K_RMA_COMPLETE_REMOTE,
   MV__K_ICOLL_REQUEST,     /* y=request id (a non-blocking collective started) */
@@ -81,7 +83,7 @@ static const unsigned char mv__rec_fields[MV__K_COUNT] = {
   [MV__K_RMA_SYNC] = MV__F_BC,
   [MV__K_RMA_PUT] = MV__F_BC | MV__F_X | MV__F_Y,
   [MV__K_RMA_GET] = MV__F_BC | MV__F_X | MV__F_Y,
-  [MV__K_RMA_ATOMIC] = MV__F_BC | MV__F_X | MV__F_Y,
+  [MV__K_RMA_ATOMIC] = MV__F_BC | MV__F_X | MV__F_Y | MV__F_Z,
   [MV__K_RMA_COMPLETE_NB] = MV__F_BC | MV__F_Y,
   [MV__K_RMA_COMPLETE_REMOTE] = MV__F_BC | MV__F_Y,
   [MV__K_ICOLL_REQUEST] = MV__F_Y,

@@ -113,7 +113,7 @@ static long write_trace(const char *dir, int iters)
   struct mv__clock clk = {0};
   for (int r = 0; r < 4; r++) {
     struct mv__ct_comm world = {0, 4, r};
-    struct mv__ct_input in = {dir, r, 4, &clk, &world, 1};
+    struct mv__ct_input in = {dir, r, 4, &clk, &world, 1, NULL, 0};
     struct mv__ct_rank one;
     struct mv__ct_set s1 = {0};
     raw_rank(dir, r, iters);

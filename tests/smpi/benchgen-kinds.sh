@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# mpivet benchgen on every kind of call, under SMPI (simulated computation off: deterministic):
+# the one-sided pattern (fence, post/start/complete/wait, lock/lock_all with flush; put, get,
+# accumulate, fetch-and-op; a window on a split communicator) and the other kinds (persistent
+# point-to-point, Waitany/Waitsome/Testany, non-blocking collectives, communicators from dup,
+# split and create, collectives with their datatypes and reductions). Each is traced, generated,
+# built with smpicc, re-traced: per rank the same calls (function, communicator members, peer,
+# tag, bytes, root, request, window, datatype, reduction) and a simulated time within 2 %.
+set -u
+. "$MV_SRC/tests/mpi/trace-lib.bash"
+. "$MV_SRC/tests/smpi/benchgen-lib.bash"
+
+have_flavor smpi || finish
+P="$MV_SRC/tests/smpi/benchgen"
+for prog in rma kinds; do
+  build_program smpi "$P/$prog.c" "$WORK/bin-$prog" || finish
+done
+regen rma 8 "$WORK/bin-rma" 40
+grep -q "MPI_Win_post" "$WORK/rma.c" && grep -q "MPI_Win_lock_all" "$WORK/rma.c" &&
+  grep -q "MPI_Fetch_and_op(sbuf, rbuf, MPI_LONG, .*MPI_SUM" "$WORK/rma.c" ||
+  fail "rma: the generated program lacks post, lock_all or the fetch-and-op on longs with MPI_SUM"
+regen kinds 8 "$WORK/bin-kinds" 40
+grep -q "MPI_Startall(2" "$WORK/kinds.c" && grep -q "MPI_Iallreduce(.*MPI_INT, MPI_MAX" "$WORK/kinds.c" &&
+  grep -q "MPI_Reduce(.*MPI_LONG, MPI_PROD" "$WORK/kinds.c" ||
+  fail "kinds: the generated program lacks Startall, the Iallreduce on ints with MPI_MAX or the MPI_PROD reduce"
+finish
