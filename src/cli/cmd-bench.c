@@ -71,20 +71,6 @@ static int one_of(const char *s, const char *names)
   return 0;
 }
 
-static int check_ops(const char *arg)
-{
-  char buf[4096], *save = NULL;
-  snprintf(buf, sizeof buf, "%s", arg);
-  if (!*arg)
-    return mv_cli_error("bench", "--ops: expected a list, got \"\"");
-  for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
-    if (!mv_bench_op_known(t))
-      return mv_cli_error("bench", "--ops: unknown operation \"%s\" (an MPI collective such as "
-                          "MPI_Bcast, a mock-up id such as allreduce_as_reduce_bcast, "
-                          "bcast_as_binomial, pingpong, or all|collectives|mockups|memory)", t);
-  return 0;
-}
-
 /* --msizes (or mpivet-bench's default) into sizes[0..256). */
 static int msizes_of(const char *arg, int64_t *sizes, size_t *n)
 {
@@ -106,7 +92,7 @@ static int pass_option(const struct option *o, const char *arg, struct mv_cmdlin
   int64_t sizes[256];
   size_t nsizes;
   if (c == 256)
-    rc = check_ops(arg);
+    rc = mv_cli_check_ops("bench", arg, 0);
   else if (c == 257)
     rc = msizes_of(arg, sizes, &nsizes);
   else if (c == 258 && (mv_cli_parse_long(arg, &v) || v < 0))
