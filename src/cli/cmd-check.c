@@ -275,7 +275,7 @@ static int check_expect(const char *file, char *path, size_t size)
 /* --mpi, --ppn and --platform, checked before anything runs or is written. */
 static int check_options(const struct check_opts *o)
 {
-  const struct mv_engine_facts *f = mv_launch_engine_facts(o->engine);
+  const struct mv_engine_facts *f = mv_engine_facts(o->engine);
   long ppn;
   char err[256];
   struct mv_platform pf;
