@@ -48,6 +48,7 @@ struct mv_mvt {
   uint32_t nranks;
   uint64_t elapsed_ns;
   char *meta;
+  char *truncated;                  /* "" or why the run did not reach MPI_Finalize everywhere */
   size_t nregions;
   uint32_t *region_ids;
   char **region_names;

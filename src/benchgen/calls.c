@@ -141,6 +141,11 @@ static int sig_ok(const struct mv_mvt_sig *s, const struct mv__bg_call *c, const
 
 int mv__bg_validate(const struct mv_mvt *t, char *msg, size_t msgsize)
 {
+  if (t->truncated && t->truncated[0]) {
+    snprintf(msg, msgsize, "the traced run did not reach MPI_Finalize (%s): a benchmark of its "
+             "calls would not end; trace a complete run", t->truncated);
+    return MV_EUNSUP;
+  }
   for (size_t i = 0; i < t->nsigs; i++) {
     const struct mv_mvt_sig *s = &t->sigs[i];
     const struct mv__bg_call *c = mv__bg_call_of(s->func);

@@ -154,6 +154,8 @@ int mv_mvt_print(const struct mv_mvt *t, FILE *out)
 {
   fprintf(out, "compressed trace, format version %u: %" PRIu32 " ranks, longest span %.6f s (%s)\n",
           t->version, t->nranks, (double)t->elapsed_ns / 1e9, t->meta);
+  if (t->truncated && t->truncated[0])
+    fprintf(out, "TRUNCATED: the run did not reach MPI_Finalize: %s\n", t->truncated);
   for (size_t i = 0; i < t->ncomms; i++) {
     fprintf(out, "communicator %" PRIu32 " (id %" PRIu32 "): %zu ranks: ", t->comms[i].sym,
             t->comms[i].id, t->comms[i].n);

@@ -239,6 +239,7 @@ static void header(struct cur *c, struct mv_mvt *t)
     fail(c, MV_EPARSE, "expected the number of ranks (1..2^24)");
   get(c, &t->elapsed_ns, UINT64_MAX, "expected the elapsed time");
   t->meta = str(c, "expected the meta string");
+  t->truncated = str(c, "expected the truncation string");
 }
 
 static void tables(struct cur *c, struct mv_mvt *t)
@@ -335,7 +336,7 @@ void mv_mvt_release(struct mv_mvt *t)
       free(k->comp[s].bin), free(k->comp[s].count), free(k->dur[s].bin), free(k->dur[s].count);
     free(k->ranks), free(k->sigs), free(k->rules), free_rule(&k->main), free(k->comp), free(k->dur);
   }
-  free(t->meta), free(t->region_ids), free(t->region_names), free(t->comms), free(t->sigs);
+  free(t->meta), free(t->truncated), free(t->region_ids), free(t->region_names), free(t->comms), free(t->sigs);
   free(t->classes);
   memset(t, 0, sizeof *t);
 }

@@ -334,6 +334,8 @@ static int read_rank(struct builder *b)
   }
   fclose(f);
   free(rd);
+  if (b->tend == 0)  /* no MPI_Finalize (a crash): the span ends at the last call */
+    b->tend = b->tprev;
   for (size_t i = 0; i < b->nslots; i++)  /* receives never completed */
     if (b->slots[i].used && b->slots[i].call != SIZE_MAX) {
       struct op *o = &b->q[b->slots[i].call].ops[b->slots[i].op];
