@@ -34,6 +34,7 @@ struct mv_simulate_result {
   char binary[4200];
   char build_log[4200];             /* smpicc's output (on a failed build) */
   char platform[4200], hostfile[4200];
+  char host_speed[32];              /* the simulated hosts' speed (SimGrid units, "1Gf") */
 };
 
 /* Build (when the program ends in .c) and run. MV_EEXTERN when the build or the run fails (see

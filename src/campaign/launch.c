@@ -201,7 +201,35 @@ static void child(const struct mv_cmdline *cmd, const char *log_path)
   _exit(127);
 }
 
-/* Wait for pid; after timeout_s (0: never) TERM then KILL its process group. */
+/* A SIGINT, SIGTERM or SIGHUP that reaches mpivet while a child runs (Ctrl-C, an outer
+ * `timeout`) is passed on to the child's process group, which is not mpivet's own, and mpivet
+ * then dies of the same signal once the child is reaped: nothing keeps running behind it. */
+static volatile sig_atomic_t caught;
+static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP};
+#define NFORWARDED (sizeof forwarded / sizeof forwarded[0])
+
+static void on_signal(int sig) { caught = sig; }
+
+static void catch_signals(struct sigaction *old)
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  caught = 0;
+  for (size_t i = 0; i < NFORWARDED; i++)
+    sigaction(forwarded[i], &sa, &old[i]);
+}
+
+static void restore_signals(const struct sigaction *old)
+{
+  for (size_t i = 0; i < NFORWARDED; i++)
+    sigaction(forwarded[i], &old[i], NULL);
+  if (caught)
+    raise(caught);  /* the previous disposition (normally: die of it) */
+}
+
+/* Wait for pid; after timeout_s (0: never) or a caught signal, TERM then KILL its group. */
 static int wait_child(pid_t pid, double timeout_s, int *timed_out, int *status)
 {
   double start = mv_now(), killed_at = 0;
@@ -213,8 +241,8 @@ static int wait_child(pid_t pid, double timeout_s, int *timed_out, int *status)
     if (r < 0 && errno != EINTR)
       return MV_EIO;
     double now = mv_now();
-    if (timeout_s > 0 && now - start > timeout_s && killed_at == 0) {
-      *timed_out = 1;
+    if (killed_at == 0 && (caught || (timeout_s > 0 && now - start > timeout_s))) {
+      *timed_out = !caught;
       killed_at = now;
       kill(-pid, SIGTERM);
     } else if (killed_at > 0 && now - killed_at > 3.0) {
@@ -230,14 +258,21 @@ int mv_launch_exec(const struct mv_cmdline *cmd, const char *log_path, double ti
   int to = 0, status = 0;
   if (!cmd->argc)
     return MV_EINVAL;
+  struct sigaction old[NFORWARDED];
   fflush(NULL);
+  catch_signals(old);
   pid_t pid = fork();
-  if (pid < 0)
+  if (pid < 0) {
+    restore_signals(old);
     return MV_EIO;
-  if (pid == 0)
+  }
+  if (pid == 0) {
+    restore_signals(old);
     child(cmd, log_path);
+  }
   setpgid(pid, pid);  /* also here: no race with the kill below */
   int rc = wait_child(pid, timeout_s, &to, &status);
+  restore_signals(old);
   if (timed_out)
     *timed_out = to;
   if (rc)

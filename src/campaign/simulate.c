@@ -93,6 +93,7 @@ static int write_platform(const struct mv_simulate_spec *s, const struct mv_cali
   }
   if (rc)
     return rc;
+  snprintf(r->host_speed, sizeof r->host_speed, "%s", p.speed);
   if (p.cores < ppn && !(s->platform && strstr(s->platform, "cores=")))
     p.cores = ppn;   /* an explicit cores=K below ppn: ranks share cores (oversubscribed) */
   snprintf(r->platform, sizeof r->platform, "%s/platform.xml", s->workdir);
@@ -118,6 +119,10 @@ static int command(const struct mv_simulate_spec *s, const struct mv_calib_folde
   rc = rc ? rc : mv_cmdline_addf(c, "--log=smpi_utils.app:file:%s", timing);
   for (size_t i = 0; !rc && f && i < f->nsettings; i++)
     rc = mv_cmdline_addf(c, "--cfg=%s", f->settings[i]);
+  /* Uncalibrated: the program's measured computation counts as it ran here (SMPI's own default
+   * smpi/host-speed, 20 kflop/s, would shrink it 50000 times on a 1 Gflop/s host). */
+  if (!rc && !f)
+    rc = mv_cmdline_addf(c, "--cfg=smpi/host-speed:%s", r->host_speed);
   for (const char *const *g = s->cfg; !rc && g && *g; g++)
     rc = mv_cmdline_addf(c, "--cfg=%s", *g);
   rc = rc ? rc : mv_cmdline_add(c, "-np");
