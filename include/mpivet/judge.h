@@ -23,10 +23,14 @@ struct mv_dataset;
 
 /* EXACT, APPROX, MISMATCH: modeled and compared with its expectation; MODELED: modeled, no
  * expectation applies; NOT_MODELED: too few points or the fit failed; NOT_MEASURED: an
- * expectation no series has. Only the first three are verdicts; NOT_* never pass. */
+ * expectation no series has; TOO_FEW: modeled, but the model differs from the expectation on
+ * points that cannot test a fit (3 process counts, identical repetitions: no degree of freedom
+ * left), so neither a match nor a mismatch. Only the first three are verdicts; NOT_* and
+ * TOO_FEW never pass. */
 enum mv_judge_status { MV_JUDGE_EXACT = 0, MV_JUDGE_APPROX = 1, MV_JUDGE_MISMATCH = 2,
-                       MV_JUDGE_NOT_MODELED = 3, MV_JUDGE_NOT_MEASURED = 4, MV_JUDGE_MODELED = 5 };
-#define MV_JUDGE_NSTATUS 6
+                       MV_JUDGE_NOT_MODELED = 3, MV_JUDGE_NOT_MEASURED = 4, MV_JUDGE_MODELED = 5,
+                       MV_JUDGE_TOO_FEW = 6 };
+#define MV_JUDGE_NSTATUS 7
 
 
 struct mv_judgement {
@@ -86,17 +90,20 @@ void mv_judgements_release(struct mv_judgements *js);
  * per-process sizes are the msize=...p lines of ef (may be NULL) and pp[0..npp) (bytes). */
 int mv_judge_load_dataset(struct mv_judgements *js, const struct mv_dataset *ds, int with_msize,
                           const struct mv_expect_file *ef, const int64_t *pp, size_t npp);
+/* A modeled expectation the data could not decide (TOO_FEW), or no model at all. */
+int mv_judgement_undecided(const struct mv_judgement *j);
 /* Judge every series of js->ks (in order) against ef (may be NULL), then the rules of ef.
  * Returns 0 or MV_ENOMEM; a failed fit is a NOT_MODELED judgement, not an error. */
 int mv_judge(struct mv_judgements *js, const struct mv_expect_file *ef,
              const struct mv_judge_options *o);
 
-/* A model exists: EXACT, APPROX, MISMATCH or MODELED. */
+/* A model exists: EXACT, APPROX, MISMATCH, MODELED or TOO_FEW. */
 int mv_judgement_modeled(const struct mv_judgement *j);
-/* The match word: "exact", "approximate", "mismatch", "not modeled", "not measured"; NULL for
- * MODELED (no expectation). */
+/* The match word: "exact", "approximate", "mismatch", "not modeled", "not measured", "too few
+ * points to judge"; NULL for MODELED (no expectation). */
 const char *mv_judge_status_name(enum mv_judge_status s);
-/* 1 when an expectation was not met or could not be judged (mismatch, not modeled/measured). */
+/* 1 when an expectation was not met or could not be judged (mismatch, not modeled/measured,
+ * too few points). */
 int mv_judgement_failed(const struct mv_judgement *j);
 /* "800 B" or "800 B per process"; "" when not sized. */
 void mv_judge_size_label(int sized, const struct mv_msize_spec *s, char *buf, size_t size);

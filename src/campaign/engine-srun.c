@@ -1,8 +1,12 @@
 /* The srun engine (Slurm): ranks, nodes, tasks per node, partition, time limit and an optional
  * node list; the program is the one built with --mpi (Open MPI by default), started through
  * the PMI plugin its MPI library speaks. */
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "mpivet/error.h"
 
@@ -76,6 +80,69 @@ static int max_np(const struct mv_launch_spec *s)
   return SRUN_MAX_NP;
 }
 
+/* `sinfo -h -o "%P %c %D"`: the CPUs of the smallest node of the --partition (or of the
+ * default partition, marked *; "2+" reads as 2) and its number of nodes. 0 when unknown. */
+static int sinfo_cpus(const char *partition, int *nnodes)
+{
+  int fd[2], cpn = 0;
+  *nnodes = 0;
+  if (pipe(fd) != 0)
+    return 0;
+  pid_t pid = fork();
+  if (pid == 0) {
+    int null = open("/dev/null", O_WRONLY);
+    dup2(fd[1], 1);
+    dup2(null, 2);
+    close(fd[0]);
+    execlp("sinfo", "sinfo", "-h", "-o", "%P %c %D", (char *)NULL);
+    _exit(127);
+  }
+  close(fd[1]);
+  FILE *fp = pid > 0 ? fdopen(fd[0], "r") : NULL;
+  char line[512], part[256], c[32];
+  int d;
+  while (fp && fgets(line, sizeof line, fp))
+    if (sscanf(line, "%255s %31s %d", part, c, &d) == 3) {
+      size_t n = strlen(part);
+      int star = n > 0 && part[n - 1] == '*';
+      part[n - star] = '\0';
+      if ((partition ? strcmp(part, partition) == 0 : star) && atoi(c) > 0) {
+        cpn = cpn == 0 || atoi(c) < cpn ? atoi(c) : cpn;
+        *nnodes += d;
+      }
+    }
+  fp ? fclose(fp) : close(fd[0]);
+  if (pid > 0)
+    waitpid(pid, NULL, 0);
+  return cpn;
+}
+
+/* The CPUs of one node and the number of nodes the step can use: inside an allocation from
+ * SLURM_CPUS_ON_NODE and SLURM_JOB_NUM_NODES, else from sinfo. 0 when unknown. */
+static int slurm_cpus(const char *partition, int *nnodes)
+{
+  const char *cpus = getenv("SLURM_CPUS_ON_NODE"), *jn = getenv("SLURM_JOB_NUM_NODES");
+  if (getenv("SLURM_JOB_ID") && cpus && atoi(cpus) > 0) {
+    *nnodes = jn && atoi(jn) > 0 ? atoi(jn) : 1;
+    return atoi(cpus);
+  }
+  return sinfo_cpus(partition, nnodes);
+}
+
+/* More ranks on a node than it has CPUs (2 CPUs here, --np 4): srun would queue the step
+ * forever, so the launch asks for --overcommit, as mpirun gets --oversubscribe. */
+static int oversubscribed(const struct mv_launch_spec *s)
+{
+  int nnodes, cpn = slurm_cpus(s->partition, &nnodes);
+  if (cpn <= 0)
+    return 0;
+  if (s->ppn > 0)
+    return s->ppn > cpn;
+  if (s->nodes > 0)
+    return (s->np + s->nodes - 1) / s->nodes > cpn;
+  return s->np > cpn * (nnodes > 0 ? nnodes : 1);
+}
+
 static int build(const struct mv_launch_spec *s, struct mv_cmdline *c)
 {
   const char *pmi = s->pmi ? s->pmi : mv_launch_srun_pmi(mv__launch_real_flavor(s));
@@ -92,6 +159,8 @@ static int build(const struct mv_launch_spec *s, struct mv_cmdline *c)
     rc = mv_cmdline_addf(c, "--time=%s", s->time_limit);
   if (!rc && s->hosts)
     rc = mv_cmdline_addf(c, "--nodelist=%s", s->hosts);
+  if (!rc && oversubscribed(s))
+    rc = mv_cmdline_add(c, "--overcommit");
   return rc;
 }
 

@@ -9,7 +9,8 @@
 #include "mpivet/judge.h"
 
 static const char *const status_names[MV_JUDGE_NSTATUS] = {
-  "exact", "approximate", "mismatch", "not modeled", "not measured", NULL};
+  "exact", "approximate", "mismatch", "not modeled", "not measured", NULL,
+  "too few points to judge"};
 
 const char *mv_judge_status_name(enum mv_judge_status s)
 {
@@ -18,7 +19,13 @@ const char *mv_judge_status_name(enum mv_judge_status s)
 
 int mv_judgement_modeled(const struct mv_judgement *j)
 {
-  return j->status <= MV_JUDGE_MISMATCH || j->status == MV_JUDGE_MODELED;
+  return j->status <= MV_JUDGE_MISMATCH || j->status == MV_JUDGE_MODELED ||
+         j->status == MV_JUDGE_TOO_FEW;
+}
+
+int mv_judgement_undecided(const struct mv_judgement *j)
+{
+  return !mv_judgement_modeled(j) || j->status == MV_JUDGE_TOO_FEW;
 }
 
 int mv_judgement_failed(const struct mv_judgement *j)

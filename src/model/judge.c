@@ -185,6 +185,32 @@ static void judge_segments(struct mv_judgement *j, const struct mv_series *s,
   note_switches(j, s, fo);
 }
 
+/* Lack of fit cannot be tested: one parameter, MV_JUDGE_MIN_POINTS process counts and no
+ * spread among the repetitions of any (deterministic SMPI data, or one value each). */
+static int untestable(const struct mv_series *s)
+{
+  if (s->nparams != 1 || s->npoints > MV_JUDGE_MIN_POINTS)
+    return 0;
+  for (size_t i = 0; i < s->npoints; i++)
+    for (size_t r = 1; r < s->nvalues[i]; r++)
+      if (s->values[i][r] != s->values[i][0])
+        return 0;
+  return 1;
+}
+
+/* A mismatch on points that cannot test a fit is no verdict: too few points to judge. */
+static void too_few(struct mv_judgement *j, const struct mv_series *s)
+{
+  char text[MV_JUDGE_TEXT];
+  if (j->status != MV_JUDGE_MISMATCH || !untestable(s))
+    return;
+  j->status = MV_JUDGE_TOO_FEW;
+  snprintf(text, sizeof text, "too few points to judge: %zu process counts with identical "
+           "repetitions leave no degree of freedom to test a fit; measure %d or more",
+           s->npoints, MV_JUDGE_MIN_POINTS + 1);
+  note_add(j, text);
+}
+
 /* Model and verdict of one series against e (NULL: none applies). */
 static void model_series(struct mv_judgement *j, const struct mv_series *s,
                          const struct mv_expectation *e, const struct mv_fit_options *fo)
@@ -217,6 +243,7 @@ static void model_series(struct mv_judgement *j, const struct mv_series *s,
                 "or negative coefficients");
   if (s->nparams == 1 && note_poor_fit(j, s, fo))
     judge_segments(j, s, e, fo);
+  too_few(j, s);
 }
 
 static void judge_kernel(struct mv_judgement *j, const struct mv_kernels *ks, size_t i,

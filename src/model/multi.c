@@ -94,7 +94,8 @@ static int line_fit(struct multi *m, int k, const struct mv_fit_options *o)
   m->ncand[k] = 1;
   m->cand[k][0] = -1;
   for (int j = 0; rc == 0 && j < NCAND - 1 && top[j] >= 0; j++)
-    m->cand[k][m->ncand[k]++] = top[j];
+    if (top[j] < (int)m->ns)   /* a falling line adds x^-e terms past m->space: not ours */
+      m->cand[k][m->ncand[k]++] = top[j];
   free(x);
   return rc;
 }

@@ -116,7 +116,8 @@ static int add_function(struct mv_report *r, const struct mv_judgements *js, siz
   mv_judge_size_label(fn.j.sized, &fn.j.size, fn.size, sizeof fn.size);
   int rc = fn.j.kernel == SIZE_MAX ? (fn.points = calloc(1, sizeof *fn.points)) ? 0 : MV_ENOMEM
                                    : points_of(&fn, &js->ks.k[fn.j.kernel].series);
-  if (rc == 0 && fn.npoints && fn.j.status <= MV_JUDGE_MISMATCH)
+  if (rc == 0 && fn.npoints && (fn.j.status <= MV_JUDGE_MISMATCH ||
+                                   fn.j.status == MV_JUDGE_TOO_FEW))
     rc = make_curves(&fn);
   if (rc == 0)
     rc = mv_report_add_fn(r, &fn);

@@ -14,9 +14,10 @@
 
 static const char *const status_words[MV_JUDGE_NSTATUS] = {"✓ match", "≈ approximate",
                                                             "✗ mismatch", "- not modeled",
-                                                            "? not measured", "-"};
+                                                            "? not measured", "-",
+                                                            "- too few points to judge"};
 static const char *const status_class[MV_JUDGE_NSTATUS] = {"ok", "approx", "bad", "none",
-                                                           "none", "none"};
+                                                           "none", "none", "none"};
 
 static const char css[] =
   "body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1400px}"
@@ -122,7 +123,7 @@ int mv_report_write_html(const struct mv_report *r, FILE *fp)
   fprintf(fp, "<p class=\"verdict %s\" id=\"verdict\">Verdict: %s", mv_report_failed(r) ? "bad"
           : r->n_incomplete ? "approx" : "ok", verdict);
   if (r->n_incomplete)
-    fprintf(fp, " (%zu expectations not judged: not measured or not modeled)", r->n_incomplete);
+    fprintf(fp, " (%zu expectations not judged: not measured, not modeled or too few points)", r->n_incomplete);
   fputs("</p>\n", fp);
   fputs("<h2>Models and expectations</h2>\n", fp);
   summary_table(fp, r);

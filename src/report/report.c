@@ -41,7 +41,7 @@ int mv_report_add_fn(struct mv_report *r, const struct mv_report_fn *fn)
     return MV_ENOMEM;
   r->fns[r->nfns++] = *fn;
   r->n_mismatch += fn->j.status == MV_JUDGE_MISMATCH;
-  r->n_incomplete += !mv_judgement_modeled(&fn->j);
+  r->n_incomplete += mv_judgement_undecided(&fn->j);
   return 0;
 }
 

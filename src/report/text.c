@@ -12,9 +12,10 @@
 #define COLS 5      /* functions per block of the runtime table */
 #define COLW 22
 
-static const char *const status_mark[MV_JUDGE_NSTATUS] = {"✓", "≈", "✗", "-", "?", "-"};
+static const char *const status_mark[MV_JUDGE_NSTATUS] = {"✓", "≈", "✗", "-", "?", "-", "…"};
 static const char *const status_word[MV_JUDGE_NSTATUS] = {"match", "approximate", "mismatch",
-                                                          "not modeled", "not measured", "modeled"};
+                                                          "not modeled", "not measured", "modeled",
+                                                          "too few points to judge"};
 
 /* Print s padded to width display columns (UTF-8 aware: continuation bytes take no column). */
 static void padded(FILE *fp, const char *s, int width)
@@ -141,15 +142,16 @@ static void summary(FILE *fp, const struct mv_report *r)
   for (size_t i = 0; i < r->nfns; i++)
     count[r->fns[i].j.status]++;
   fprintf(fp, "Summary: %zu functions: %zu match, %zu approximate, %zu mismatch, %zu not modeled, "
-              "%zu not measured; %zu/%zu rules failed; %zu guideline violations\n", r->nfns,
-          count[0], count[1], count[2], count[3], count[4], r->n_rules_failed, r->nrules,
-          r->n_gl_violations);
+              "%zu not measured, %zu too few points to judge; %zu/%zu rules failed; %zu guideline "
+              "violations\n", r->nfns, count[0], count[1], count[2], count[3], count[4],
+          count[MV_JUDGE_TOO_FEW], r->n_rules_failed, r->nrules, r->n_gl_violations);
   fprintf(fp, "Verdict: %s", mv_report_verdict(r));
   if (r->n_incomplete)
-    fprintf(fp, " (%zu expectation%s not judged: no model, no verdict)", r->n_incomplete,
+    fprintf(fp, " (%zu expectation%s not judged: no model or too few points, no verdict)", r->n_incomplete,
             r->n_incomplete == 1 ? "" : "s");
   fputs("\nLegend: ✓ exact match, ≈ approximate (within the deviation limits), ✗ mismatch, "
-        "⚠ a cross-function rule fails, - not modeled, ? not measured\n", fp);
+        "⚠ a cross-function rule fails, - not modeled, ? not measured, … too few points to judge\n",
+        fp);
 }
 
 int mv_report_write_text(const struct mv_report *r, FILE *fp)

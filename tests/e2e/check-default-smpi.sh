@@ -72,11 +72,19 @@ print("ok: litmus %.4f + %.4f * log2(p) us, exact match; 7 runtime expectations 
       "rules hold" % (a * 1e6, b * 1e6))
 EOF
 
-# A wrong expectation must fail the verdict.
+# A wrong expectation must fail the verdict (4 process counts); on 3 deterministic ones it is
+# "too few points to judge" (no degree of freedom to test a fit): INCOMPLETE, still exit 1.
 echo "MPI_Bcast time_s O(p^2) deviation=p^(1/2)" > "$work/wrong.expect"
 rc=0
-"$MPIVET" check --np 16:64 --ops MPI_Bcast --expect "$work/wrong.expect" --seed 7 -o "$work/w" \
+"$MPIVET" check --np 16:128 --ops MPI_Bcast --expect "$work/wrong.expect" --seed 7 -o "$work/w" \
   > "$work/wout" 2> "$work/werr" || rc=$?
 [ "$rc" -eq 1 ] || { echo "FAIL: wrong expectation: exit $rc, want 1"; cat "$work/werr"; exit 1; }
 grep -q '^Verdict: FAIL' "$work/w/report.txt" || { echo "FAIL: no FAIL verdict"; exit 1; }
 echo "ok: Bcast against O(p^2) is a mismatch, exit 1"
+rc=0
+"$MPIVET" check --np 16:64 --ops MPI_Bcast --expect "$work/wrong.expect" --seed 7 -o "$work/w3" \
+  > "$work/wout3" 2> "$work/werr3" || rc=$?
+[ "$rc" -eq 1 ] || { echo "FAIL: 3 points: exit $rc, want 1"; cat "$work/werr3"; exit 1; }
+grep -q '^Verdict: INCOMPLETE' "$work/w3/report.txt" && grep -q 'too few points to judge' \
+  "$work/w3/report.txt" || { echo "FAIL: 3 points:"; cat "$work/w3/report.txt"; exit 1; }
+echo "ok: on 3 deterministic process counts: too few points to judge, INCOMPLETE, exit 1"

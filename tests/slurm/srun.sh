@@ -39,6 +39,17 @@ for mpi in openmpi mpich; do
     || fail "$mpi: bench recorded nprocs $(nprocs_of "$tmp/$mpi-bench/results.csv")"
   echo "$mpi: bench --engine srun: nprocs $(nprocs_of "$tmp/$mpi-bench/results.csv")($(grep -c ,srun, "$tmp/$mpi-bench/results.csv") rows)"
 
+  # more ranks than the node's CPUs: the engine adds --overcommit itself (no SLURM_OVERCOMMIT)
+  cpus=$(sinfo -h -o %c | head -1 | tr -dc 0-9)
+  over=$((cpus + 2))
+  env -u SLURM_OVERCOMMIT "$MPIVET" bench --engine srun --mpi $mpi --np $over --ops MPI_Bcast \
+    --msizes 8 --runs 1 --reps 3 --timeout 120 -o "$tmp/$mpi-over" || fail "$mpi: bench --np $over"
+  grep -q -- "--overcommit" "$tmp/$mpi-over/meta.json" || fail "$mpi: --np $over without --overcommit"
+  [ "$(nprocs_of "$tmp/$mpi-over/results.csv")" = "$over " ] \
+    || fail "$mpi: --np $over recorded nprocs $(nprocs_of "$tmp/$mpi-over/results.csv")"
+  grep -q -- "--overcommit" "$tmp/$mpi-bench/meta.json" && fail "$mpi: --overcommit at --np 2"
+  echo "$mpi: bench --engine srun --np $over on $cpus CPUs: --overcommit, nprocs $over"
+
   # singletons: MPICH with no PMI plugin; Open MPI cannot start without PMIx at all
   "$MPIVET" bench --engine srun --mpi $mpi --pmi none --np 2 --ops MPI_Bcast --msizes 8 --runs 1 \
     --reps 3 --timeout 120 -o "$tmp/$mpi-none" 2> "$tmp/$mpi-none.err"

@@ -125,8 +125,32 @@ static void test_extrap_segmented(void)
   ASSERT_INT_EQ(n, 0);
 }
 
+/* Two parameters, falling along x (Extra-P's strong_scaling/two_parameter_7.txt has this shape:
+ * 2000/x + y): the line along x is modeled with x^-e terms the multi-parameter space does not
+ * hold; it must not index past that space (it crashed). */
+static void test_multi_falling(void)
+{
+  double coords[25 * 2], vals[25][3], *pv[25];
+  size_t nv[25], n = 0;
+  for (int xi = 1; xi <= 5; xi++)
+    for (int yi = 1; yi <= 5; yi++, n++) {
+      coords[2 * n] = 10.0 * xi;
+      coords[2 * n + 1] = yi;
+      for (int r = 0; r < 3; r++)
+        vals[n][r] = 2000.0 / coords[2 * n] + 5.0 * yi;
+      pv[n] = vals[n];
+      nv[n] = 3;
+    }
+  struct mv_series s = {.nparams = 2, .params = {"x", "y"}, .npoints = n, .coords = coords,
+                        .nvalues = nv, .values = pv};
+  struct mv_model m;
+  ASSERT_INT_EQ(mv_model_fit_series(&s, NULL, &m), 0);
+  ASSERT_TRUE(m.fn.nparams == 2);
+}
+
 int main(void)
 {
+  RUN_TEST(test_multi_falling);
   RUN_TEST(test_extrap_segmented);
   RUN_TEST(test_few_points);
   RUN_TEST(test_strong_scaling);
