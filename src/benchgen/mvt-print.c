@@ -81,8 +81,14 @@ static void print_op(const struct mv_mvt_opv *o, FILE *out)
     case 'y': fprintf(out, "type %s", code_name(mv_mvt_type_name(o->type), o->type)); break;
     case 'x': fprintf(out, "op %s", code_name(mv_mvt_redop_name(o->op), o->op)); break;
     case 'w': fprintf(out, "win %" PRIu32, o->win); break;
-    case 'f': fprintf(out, "%s%s", o->flags & MV_MVT_ALL_TARGETS ? "all" : "one",
-                      o->flags & MV_MVT_EXCLUSIVE ? " exclusive" : ""); break;
+    case 'n': fprintf(out, "%" PRIu64 " members", o->members); break;
+    case 'f':
+      if (o->kind == MV_MVT_OP_VEC)
+        fprintf(out, "%s", o->flags ? "received" : "sent");
+      else
+        fprintf(out, "%s%s", o->flags & MV_MVT_ALL_TARGETS ? "all" : "one",
+                o->flags & MV_MVT_EXCLUSIVE ? " exclusive" : "");
+      break;
     default: fprintf(out, "raw event kind %" PRIu64, o->other);
     }
   }

@@ -115,6 +115,7 @@ static void field(struct cur *c, struct mv_mvt_opv *o, char f)
   case 'x': o->op = v > 255 ? 256 : (uint32_t)v; break;
   case 'w': o->win = v > 1u << 16 ? UINT32_MAX : (uint32_t)v; break;
   case 'f': o->flags = v > 3 ? 4 : (uint32_t)v; break;
+  case 'n': o->members = v; break;
   default: o->other = v;
   }
 }
@@ -130,7 +131,8 @@ static void op(struct cur *c, struct mv_mvt_opv *o)
     fail(c, MV_EPARSE, "a request slot over 2^20");
   if (o->comm > 1u << 16 || o->win > 1u << 16 || o->peer > INT32_MAX || o->peer < -INT32_MAX ||
       o->tag > INT32_MAX || o->root > INT32_MAX || o->bytes > (uint64_t)1 << 48 ||
-      o->received > (uint64_t)1 << 48 || o->type > 255 || o->op > 255 || o->flags > 3)
+      o->received > (uint64_t)1 << 48 || o->type > 255 || o->op > 255 || o->flags > 3 ||
+      o->members > 1u << 24)
     fail(c, MV_EPARSE, "an operation field out of range (communicator, window, peer, tag, root, "
          "bytes, datatype, operation or flags)");
 }
