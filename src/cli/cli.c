@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mpivet/bench.h"
 #include "mpivet/error.h"
 
 static void vreport(const char *cmd, const char *fmt, va_list ap)
@@ -54,6 +55,24 @@ int mv_cli_bad_option(const char *cmd, char **argv, int optopt)
                         optopt, cmd);
   return mv_cli_error(cmd, "unknown option or missing value: %s (see mpivet %s --help)",
                       arg ? arg : "?", cmd);
+}
+
+int mv_cli_check_ops(const char *cmd, const char *arg, int sized)
+{
+  char buf[4096], *save = NULL;
+  if (!*arg || strlen(arg) >= sizeof buf)
+    return mv_cli_error(cmd, "--ops: expected a list of at most %zu bytes, got %zu", sizeof buf - 1,
+                        strlen(arg));
+  snprintf(buf, sizeof buf, "%s", arg);
+  for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    if (sized)
+      t[strcspn(t, "@")] = '\0';
+    if (!mv_bench_op_known(t))
+      return mv_cli_error(cmd, "--ops: unknown operation \"%s\" (an MPI collective such as "
+                          "MPI_Bcast, a mock-up id such as allreduce_as_reduce_bcast, "
+                          "bcast_as_binomial, pingpong, or all|collectives|mockups|memory)", t);
+  }
+  return 0;
 }
 
 int mv_cli_is_help(const char *arg)

@@ -20,6 +20,9 @@ int mv_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(pr
 int mv_cli_fail(const char *cmd, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The one-line error for a getopt_long failure (unknown option or missing argument). */
 int mv_cli_bad_option(const char *cmd, char **argv, int optopt);
+/* Every name of an --ops list is an operation or group of mpivet-bench; sized: a name may end
+ * in @SIZE (which the plan checks). 0, or the exit code after the message. */
+int mv_cli_check_ops(const char *cmd, const char *arg, int sized);
 /* 1 when arg is -h or --help. */
 int mv_cli_is_help(const char *arg);
 /* Parse a whole-string integer / double; 0 on success, MV_EPARSE otherwise. */

@@ -13,6 +13,7 @@
 #include "mpivet/dirlock.h"
 #include "mpivet/bench.h"
 #include "mpivet/campaign.h"
+#include "mpivet/engine.h"
 #include "mpivet/error.h"
 #include "mpivet/grow.h"
 #include "mpivet/json-read.h"
@@ -71,20 +72,6 @@ static int one_of(const char *s, const char *names)
   return 0;
 }
 
-static int check_ops(const char *arg)
-{
-  char buf[4096], *save = NULL;
-  snprintf(buf, sizeof buf, "%s", arg);
-  if (!*arg)
-    return mv_cli_error("bench", "--ops: expected a list, got \"\"");
-  for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
-    if (!mv_bench_op_known(t))
-      return mv_cli_error("bench", "--ops: unknown operation \"%s\" (an MPI collective such as "
-                          "MPI_Bcast, a mock-up id such as allreduce_as_reduce_bcast, "
-                          "bcast_as_binomial, pingpong, or all|collectives|mockups|memory)", t);
-  return 0;
-}
-
 /* --msizes (or mpivet-bench's default) into sizes[0..256). */
 static int msizes_of(const char *arg, int64_t *sizes, size_t *n)
 {
@@ -106,7 +93,7 @@ static int pass_option(const struct option *o, const char *arg, struct mv_cmdlin
   int64_t sizes[256];
   size_t nsizes;
   if (c == 256)
-    rc = check_ops(arg);
+    rc = mv_cli_check_ops("bench", arg, 0);
   else if (c == 257)
     rc = msizes_of(arg, sizes, &nsizes);
   else if (c == 258 && (mv_cli_parse_long(arg, &v) || v < 0))
@@ -185,7 +172,7 @@ static int check_spec(struct bench_cli *b)
   struct stat st;
   if (mv_launch_srun_check(&b->spec, err, sizeof err))
     return mv_cli_error("bench", "%s", err);
-  if (mv_launch_engine_facts(b->spec.engine)->simulated && b->spec.platform &&
+  if (mv_engine_facts(b->spec.engine)->simulated && b->spec.platform &&
       stat(b->spec.platform, &st) != 0 &&
       mv_platform_parse(b->spec.platform, &p, err, sizeof err))
     return mv_cli_error("bench", "--%s", err);
@@ -339,7 +326,7 @@ static int default_ops(struct bench_cli *b)
   for (int i = 0; i < b->pass.argc; i++)
     if (strcmp(b->pass.argv[i], "--ops") == 0)
       return 0;
-  if (!mv_launch_engine_facts(b->spec.engine)->simulated || b->spec.np <= SMPI_SCAN_MAX_NP)
+  if (!mv_engine_facts(b->spec.engine)->simulated || b->spec.np <= SMPI_SCAN_MAX_NP)
     return 0;
   fprintf(stderr, "mpivet bench: note: MPI_Scan and MPI_Exscan are left out of the default "
                   "operations above %d ranks under SMPI (its Scan is O(p^3) to simulate); name "
@@ -357,7 +344,7 @@ static void smpi_settings(struct bench_cli *b)
 {
   int64_t sizes[256];
   size_t n = 0;
-  if (!mv_launch_engine_facts(b->spec.engine)->simulated || msizes_of(b->msizes, sizes, &n))
+  if (!mv_engine_facts(b->spec.engine)->simulated || msizes_of(b->msizes, sizes, &n))
     return;  /* --msizes was checked when parsed */
   mv_campaign_smpi_args(sizes, n, b->spec.ppn, b->smpi, sizeof b->smpi / sizeof b->smpi[0]);
   b->spec.launcher_args = b->smpi;
@@ -376,7 +363,7 @@ int cmd_bench(int argc, char **argv)
   if (rc == 0)
     rc = default_ops(&b);
   if (rc == 0 && b.runs == 0)   /* as `mpivet check` */
-    b.runs = mv_launch_engine_facts(b.spec.engine)->default_runs;
+    b.runs = mv_engine_facts(b.spec.engine)->default_runs;
   if (rc == 0) {
     smpi_settings(&b);
     rc = bench(&b);

@@ -1,7 +1,9 @@
 /* `mpivet check`: the whole validation loop — plan a campaign (random order, recorded seed,
  * cost estimate and budget), run it resumably through an engine, then model, judge and report
  * (report.txt, report.json, report.html, meta.json). Exit 1 when a verdict fails. */
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,9 @@
 #include "check-run.h"
 #include "cli.h"
 #include "mpivet/campaign.h"
+#include "mpivet/engine.h"
 #include "mpivet/error.h"
+#include "mpivet/expect.h"
 #include "mpivet/launch.h"
 #include "mpivet/paths.h"
 #include "mpivet/platform.h"
@@ -47,7 +51,8 @@ static const char usage[] =
   "  --budget MIN    refuse or trim a plan estimated to take longer than MIN minutes\n"
   "  --seed S        order of the launches (default: from the clock; recorded)\n"
   "  -o DIR          campaign folder (default results/check-<date>-<time>)\n"
-  "  --resume DIR    continue an interrupted campaign with its recorded plan and options\n"
+  "  --resume DIR    continue an interrupted campaign with its recorded plan and options (with\n"
+  "                  --expect FILE: judged against FILE instead; other options are refused)\n"
   "srun options (Slurm's default when not given):\n"
   "  --nodes N       nodes of each job step\n"
   "  --partition P   Slurm partition\n"
@@ -134,11 +139,11 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
   return rc;
 }
 
-/* Defaults that depend on the engine (mv_launch_engine_facts): a deterministic engine (SMPI)
+/* Defaults that depend on the engine (mv_engine_facts): a deterministic engine (SMPI)
  * says all there is in one launch of a few repetitions. */
 static void engine_defaults(struct check_opts *o)
 {
-  const struct mv_engine_facts *f = mv_launch_engine_facts(o->engine);
+  const struct mv_engine_facts *f = mv_engine_facts(o->engine);
   /* one call per job is exact when deterministic, and under SMPI a per-process size costs host
    * time like p^3 (the default's 800 B-per-process launch: 5.9 s of CPU at 512 ranks, 59.7 s
    * at 1024) */
@@ -251,21 +256,58 @@ static int store_options(struct mv_campaign *c, const struct check_opts *o, cons
   return mv_campaign_set(c, "timeout", timeout) ? MV_EXIT_USAGE : 0;
 }
 
+/* The expectations file, parsed now so that a missing or bad file is found before the
+ * campaign, not after it; its absolute path (a --resume may run elsewhere) in path. */
+static int check_expect(const char *file, char *path, size_t size)
+{
+  char err[512], abs[PATH_MAX];
+  struct mv_expect_file f;
+  if (!file && mv_path_share("default.expect", path, size))
+    return mv_cli_error("check", "share/mpivet/default.expect not found (set MPIVET_SHARE)");
+  if (file && (!realpath(file, abs) || snprintf(path, size, "%s", abs) >= (int)size))
+    return mv_cli_error("check", "--expect: %s: %s", file, strerror(errno));
+  mv_expect_file_init(&f);
+  int rc = mv_expect_parse_file(&f, path, err, sizeof err);
+  mv_expect_file_release(&f);
+  return rc ? mv_cli_error("check", "--expect: %s", err) : 0;
+}
+
+/* --mpi, --ppn and --platform, checked before anything runs or is written. */
+static int check_options(const struct check_opts *o)
+{
+  const struct mv_engine_facts *f = mv_engine_facts(o->engine);
+  long ppn;
+  char err[256];
+  struct mv_platform pf;
+  struct stat st;
+  if (o->mpi && f->simulated)
+    return mv_cli_error("check", "--mpi %s: the smpi engine runs SMPI's own MPI (--mpi is for "
+                        "--engine mpirun or srun)", o->mpi);
+  if (o->mpi && strcmp(o->mpi, "openmpi") != 0 && strcmp(o->mpi, "mpich") != 0)
+    return mv_cli_error("check", "--mpi: expected openmpi or mpich, got \"%s\"", o->mpi);
+  if (o->ppn && (mv_cli_parse_long(o->ppn, &ppn) || ppn < 1 || ppn > 1 << 20))
+    return mv_cli_error("check", "--ppn: expected a count >= 1, got \"%s\"", o->ppn);
+  if (o->platform && !f->simulated)
+    return mv_cli_error("check", "--platform applies to --engine smpi only (got --engine %s)",
+                        o->engine);
+  if (o->platform && stat(o->platform, &st) == 0 && !S_ISREG(st.st_mode))
+    return mv_cli_error("check", "--platform: %s: not a file", o->platform);
+  if (o->platform && stat(o->platform, &st) != 0 && mv_platform_parse(o->platform, &pf, err, sizeof err))
+    return mv_cli_error("check", "--platform: %s", err);
+  return mv_cli_check_ops("check", o->ops, 1);
+}
+
 static int new_campaign(struct mv_campaign *c, struct check_opts *o)
 {
   char expect[4096], dir[512];
   if (!o->engine)
     o->engine = "smpi";
-  if (!mv_launch_engine_facts(o->engine))
+  if (!mv_engine_facts(o->engine))
     return mv_cli_error("check", "--engine: expected smpi, mpirun or srun, got \"%s\"", o->engine);
   engine_defaults(o);
   int rc = check_srun(o);
-  if (rc)
+  if (rc || (rc = check_options(o)) || (rc = check_expect(o->expect, expect, sizeof expect)))
     return rc;
-  if (o->expect)
-    snprintf(expect, sizeof expect, "%s", o->expect);
-  else if (mv_path_share("default.expect", expect, sizeof expect))
-    return mv_cli_error("check", "share/mpivet/default.expect not found (set MPIVET_SHARE)");
   if ((rc = build_plan(c, o)))
     return rc;
   if (!o->out) {
@@ -277,7 +319,7 @@ static int new_campaign(struct mv_campaign *c, struct check_opts *o)
     return rc;
   if (mv_campaign_create(c, o->out))
     return mv_cli_error("check", "%s", c->error[0] ? c->error : "cannot create the campaign folder");
-  if (mv_launch_engine_facts(o->engine)->simulated && (rc = smpi_platform(c, o)))
+  if (mv_engine_facts(o->engine)->simulated && (rc = smpi_platform(c, o)))
     return rc;
   /* the plan file must carry the platform too: rewrite it with the final options */
   return mv_campaign_save(c) ? mv_cli_error("check", "%s: cannot save the plan", c->dir) : 0;
@@ -311,7 +353,7 @@ static int analyze(struct mv_campaign *c, const char *command_line)
   mv_campaign_path(c, "results.csv", results, sizeof results);
   struct mv_check_analysis a;
   mv_check_analysis_init(&a);
-  const struct mv_engine_facts *f = mv_launch_engine_facts(mv_campaign_get(c, "engine"));
+  const struct mv_engine_facts *f = mv_engine_facts(mv_campaign_get(c, "engine"));
   a.skip_memory = f && !f->measures_memory;
   for (size_t i = 0; i < c->plan.n_msizes && a.n_pp_sizes < 16; i++)
     if (c->plan.msize_pp && c->plan.msize_pp[i])
@@ -354,6 +396,43 @@ static int analyze(struct mv_campaign *c, const char *command_line)
   return rc;
 }
 
+/* The first option given with --resume that the recorded plan fixes, or NULL. */
+static const char *fixed_by_plan(const struct check_opts *o)
+{
+  const struct { const char *name; int given; } opts[] = {
+    {"--engine", !!o->engine}, {"--mpi", !!o->mpi}, {"--np", !!o->np}, {"--ppn", !!o->ppn},
+    {"--hosts", !!o->hosts}, {"--platform", !!o->platform}, {"--ops", !!o->ops},
+    {"--msizes", !!o->msizes}, {"--runs", o->runs > 0}, {"--reps", o->reps > 0},
+    {"--budget", o->budget_min > 0}, {"--seed", o->seed_given}, {"-o", !!o->out},
+    {"--nodes", !!o->nodes}, {"--partition", !!o->partition}, {"--time-limit", !!o->time_limit},
+    {"--pmi", !!o->pmi}};
+  for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+    if (opts[i].given)
+      return opts[i].name;
+  return NULL;
+}
+
+/* --resume DIR continues with the recorded plan; --expect FILE alone may come with it: the
+ * campaign is then judged against FILE (said on stderr, recorded in the report and meta.json). */
+static int resume(struct mv_campaign *c, const struct check_opts *o)
+{
+  char expect[4096];
+  const char *fixed = fixed_by_plan(o);
+  int rc;
+  if (fixed)
+    return mv_cli_error("check", "--resume continues with the options recorded in %s/campaign.plan:"
+                        " %s cannot change them (start a new campaign with -o DIR)", o->resume, fixed);
+  if (o->expect && (rc = check_expect(o->expect, expect, sizeof expect)))
+    return rc;
+  if (mv_campaign_resume(c, o->resume))
+    return mv_cli_error("check", "--resume: %s", c->error[0] ? c->error : "not a campaign folder");
+  if (!o->expect)
+    return 0;
+  fprintf(stderr, "mpivet check: --expect: judging with %s instead of the recorded %s\n", expect,
+          mv_campaign_get(c, "expect") ? mv_campaign_get(c, "expect") : "(none)");
+  return mv_campaign_set(c, "expect", expect) ? mv_cli_fail("check", MV_ENOMEM, "out of memory") : 0;
+}
+
 static void command_line(int argc, char **argv, char *buf, size_t size)
 {
   size_t len = (size_t)snprintf(buf, size, "mpivet");
@@ -371,8 +450,7 @@ int cmd_check(int argc, char **argv)
   struct mv_campaign c;
   mv_campaign_init(&c);
   if (o.resume) {
-    if (mv_campaign_resume(&c, o.resume))
-      rc = mv_cli_error("check", "--resume: %s", c.error[0] ? c.error : "not a campaign folder");
+    rc = resume(&c, &o);
   } else {
     rc = new_campaign(&c, &o);
   }

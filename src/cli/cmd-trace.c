@@ -16,18 +16,20 @@
 #include "mpivet/dirlock.h"
 #include "mpivet/error.h"
 #include "mpivet/paths.h"
+#include "mpivet/trace-files.h"
 
 static const char usage[] =
   "usage: mpivet trace [-o DIR] [--buffer SIZE] [--record GROUPS] [--callstack N]\n"
   "                    [--format LIST] [--mpi openmpi|mpich|smpi] -- LAUNCHER [ARGS...]\n"
   "Trace an MPI application into the OTF2 archive DIR/traces.otf2 (default DIR: trace) and\n"
   "the compressed trace DIR/compressed.mvt (mpivet benchgen; docs/formats.md).\n"
-  "  -o, --output DIR     output folder (an older archive in it is replaced)\n"
+  "  -o, --output DIR     output folder (one that holds an earlier trace is refused)\n"
   "  --buffer SIZE        event buffer per rank before it is flushed to disk (default 8M)\n"
   "  --record GROUPS      comma list of p2p,coll,rma,comm,io or all (default all)\n"
   "  --callstack N        return addresses hashed into the call-site id (default 1)\n"
   "  --format LIST        otf2, mvt or otf2,mvt (default): mvt alone for long or large runs\n"
-  "  --mpi FLAVOR         MPI library of the application (default: guessed from LAUNCHER)\n"
+  "  --mpi FLAVOR         MPI library of the application (default: guessed from LAUNCHER;\n"
+  "                       a launcher of another flavor, e.g. mpirun.openmpi, is refused)\n"
   "Under SMPI (smpirun) the application must be linked with the library, e.g.\n"
   "  smpicc app.c -o app -L LIB -Wl,--no-as-needed -lmpivet-trace -Wl,--disable-new-dtags,-rpath,LIB\n"
   "with LIB the folder of lib/mpivet/smpi/libmpivet-trace.so (see docs/trace.md).\n"
@@ -37,29 +39,66 @@ struct opts {
   const char *dir, *buffer, *record, *callstack, *flavor, *format;
 };
 
-/* mpirun.mpich, mpiexec.hydra, or an mpirun that resolves to MPICH's hydra: mpich. */
-static const char *guess_flavor(const char *launcher)
+/* Launchers that belong to one flavor, matched in the launcher's name and then in the path it
+ * resolves to (/usr/bin/mpirun -> orterun): the one place that knows them. */
+static const struct { const char *part, *flavor; } launchers[] = {
+  {"smpirun", "smpi"}, {"mpich", "mpich"}, {"hydra", "mpich"},
+  {"openmpi", "openmpi"}, {"orterun", "openmpi"}, {"prterun", "openmpi"}};
+
+static const char *flavor_in(const char *path)
 {
-  char resolved[PATH_MAX] = "";
-  const char *base = strrchr(launcher, '/') ? strrchr(launcher, '/') + 1 : launcher;
-  if (strstr(base, "smpirun"))
-    return "smpi";
-  if (strstr(base, "mpich") || strstr(base, "hydra"))
-    return "mpich";
-  if (strstr(base, "openmpi") || strstr(base, "orterun") || strstr(base, "prterun"))
-    return "openmpi";
-  const char *path = getenv("PATH");
+  const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  for (size_t i = 0; i < sizeof launchers / sizeof *launchers; i++)
+    if (strstr(base, launchers[i].part))
+      return launchers[i].flavor;
+  return NULL;
+}
+
+/* The launcher's own path: as given, or found in PATH. "" when not found. */
+static void resolve(const char *launcher, char *resolved)
+{
   char cand[PATH_MAX];
-  for (const char *p = path; p && *p && !resolved[0];) {
+  resolved[0] = 0;
+  if (strchr(launcher, '/')) {
+    if (!realpath(launcher, resolved))
+      resolved[0] = 0;
+    return;
+  }
+  for (const char *p = getenv("PATH"); p && *p && !resolved[0];) {
     size_t n = strcspn(p, ":");
     snprintf(cand, sizeof cand, "%.*s/%s", (int)n, p, launcher);
-    if (!strchr(launcher, '/') && access(cand, X_OK) == 0 && !realpath(cand, resolved))
+    if (access(cand, X_OK) == 0 && !realpath(cand, resolved))
       resolved[0] = 0;
     p += n + (p[n] == ':');
   }
-  if (strchr(launcher, '/') && !realpath(launcher, resolved))
-    resolved[0] = 0;
-  return strstr(resolved, "mpich") || strstr(resolved, "hydra") ? "mpich" : "openmpi";
+}
+
+/* The flavor a launcher belongs to (mpirun.mpich, or an mpirun that resolves to MPICH's hydra:
+ * mpich), or NULL for one that runs any flavor (srun) or is no known launcher (a script). */
+static const char *launcher_flavor(const char *launcher)
+{
+  char resolved[PATH_MAX];
+  const char *f = flavor_in(launcher);
+  if (f)
+    return f;
+  resolve(launcher, resolved);
+  return resolved[0] ? flavor_in(resolved) : NULL;
+}
+
+/* An application started by a launcher of another flavor crashes with the wrong tracer
+ * preloaded (or under SMPI never loads it): refuse before anything runs. */
+static int check_launcher(const char *flavor, const char *launcher)
+{
+  const char *lf = launcher_flavor(launcher);
+  const char *base = strrchr(launcher, '/') ? strrchr(launcher, '/') + 1 : launcher;
+  if (lf && strcmp(lf, flavor) != 0)
+    return mv_cli_error("trace", "--mpi %s does not match the launcher %s, which runs %s "
+                        "applications: give --mpi %s (or leave --mpi out), or a launcher of %s",
+                        flavor, launcher, lf, lf, flavor);
+  if (strcmp(flavor, "smpi") == 0 && strcmp(base, "srun") == 0)
+    return mv_cli_error("trace", "--mpi smpi does not match the launcher srun: SMPI applications "
+                        "run under smpirun");
+  return 0;
 }
 
 static int parse(int argc, char **argv, struct opts *o)
@@ -170,6 +209,17 @@ static int exists(const char *dir, const char *name)
   return stat(path, &st) == 0;
 }
 
+/* The first file of an earlier run of the tracer in dir, or NULL: it would be taken for this
+ * run's (or clash with it inside OTF2), and the tracer would delete it. */
+static const char *earlier_trace(const char *dir)
+{
+  static const char *const names[] = {MV_TRACE_OUTPUT_FILES, MV_TRACE_OUTPUT_DIRS};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (exists(dir, names[i]))
+      return names[i];
+  return NULL;
+}
+
 /* Completes an archive the application did not finish, and says what was written. */
 static int conclude(const char *flavor, const char *dir, int app_status, int otf2)
 {
@@ -211,10 +261,13 @@ int cmd_trace(int argc, char **argv)
   if (optind >= argc)
     return mv_cli_error("trace", "missing the command to run after -- (see mpivet trace --help)");
   char **cmd = argv + optind;
-  const char *flavor = o.flavor ? o.flavor : guess_flavor(cmd[0]);
+  const char *flavor = o.flavor ? o.flavor : launcher_flavor(cmd[0]);
+  flavor = flavor ? flavor : "openmpi";
   int smpi = strcmp(flavor, "smpi") == 0;
   if (strcmp(flavor, "openmpi") != 0 && strcmp(flavor, "mpich") != 0 && !smpi)
     return mv_cli_error("trace", "--mpi %s: expected openmpi, mpich or smpi", flavor);
+  if ((rc = check_launcher(flavor, cmd[0])) != 0)
+    return rc;
   char lib[PATH_MAX], absdir[PATH_MAX];
   if (mv_path_mpi(flavor, "libmpivet-trace.so", lib, sizeof lib) != 0)
     return mv_cli_error("trace", "libmpivet-trace.so was not built for %s", flavor);
@@ -226,10 +279,10 @@ int cmd_trace(int argc, char **argv)
   if (lrc)
     return mv_cli_error("trace", "%s: %s", o.dir, lrc == MV_EBUSY ? "in use by another mpivet "
                         "trace" : "cannot create its lock file");
-  /* An earlier archive would be taken for this run's (or clash with it inside OTF2). */
-  if (exists(absdir, "traces.otf2") || exists(absdir, "traces") || exists(absdir, "mpivet-raw"))
-    return mv_cli_error("trace", "%s: holds an earlier trace: choose a new folder with -o DIR",
-                        o.dir);
+  const char *earlier = earlier_trace(absdir);
+  if (earlier)
+    return mv_cli_error("trace", "%s: holds an earlier trace (%s): choose a new folder with -o DIR",
+                        o.dir, earlier);
   /* SMPI loads each rank's copy of the application with RTLD_DEEPBIND, so a preloaded
    * library never sees its MPI calls: the application links the library itself. */
   if (set_env(&o, smpi ? NULL : lib, absdir) != 0)

@@ -9,7 +9,7 @@
 #include "ctrace.h"
 
 /* The intra-communicators world rank r belongs to: id, size and r's rank there. */
-static size_t rank_comms(const struct mv__defs *d, int r, struct mv__ct_comm *out)
+static size_t rank_comms(const struct mv__raw_defs *d, int r, struct mv__ct_comm *out)
 {
   size_t n = 0;
   for (size_t i = 0; i < d->ncomms; i++)
@@ -21,7 +21,7 @@ static size_t rank_comms(const struct mv__defs *d, int r, struct mv__ct_comm *ou
   return n;
 }
 
-int mv__ct_finish(const char *dir, const struct mv__defs *d)
+int mv__ct_finish(const char *dir, const struct mv__raw_defs *d)
 {
   struct mv__ct_comm *comms = malloc((d->ncomms + 1) * sizeof *comms);
   struct mv__ct_set all = {0};

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "hooks.h"
+#include "mpivet/trace-files.h"
 #include "state.h"
 
 static int parse_size(const char *s, size_t *out)
@@ -81,8 +82,10 @@ int mv__read_options(void)
       return -1;
     }
   }
-  G.stack_depth = depth ? atoi(depth) : 1;
-  if (G.stack_depth < 1 || G.stack_depth > 16) {
+  char *end = NULL;
+  long d = depth ? strtol(depth, &end, 10) : 1;
+  G.stack_depth = d >= 1 && d <= 16 && (!depth || (end != depth && !*end)) ? (int)d : 0;
+  if (G.stack_depth == 0) {
     mv__say("MPIVET_TRACE_CALLSTACK=%s: expected 1..16; not tracing", depth);
     return -1;
   }
@@ -111,8 +114,7 @@ static void empty_dir(const char *path, const char *suffix1, const char *suffix2
 static int clean_dir(void)
 {
   char p[PATH_MAX];
-  static const char *const files[] = {"traces.otf2", "traces.def", "TRUNCATED", "callsites.txt",
-                                      "compressed.mvt"};
+  static const char *const files[] = {MV_TRACE_OUTPUT_FILES};
   if (mkdir(G.dir, 0777) != 0 && errno != EEXIST) {
     mv__say("cannot create the trace folder %s: %s", G.dir, strerror(errno));
     return -1;
