@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "result.h"
 #include "mpivet/error.h"
@@ -342,9 +343,13 @@ int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, s
   if (r.engine)
     mv__engine_causes(r.engine, &r.causes);
   if (!err || ex) {   /* in parallel every process must reach the collective calls */
+    double t0 = mv__now();
     int e2 = r.engine ? replay(&r, ex) : 0;
     err = err ? err : e2;
+    double replay_sec = mv__now() - t0;
     int e3 = r.engine ? collect(&r, ex, out) : 0;
+    if (*out)
+      (*out)->pass_sec[MV__PASS_REPLAY] = replay_sec;
     err = err ? err : e3;
   }
   if (err && !errbuf[0])
@@ -409,6 +414,27 @@ int mv_analysis_partial(const struct mv_analysis *a, const char **note)
 uint64_t mv_analysis_events(const struct mv_analysis *a)
 {
   return a->events;
+}
+
+const char *const mv__pass_names[MV__PASS_COUNT] = {
+  [MV__PASS_REPLAY] = "read and replay (wait states)", [MV__PASS_MERGE] = "merge parts",
+  [MV__PASS_ROOTCAUSE] = "root causes (delay costs)", [MV__PASS_CRITPATH] = "critical path",
+};
+
+double mv__now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double mv_analysis_pass_time(const struct mv_analysis *a, int i, const char **name)
+{
+  if (i < 0 || i >= MV__PASS_COUNT)
+    return -1;
+  if (name)
+    *name = mv__pass_names[i];
+  return a->pass_sec[i];
 }
 
 double mv_analysis_explained(const struct mv_analysis *a)

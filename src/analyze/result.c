@@ -167,11 +167,15 @@ static int root_causes(struct mv_analysis *a, struct mv__defs *d, struct part *p
   }
   for (int i = 0; i < nparts && !err; i++)
     err = mv__causes_unpack(parts[i].causes, parts[i].h.ncauses, d->nloc, &g, tl, &c);
+  double t0 = mv__now(), t1 = t0;
   if (!err && (err = mv__rc_input_build(&in, d, tl, &c)) == 0) {
     err = mv__rootcause(&in, a->tree.n, &a->values, &a->explained);
+    t1 = mv__now();
     err = err ? err : mv__critpath(&in, a->tree.n, &a->values);
     mv__rc_input_release(&in);
   }
+  a->pass_sec[MV__PASS_ROOTCAUSE] = t1 - t0;
+  a->pass_sec[MV__PASS_CRITPATH] = mv__now() - t1;
   mv__tl_release(tl, d->nloc);
   free(tl);
   mv__vec_release(&c.waits);
@@ -182,6 +186,7 @@ static int root_causes(struct mv_analysis *a, struct mv__defs *d, struct part *p
 int mv__result_build(struct mv__defs *d, const void *buf, size_t len, int nparts,
                      uint32_t (*owner)(uint32_t, uint32_t, int), struct mv_analysis **out)
 {
+  double t_start = mv__now();
   struct mv_analysis *a = calloc(1, sizeof *a);
   struct part *parts = calloc((size_t)nparts, sizeof *parts);
   struct mv__store raw = {0};
@@ -218,6 +223,8 @@ int mv__result_build(struct mv__defs *d, const void *buf, size_t len, int nparts
     finalize(a, &raw);
     err = raw.nomem || a->values.nomem ? MV_ENOMEM : 0;
   }
+  if (a)
+    a->pass_sec[MV__PASS_MERGE] = mv__now() - t_start;
   if (!err)
     err = root_causes(a, d, parts, nparts, owner);
   for (int i = 0; parts && i < nparts; i++)

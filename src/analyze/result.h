@@ -5,6 +5,11 @@
 
 #include "internal.h"
 
+/* The analysis passes timed for --verbose; names in mv__pass_names. */
+enum { MV__PASS_REPLAY, MV__PASS_MERGE, MV__PASS_ROOTCAUSE, MV__PASS_CRITPATH, MV__PASS_COUNT };
+extern const char *const mv__pass_names[MV__PASS_COUNT];
+double mv__now(void);   /* monotonic wall clock, seconds */
+
 struct mv_analysis {
   uint64_t resolution, events, unmatched;
   int partial;
@@ -20,6 +25,7 @@ struct mv_analysis {
   char **site_labels;       /* "module+0xoffset(symbol)" from the archive's callsites.txt */
   uint32_t nsites;
   double explained;         /* waiting time explained by the delay costs (ticks) */
+  double pass_sec[MV__PASS_COUNT];   /* wall time of each pass (mv_analysis_pass_time) */
 };
 
 struct mv__part_hdr {
