@@ -265,14 +265,15 @@ static int collect(struct run *r, const struct mv_analyze_exchange *ex, struct m
   check_marker(r);
   void *part = NULL, *all = NULL, *causes = NULL;
   size_t len = 0, alllen = 0, clen = 0;
-  if (!err)
+  struct mv__rc_direct direct = {r->tl, &r->causes};
+  if (!err && ex)   /* serial: the root-cause passes take the timelines as they are */
     err = mv__causes_pack(r->tl, r->defs.nloc, &r->causes, &causes, &clen);
   if (!err)
     err = mv__part_pack(&r->tree, &r->store, &r->rr, unmatched, causes, clen, &part, &len);
   free(causes);
   if (!ex) {
     if (!err)
-      err = mv__result_build(&r->defs, part, len, 1, mv__owner, out);
+      err = mv__result_build(&r->defs, part, len, 1, mv__owner, &direct, out);
     if (!err && (err = mv__result_load_sites(*out, r->anchor)) != 0) {
       mv_analysis_free(*out);
       *out = NULL;
@@ -283,7 +284,7 @@ static int collect(struct run *r, const struct mv_analyze_exchange *ex, struct m
   int gerr = ex->gather(ex->ctx, part ? part : "", part ? len : 0, &all, &alllen);
   free(part);
   if (!err && !gerr && ex->rank == 0)
-    err = mv__result_build(&r->defs, all, alllen, ex->size, mv__owner, out);
+    err = mv__result_build(&r->defs, all, alllen, ex->size, mv__owner, NULL, out);
   if (!err && !gerr && ex->rank == 0 && (err = mv__result_load_sites(*out, r->anchor)) != 0) {
     mv_analysis_free(*out);
     *out = NULL;
@@ -346,10 +347,13 @@ int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, s
     double t0 = mv__now();
     int e2 = r.engine ? replay(&r, ex) : 0;
     err = err ? err : e2;
-    double replay_sec = mv__now() - t0;
+    double t1 = mv__now();
     int e3 = r.engine ? collect(&r, ex, out) : 0;
-    if (*out)
-      (*out)->pass_sec[MV__PASS_REPLAY] = replay_sec;
+    if (*out) {   /* merging: collecting the parts, building the result, without the two passes */
+      double *sec = (*out)->pass_sec;
+      sec[MV__PASS_REPLAY] = t1 - t0;
+      sec[MV__PASS_MERGE] = mv__now() - t1 - sec[MV__PASS_ROOTCAUSE] - sec[MV__PASS_CRITPATH];
+    }
     err = err ? err : e3;
   }
   if (err && !errbuf[0])

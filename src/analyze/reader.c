@@ -370,6 +370,8 @@ int mv__reader_close(struct mv__reader *m, struct mv__read_result *res)
   m->res.events = r->events;
   *res = m->res;
   for (uint32_t i = 0; i < r->d->nloc; i++) {
+    if (r->tl)   /* the timelines stay for the root-cause passes: without the growth slack */
+      mv__vec_fit(&r->tl[i].t), mv__vec_fit(&r->tl[i].cp);
     mv__vec_release(&r->ls[i].stack);
     mv__vec_release(&r->ls[i].pay);
     free(r->ls[i].time);
