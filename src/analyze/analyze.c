@@ -274,6 +274,8 @@ static int collect(struct run *r, const struct mv_analyze_exchange *ex, struct m
   if (!ex) {
     if (!err)
       err = mv__result_build(&r->defs, part, len, 1, mv__owner, &direct, out);
+    if (!direct.tl)   /* the result owns the timelines now */
+      r->tl = NULL;
     if (!err && (err = mv__result_load_sites(*out, r->anchor)) != 0) {
       mv_analysis_free(*out);
       *out = NULL;
@@ -333,8 +335,7 @@ int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, s
   if (err)
     snprintf(errbuf, errlen, "%s: %s in the global definitions", anchor,
              err == MV_ENOMEM ? "out of memory" : "malformed or unreadable data");
-  mv__vec_init(&r.causes.waits, sizeof(struct mv__wait));
-  mv__vec_init(&r.causes.csyncs, sizeof(struct mv__csync));
+  mv__causes_init(&r.causes);
   if (!err && (!(r.local = calloc(r.defs.nloc ? r.defs.nloc : 1, 1)) ||
                !(r.tl = calloc(r.defs.nloc ? r.defs.nloc : 1, sizeof *r.tl))))
     err = MV_ENOMEM;
@@ -362,8 +363,7 @@ int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, s
   if (r.tl)
     mv__tl_release(r.tl, r.defs.nloc);
   free(r.tl);
-  mv__vec_release(&r.causes.waits);
-  mv__vec_release(&r.causes.csyncs);
+  mv__causes_release(&r.causes);
   mv__tree_release(&r.tree);
   mv__map_release(&r.store.map);
   free(r.local);
