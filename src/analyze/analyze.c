@@ -411,6 +411,22 @@ uint64_t mv_analysis_events(const struct mv_analysis *a)
   return a->events;
 }
 
+int mv_analysis_has_rank(const struct mv_analysis *a, int rank)
+{
+  for (uint32_t loc = 0; loc < a->nloc; loc++)
+    if (rank >= 0 && a->loc_rank[loc] == (uint32_t)rank)
+      return 1;
+  return 0;
+}
+
+int mv_analysis_has_region(const struct mv_analysis *a, const char *region)
+{
+  for (uint32_t r = 0; r < a->nregions; r++)
+    if (a->names[r] && strcmp(a->names[r], region) == 0)
+      return 1;
+  return 0;
+}
+
 double mv_analysis_explained(const struct mv_analysis *a)
 {
   return a->explained / (double)a->resolution;
