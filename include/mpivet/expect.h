@@ -87,6 +87,7 @@ struct mv_expect_file {
   /* The parameter names expressions may use (NULL-terminated), set before parsing when the
    * data have others (an Extra-P file); NULL: mv_expect_default_params, p and msize. */
   const char *const *params;
+  size_t cap_items_, cap_rules_;   /* private: allocated lengths (mv_grow) */
 };
 
 /* The parameters of results.csv data: process count and message size. */

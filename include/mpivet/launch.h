@@ -38,7 +38,7 @@ struct mv_launch_spec {
 struct mv_cmdline {
   char **argv;
   int argc;
-  int cap;
+  size_t cap;
 };
 
 void mv_cmdline_init(struct mv_cmdline *c);
@@ -53,18 +53,6 @@ void mv_cmdline_release(struct mv_cmdline *c);
 /* Names of the built-in engines, NULL-terminated ("mpirun", "srun", "smpi"). */
 const char *const *mv_launch_engines(void);
 
-/* What an engine is, from its entry in the engine table (src/campaign/engine-*.c): every
- * decision that depends on the engine asks here, not strcmp(engine, "smpi"). */
-struct mv_engine_facts {
-  int simulated;            /* a simulated cluster (SMPI): platform files, simulation options */
-  int deterministic;        /* a launch repeats the previous one to the last digit */
-  int measures_memory;      /* memory per rank (mem_bytes, rss_bytes) means something */
-  int default_runs;         /* launches per process count (`check` and `bench`) */
-  int default_reps;         /* repetitions inside a launch (`check`) */
-  const char *default_np;   /* process counts of `check` */
-};
-/* The facts of the engine named engine, or NULL when there is none. */
-const struct mv_engine_facts *mv_launch_engine_facts(const char *engine);
 /* 0 when spec names a known engine/flavor with np >= 1 and ppn >= 0, MV_EINVAL otherwise. */
 int mv_launch_validate(const struct mv_launch_spec *spec);
 /* The MPI flavor whose programs this spec runs: "openmpi", "mpich" or "smpi". */

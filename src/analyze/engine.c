@@ -52,13 +52,13 @@ void mv__blame(struct mv__engine *e, int metric, struct mv__side w, int64_t amou
                          (uint32_t)metric, (uint32_t)interval};
 }
 
-void mv__csync(struct mv__engine *e, uint32_t loc, uint64_t leave, uint32_t comm)
+void mv__csync(struct mv__engine *e, uint32_t loc, uint64_t enter, uint64_t leave, uint32_t comm)
 {
   struct mv__csync *x = e->causes ? mv__vec_push(&e->causes->csyncs) : NULL;
   if (e->causes && !x)
     e->err = MV_ENOMEM;
   if (x)
-    *x = (struct mv__csync){leave, loc, comm};
+    *x = (struct mv__csync){enter, leave, loc, comm};
 }
 
 void mv__engine_causes(struct mv__engine *e, struct mv__causes *c)
@@ -299,7 +299,7 @@ static void eval_mpi_coll(struct mv__engine *e, struct coll *c, uint32_t last, u
     if (c->op == OTF2_COLLECTIVE_OP_BARRIER || is_n_to_n(c->op)) {
       int m = c->op == OTF2_COLLECTIVE_OP_BARRIER ? MV__M_WBAR : MV__M_WNXN;
       coll_wait(e, c, m, i, last, clamp((int64_t)(max_e - c->enter[i]), c, i));
-      mv__csync(e, l, c->leave[i], c->id);
+      mv__csync(e, l, c->enter[i], c->leave[i], c->id);
     } else if (is_one_to_n(c->op) && c->root != MV__NONE && i != c->root) {
       coll_wait(e, c, MV__M_LBC, i, c->root, clamp((int64_t)c->enter[c->root] - (int64_t)c->enter[i], c, i));
     } else if (is_n_to_one(c->op) && i == c->root && c->n > 1) {
@@ -320,7 +320,7 @@ static void eval_win_coll(struct mv__engine *e, struct coll *c, uint32_t seq, ui
     int64_t w = m != MV__M_NONE && max_e <= min_l ? clamp((int64_t)(max_e - c->enter[i]), c, i) : 0;
     if (m != MV__M_NONE) {
       mv__blame(e, m, member(c, i), w, member(c, last), 0);
-      mv__csync(e, l, c->leave[i], e->d->win_comm[c->id]);
+      mv__csync(e, l, c->enter[i], c->leave[i], e->d->win_comm[c->id]);
     }
     if (m == MV__M_WFENCE)
       mv__rma_fence_done(e, c->id, seq, l, c->n, c->enter[i], (uint64_t)w, c->cps[i]);
@@ -344,14 +344,14 @@ static struct coll *coll_new(struct mv__engine *e, uint32_t n, uint32_t comm, ui
 {
   struct coll *c = calloc(1, sizeof *c);
   if (!c || !(c->locs = malloc(n * sizeof *c->locs)) || !(c->cps = malloc(n * sizeof *c->cps)) ||
-      !(c->enter = calloc(n, sizeof *c->enter)) || !(c->leave = calloc(n, sizeof *c->leave))) {
+      !(c->enter = calloc(n, sizeof *c->enter)) || !(c->leave = malloc(n * sizeof *c->leave))) {
     if (c)
       coll_free(c);
     return NULL;
   }
   c->n = n;
-  for (uint32_t i = 0; i < n; i++)
-    c->locs[i] = mv__comm_loc(e->d, comm, i, loc0);
+  for (uint32_t i = 0; i < n; i++)   /* leave UINT64_MAX: not arrived (a call may leave at tick 0) */
+    c->locs[i] = mv__comm_loc(e->d, comm, i, loc0), c->leave[i] = UINT64_MAX;
   return c;
 }
 
@@ -384,9 +384,9 @@ static int collective(struct mv__engine *e, const struct mv__rec *x, int kind)
     c->root = MV__NONE;
     *slot = (uintptr_t)c;
   }
-  if (c->leave[idx])
+  if (c->leave[idx] != UINT64_MAX)
     return 0;   /* duplicate member record: malformed, ignored */
-  c->enter[idx] = x->enter, c->leave[idx] = x->leave ? x->leave : 1, c->cps[idx] = x->cp;
+  c->enter[idx] = x->enter, c->leave[idx] = x->leave, c->cps[idx] = x->cp;
   if (!kind && x->b != MV__NONE && x->b == x->loc)
     c->root = (uint32_t)idx;
   if (++c->arrived < n)

@@ -270,7 +270,7 @@ struct mv__wait {
 /* A member's call of a synchronizing collective (barrier, N x N, window collectives): a
  * synchronization point with every member of communicator comm. */
 struct mv__csync {
-  uint64_t leave;
+  uint64_t enter, leave;
   uint32_t loc, comm;
 };
 /* Critical-path and root-cause input gathered by the analysis processes. */

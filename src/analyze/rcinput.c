@@ -93,7 +93,7 @@ static int index_syncs(struct mv__rc_input *in, const struct mv__causes *causes)
     in->sp[in->sp_off[w->dloc + 1]++] = (struct mv__sp){w->denter, w->dleave, w->wloc, 0};
   }
   for (size_t i = 0; i < ncs; i++)
-    in->sp[in->sp_off[cs[i].loc + 1]++] = (struct mv__sp){cs[i].leave, cs[i].leave, MV__NONE, cs[i].comm};
+    in->sp[in->sp_off[cs[i].loc + 1]++] = (struct mv__sp){cs[i].enter, cs[i].leave, MV__NONE, cs[i].comm};
   for (size_t l = 0; l < nl; l++)
     qsort(in->sp + in->sp_off[l], in->sp_off[l + 1] - in->sp_off[l], sizeof *in->sp, by_leave);
   return 0;
@@ -132,7 +132,7 @@ static int in_comm(struct mv__defs *d, uint32_t comm, uint32_t loc, uint32_t sel
   return 0;
 }
 
-uint64_t mv__rc_prev_sync(const struct mv__rc_input *in, uint32_t loc, uint32_t other, uint64_t t)
+uint64_t mv__rc_prev_sync(const struct mv__rc_input *in, uint32_t loc, uint32_t other, uint64_t t, uint64_t tl)
 {
   size_t lo = in->sp_off[loc], hi = in->sp_off[loc + 1];
   while (lo < hi) {   /* first point with leave > t */
@@ -144,8 +144,8 @@ uint64_t mv__rc_prev_sync(const struct mv__rc_input *in, uint32_t loc, uint32_t 
   }
   for (size_t k = lo; k-- > in->sp_off[loc];) {
     const struct mv__sp *p = &in->sp[k];
-    if (p->enter >= t && p->enter != p->leave)
-      continue;   /* the synchronizing call itself */
+    if (p->enter == t && p->leave == tl)
+      continue;   /* the synchronizing call itself (it may take no time: SMPI's last entrant) */
     if (p->partner == other || (p->partner == MV__NONE && in_comm(in->d, p->comm, other, loc)))
       return p->leave;
   }

@@ -9,6 +9,7 @@
 
 #include "internal.h"
 #include "mpivet/error.h"
+#include "mpivet/grow.h"
 
 struct frame {
   uint32_t cp, region;
@@ -91,15 +92,9 @@ static void charge_gap(struct rd *r, struct locstate *s, uint32_t idx, uint64_t 
 
 static void heap_push(struct rd *r, const struct mv__rec *x)
 {
-  if (r->nheap == r->capheap) {
-    size_t nc = r->capheap ? r->capheap * 2 : 256;
-    struct mv__rec *nh = realloc(r->heap, nc * sizeof *nh);
-    if (!nh) {
-      r->err = MV_ENOMEM;
-      return;
-    }
-    r->heap = nh;
-    r->capheap = nc;
+  if (mv_grow(&r->heap, &r->capheap, r->nheap + 1, sizeof *r->heap, 256)) {
+    r->err = MV_ENOMEM;
+    return;
   }
   size_t i = r->nheap++;
   while (i && mv__rec_cmp(x, &r->heap[(i - 1) / 2]) < 0) {

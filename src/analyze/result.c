@@ -8,6 +8,7 @@
 #include "result.h"
 #include "rootcause.h"
 #include "mpivet/error.h"
+#include "mpivet/grow.h"
 
 uint32_t mv__owner(uint32_t loc, uint32_t nloc, int nparts)
 {
@@ -248,14 +249,11 @@ int mv__result_load_sites(struct mv_analysis *a, const char *anchor)
       continue;
     label = end + 1;
     label[strcspn(label, "\n")] = 0;
-    char **nl = realloc(a->site_labels, (a->nsites + 1) * sizeof *nl);
-    if (!nl || !(nl[a->nsites] = strdup(label))) {
-      if (nl)
-        a->site_labels = nl;
+    if (mv_grow_implied(&a->site_labels, a->nsites, a->nsites + 1, sizeof *a->site_labels) ||
+        !(a->site_labels[a->nsites] = strdup(label))) {
       err = MV_ENOMEM;
       break;
     }
-    a->site_labels = nl;
     if (!mv__map_put(&a->sites, hash, 0, a->nsites++, NULL))
       err = MV_ENOMEM;
   }

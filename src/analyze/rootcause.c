@@ -161,9 +161,10 @@ static void classify(struct rc *c, const struct mv__wait *w, size_t i, double in
 static void intervals(struct rc *c, const struct mv__wait *w, uint64_t iv[4])
 {
   const struct mv__rc_input *in = c->in;
-  iv[0] = mv__rc_prev_sync(in, w->wloc, w->dloc, w->wenter);
+  iv[0] = mv__rc_prev_sync(in, w->wloc, w->dloc, w->wenter, w->wleave);
   iv[1] = w->wenter;
-  iv[2] = mv__rc_prev_sync(in, w->dloc, w->wloc, w->interval ? w->wenter : w->denter);
+  iv[2] = w->interval ? mv__rc_prev_sync(in, w->dloc, w->wloc, w->wenter, w->wenter)
+                      : mv__rc_prev_sync(in, w->dloc, w->wloc, w->denter, w->dleave);
   iv[3] = w->interval ? w->dleave : w->denter;
   if (iv[2] > iv[3])
     iv[2] = iv[3];

@@ -24,9 +24,9 @@ struct mv__rc_input {
 int mv__rc_input_build(struct mv__rc_input *in, struct mv__defs *d, const struct mv__tl *tl,
                        const struct mv__causes *causes);
 void mv__rc_input_release(struct mv__rc_input *in);
-/* Leave of loc's last synchronization point with `other` that ended by t (the location's first
- * event if none). */
-uint64_t mv__rc_prev_sync(const struct mv__rc_input *in, uint32_t loc, uint32_t other, uint64_t t);
+/* Leave of loc's last synchronization point with `other` that ended by t, other than the call
+ * [t, tl] itself (the location's first event if none). */
+uint64_t mv__rc_prev_sync(const struct mv__rc_input *in, uint32_t loc, uint32_t other, uint64_t t, uint64_t tl);
 /* First index k in wl[wl_off[loc]..] of a wait that began at `from` or later. */
 size_t mv__rc_waits_from(const struct mv__rc_input *in, uint32_t loc, uint64_t from);
 /* Time of loc in [a, b] per call path: fn(arg, cp, ticks). */

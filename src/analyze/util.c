@@ -5,6 +5,7 @@
 
 #include "internal.h"
 #include "mpivet/error.h"
+#include "mpivet/grow.h"
 
 const struct mv__metric_info mv__metric_table[MV__M_COUNT] = {
 #define XX(id, parent, key, title, unit) {MV__M_##parent, key, title, unit},
@@ -133,14 +134,8 @@ void mv__vec_release(struct mv__vec *v)
 
 void *mv__vec_push(struct mv__vec *v)
 {
-  if (v->len == v->cap) {
-    size_t ncap = v->cap ? v->cap * 2 : 8;
-    void *nd = realloc(v->data, ncap * v->item);
-    if (!nd)
-      return NULL;
-    v->data = nd;
-    v->cap = ncap;
-  }
+  if (mv_grow(&v->data, &v->cap, v->len + 1, v->item, 8))
+    return NULL;
   void *p = (char *)v->data + v->len++ * v->item;
   memset(p, 0, v->item);
   return p;
@@ -172,22 +167,14 @@ uint32_t mv__tree_child(struct mv__tree *t, uint32_t parent, uint32_t region, ui
     return MV__NONE;
   if (!inserted)
     return (uint32_t)*id;
-  if (t->n == t->cap) {
-    uint32_t ncap = t->cap ? t->cap * 2 : 64;
-    uint32_t *np = realloc(t->parent, ncap * sizeof *np);
-    if (np)
-      t->parent = np;
-    uint32_t *nr = np ? realloc(t->region, ncap * sizeof *nr) : NULL;
-    if (nr)
-      t->region = nr;
-    uint64_t *ns = nr ? realloc(t->site, ncap * sizeof *ns) : NULL;
-    if (!ns) {
-      mv__map_del(&t->index, key, site);
-      return MV__NONE;
-    }
-    t->site = ns;
-    t->cap = ncap;
+  size_t cp = t->cap, cr = t->cap, cs = t->cap;   /* three arrays, one capacity */
+  if (mv_grow(&t->parent, &cp, t->n + 1, sizeof *t->parent, 64) ||
+      mv_grow(&t->region, &cr, t->n + 1, sizeof *t->region, 64) ||
+      mv_grow(&t->site, &cs, t->n + 1, sizeof *t->site, 64) || cp > UINT32_MAX) {
+    mv__map_del(&t->index, key, site);
+    return MV__NONE;
   }
+  t->cap = (uint32_t)cp;
   t->parent[t->n] = parent;
   t->region[t->n] = region;
   t->site[t->n] = site;

@@ -8,6 +8,7 @@
 
 #include "mpivet/benchgen.h"
 #include "mpivet/error.h"
+#include "mpivet/grow.h"
 #include "mvt.h"
 
 struct cur {
@@ -294,22 +295,14 @@ int mv_mvt_read(const char *path, struct mv_mvt *t, char *err, size_t errsize)
     snprintf(err, errsize, "cannot open it");
     return MV_ENOENT;
   }
-  size_t cap = 1 << 16, n = 0;
-  uint8_t *buf = malloc(cap);
-  while (buf) {
-    n += fread(buf + n, 1, cap - n, f);
-    if (n < cap)
-      break;
-    uint8_t *q = realloc(buf, cap *= 2);
-    if (!q)
-      free(buf);
-    buf = q;
-  }
-  int bad = ferror(f);
+  char *buf = NULL;
+  size_t n = 0;
+  int rc = mv_read_stream(f, &buf, &n);
   fclose(f);
-  int rc = !buf ? MV_ENOMEM : bad ? MV_EIO : mv_mvt_parse(buf, n, t, err, errsize);
-  if (!buf || bad)
-    snprintf(err, errsize, "%s", !buf ? "out of memory" : "read error");
+  if (rc == 0)
+    rc = mv_mvt_parse((const uint8_t *)buf, n, t, err, errsize);
+  else
+    snprintf(err, errsize, "%s", rc == MV_ENOMEM ? "out of memory" : "read error");
   free(buf);
   return rc;
 }

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "mpivet/campaign.h"
+#include "mpivet/engine.h"
 #include "mpivet/error.h"
 #include "mpivet/launch.h"
 #include "mpivet/results.h"
@@ -90,7 +91,7 @@ int mv_campaign_bench_launch(void *ctx, const struct mv_campaign *c,
   }
   const char *ppn = mv_campaign_get(c, "ppn"), *timeout = mv_campaign_get(c, "timeout");
   const char *engine = mv_campaign_get(c, "engine"), *smpi[8] = {NULL};
-  const struct mv_engine_facts *facts = mv_launch_engine_facts(engine);
+  const struct mv_engine_facts *facts = mv_engine_facts(engine);
   int sim = facts && facts->simulated, det = facts && facts->deterministic;
   /* deterministic (SMPI): one warm-up call only sizes the start window (none when the plan
    * makes one call per job: jobs.warmup 0) */

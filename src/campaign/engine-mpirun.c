@@ -64,9 +64,5 @@ static int build(const struct mv_launch_spec *s, struct mv_cmdline *c)
   return strcmp(mv__launch_real_flavor(s), "mpich") == 0 ? build_mpich(s, c) : build_openmpi(s, c);
 }
 
-/* Real MPI: repetitions and launches vary (5 launches of 20 repetitions feed the rank-sum
- * tests); memory per rank is measured. */
-const struct mv__launch_engine mv__engine_mpirun = {
-  "mpirun", {.simulated = 0, .deterministic = 0, .measures_memory = 1, .default_runs = 5,
-             .default_reps = 20, .default_np = "2,4,8"},
-  launcher, mv__launch_real_flavor, max_np, build};
+const struct mv__launch_engine mv__engine_mpirun = {"mpirun", launcher, mv__launch_real_flavor, max_np,
+                                                    build};

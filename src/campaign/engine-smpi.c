@@ -112,9 +112,4 @@ static int build(const struct mv_launch_spec *s, struct mv_cmdline *c)
   return rc ? rc : mv_cmdline_addf(c, "%d", s->np);
 }
 
-/* Simulated, so deterministic (one launch of 3 repetitions says all), and every rank lives in
- * one simulator process: no allocation belongs to a rank, memory is not measured. */
-const struct mv__launch_engine mv__engine_smpi = {
-  "smpi", {.simulated = 1, .deterministic = 1, .measures_memory = 0, .default_runs = 1,
-           .default_reps = 3, .default_np = "16:1024"},
-  launcher, flavor, max_np, build};
+const struct mv__launch_engine mv__engine_smpi = {"smpi", launcher, flavor, max_np, build};

@@ -164,7 +164,4 @@ static int build(const struct mv_launch_spec *s, struct mv_cmdline *c)
   return rc;
 }
 
-const struct mv__launch_engine mv__engine_srun = {
-  "srun", {.simulated = 0, .deterministic = 0, .measures_memory = 1, .default_runs = 5,
-           .default_reps = 20, .default_np = "2,4,8"},
-  launcher, mv__launch_real_flavor, max_np, build};
+const struct mv__launch_engine mv__engine_srun = {"srun", launcher, mv__launch_real_flavor, max_np, build};

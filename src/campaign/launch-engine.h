@@ -6,8 +6,7 @@
 #include "mpivet/launch.h"
 
 struct mv__launch_engine {
-  const char *name;
-  struct mv_engine_facts facts;
+  const char *name;           /* its facts: mv_engine_facts(name) */
   /* Launcher executable for this spec ("mpirun.openmpi", "srun", ...). */
   const char *(*launcher)(const struct mv_launch_spec *spec);
   /* MPI flavor whose programs run ("openmpi", "mpich", "smpi"). */

@@ -14,6 +14,7 @@
 
 #include "launch-engine.h"
 #include "mpivet/error.h"
+#include "mpivet/grow.h"
 #include "mpivet/paths.h"
 #include "mpivet/progress.h"
 
@@ -21,14 +22,8 @@ void mv_cmdline_init(struct mv_cmdline *c) { memset(c, 0, sizeof *c); }
 
 int mv_cmdline_add(struct mv_cmdline *c, const char *s)
 {
-  if (c->argc + 2 > c->cap) {
-    int cap = c->cap ? 2 * c->cap : 16;
-    char **v = realloc(c->argv, (size_t)cap * sizeof *v);
-    if (!v)
-      return MV_ENOMEM;
-    c->argv = v;
-    c->cap = cap;
-  }
+  if (mv_grow(&c->argv, &c->cap, (size_t)c->argc + 2, sizeof *c->argv, 16))
+    return MV_ENOMEM;
   if (!(c->argv[c->argc] = strdup(s)))
     return MV_ENOMEM;
   c->argv[++c->argc] = NULL;
@@ -105,12 +100,6 @@ static const struct mv__launch_engine *engine_named(const char *name)
 static const struct mv__launch_engine *engine_of(const struct mv_launch_spec *spec)
 {
   return engine_named(spec->engine);
-}
-
-const struct mv_engine_facts *mv_launch_engine_facts(const char *engine)
-{
-  const struct mv__launch_engine *e = engine_named(engine);
-  return e ? &e->facts : NULL;
 }
 
 const char *mv__launch_real_flavor(const struct mv_launch_spec *spec)

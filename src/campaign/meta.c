@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "mpivet/campaign.h"
+#include "mpivet/engine.h"
 #include "mpivet/error.h"
 #include "mpivet/json.h"
 #include "mpivet/launch.h"
@@ -117,7 +118,7 @@ static void write_plan(struct mv_json *j, const struct mv_campaign *c)
       mv_json_int(j, mv_platform_ranks_per_host(atol(hosts), p->nprocs[i], ppn ? atoi(ppn) : 0));
     mv_json_array_end(j);
   }
-  const struct mv_engine_facts *facts = mv_launch_engine_facts(engine);
+  const struct mv_engine_facts *facts = mv_engine_facts(engine);
   if (facts && facts->simulated) {
     const char *args[16];
     size_t n = mv_campaign_smpi_args(p->msizes, p->n_msizes, ppn ? atoi(ppn) : 0, args, 16);

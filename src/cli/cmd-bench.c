@@ -13,6 +13,7 @@
 #include "mpivet/dirlock.h"
 #include "mpivet/bench.h"
 #include "mpivet/campaign.h"
+#include "mpivet/engine.h"
 #include "mpivet/error.h"
 #include "mpivet/grow.h"
 #include "mpivet/json-read.h"
@@ -171,7 +172,7 @@ static int check_spec(struct bench_cli *b)
   struct stat st;
   if (mv_launch_srun_check(&b->spec, err, sizeof err))
     return mv_cli_error("bench", "%s", err);
-  if (mv_launch_engine_facts(b->spec.engine)->simulated && b->spec.platform &&
+  if (mv_engine_facts(b->spec.engine)->simulated && b->spec.platform &&
       stat(b->spec.platform, &st) != 0 &&
       mv_platform_parse(b->spec.platform, &p, err, sizeof err))
     return mv_cli_error("bench", "--%s", err);
@@ -325,7 +326,7 @@ static int default_ops(struct bench_cli *b)
   for (int i = 0; i < b->pass.argc; i++)
     if (strcmp(b->pass.argv[i], "--ops") == 0)
       return 0;
-  if (!mv_launch_engine_facts(b->spec.engine)->simulated || b->spec.np <= SMPI_SCAN_MAX_NP)
+  if (!mv_engine_facts(b->spec.engine)->simulated || b->spec.np <= SMPI_SCAN_MAX_NP)
     return 0;
   fprintf(stderr, "mpivet bench: note: MPI_Scan and MPI_Exscan are left out of the default "
                   "operations above %d ranks under SMPI (its Scan is O(p^3) to simulate); name "
@@ -343,7 +344,7 @@ static void smpi_settings(struct bench_cli *b)
 {
   int64_t sizes[256];
   size_t n = 0;
-  if (!mv_launch_engine_facts(b->spec.engine)->simulated || msizes_of(b->msizes, sizes, &n))
+  if (!mv_engine_facts(b->spec.engine)->simulated || msizes_of(b->msizes, sizes, &n))
     return;  /* --msizes was checked when parsed */
   mv_campaign_smpi_args(sizes, n, b->spec.ppn, b->smpi, sizeof b->smpi / sizeof b->smpi[0]);
   b->spec.launcher_args = b->smpi;
@@ -362,7 +363,7 @@ int cmd_bench(int argc, char **argv)
   if (rc == 0)
     rc = default_ops(&b);
   if (rc == 0 && b.runs == 0)   /* as `mpivet check` */
-    b.runs = mv_launch_engine_facts(b.spec.engine)->default_runs;
+    b.runs = mv_engine_facts(b.spec.engine)->default_runs;
   if (rc == 0) {
     smpi_settings(&b);
     rc = bench(&b);

@@ -14,6 +14,7 @@
 #include "check-run.h"
 #include "cli.h"
 #include "mpivet/campaign.h"
+#include "mpivet/engine.h"
 #include "mpivet/error.h"
 #include "mpivet/expect.h"
 #include "mpivet/launch.h"
@@ -138,11 +139,11 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
   return rc;
 }
 
-/* Defaults that depend on the engine (mv_launch_engine_facts): a deterministic engine (SMPI)
+/* Defaults that depend on the engine (mv_engine_facts): a deterministic engine (SMPI)
  * says all there is in one launch of a few repetitions. */
 static void engine_defaults(struct check_opts *o)
 {
-  const struct mv_engine_facts *f = mv_launch_engine_facts(o->engine);
+  const struct mv_engine_facts *f = mv_engine_facts(o->engine);
   /* one call per job is exact when deterministic, and under SMPI a per-process size costs host
    * time like p^3 (the default's 800 B-per-process launch: 5.9 s of CPU at 512 ranks, 59.7 s
    * at 1024) */
@@ -278,7 +279,7 @@ static int check_expect(const char *file, char *path, size_t size)
 /* --mpi, --ppn and --platform, checked before anything runs or is written. */
 static int check_options(const struct check_opts *o)
 {
-  const struct mv_engine_facts *f = mv_launch_engine_facts(o->engine);
+  const struct mv_engine_facts *f = mv_engine_facts(o->engine);
   long ppn;
   char err[256];
   struct mv_platform pf;
@@ -305,7 +306,7 @@ static int new_campaign(struct mv_campaign *c, struct check_opts *o)
   char expect[4096], dir[512];
   if (!o->engine)
     o->engine = "smpi";
-  if (!mv_launch_engine_facts(o->engine))
+  if (!mv_engine_facts(o->engine))
     return mv_cli_error("check", "--engine: expected smpi, mpirun or srun, got \"%s\"", o->engine);
   engine_defaults(o);
   int rc = check_srun(o);
@@ -322,7 +323,7 @@ static int new_campaign(struct mv_campaign *c, struct check_opts *o)
     return rc;
   if (mv_campaign_create(c, o->out))
     return mv_cli_error("check", "%s", c->error[0] ? c->error : "cannot create the campaign folder");
-  if (mv_launch_engine_facts(o->engine)->simulated && (rc = smpi_platform(c, o)))
+  if (mv_engine_facts(o->engine)->simulated && (rc = smpi_platform(c, o)))
     return rc;
   /* the plan file must carry the platform too: rewrite it with the final options */
   return mv_campaign_save(c) ? mv_cli_error("check", "%s: cannot save the plan", c->dir) : 0;
@@ -381,7 +382,7 @@ static int analyze(struct mv_campaign *c, const char *command_line)
   mv_campaign_path(c, "results.csv", results, sizeof results);
   struct mv_check_analysis a;
   mv_check_analysis_init(&a);
-  const struct mv_engine_facts *f = mv_launch_engine_facts(mv_campaign_get(c, "engine"));
+  const struct mv_engine_facts *f = mv_engine_facts(mv_campaign_get(c, "engine"));
   a.skip_memory = f && !f->measures_memory;
   for (size_t i = 0; i < c->plan.n_msizes && a.n_pp_sizes < 16; i++)
     if (c->plan.msize_pp && c->plan.msize_pp[i])

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mpivet/grow.h"
+#include "mpivet/engine.h"
 #include "mpivet/error.h"
 #include "mpivet/guidelines.h"
 
@@ -29,7 +30,7 @@ struct ctx {
   size_t nidx;
   size_t config;
   size_t first_check;       /* first check of the current configuration */
-  int simulated;            /* the configuration's engine is deterministic (smpi) */
+  int det_engine;           /* the configuration's engine is deterministic (mv_engine_facts) */
 };
 
 void mv_gl_report_init(struct mv_gl_report *rep)
@@ -119,7 +120,7 @@ static int is_deterministic(const struct ctx *c, const struct sample *x, const s
 {
   if (c->opt->deterministic != MV_GL_DET_AUTO)
     return c->opt->deterministic == MV_GL_DET_ON;
-  return c->simulated || (x->launches >= 2 && y->launches >= 2 && x->flat && y->flat);
+  return c->det_engine || (x->launches >= 2 && y->launches >= 2 && x->flat && y->flat);
 }
 
 /* Compare "group gx is not slower than group gy" (a test, or the slowdown on deterministic
@@ -355,7 +356,8 @@ static int evaluate_config(struct ctx *c, const struct mv_catalog *cat, size_t *
 {
   c->nidx = 0;
   c->first_check = c->rep->nchecks;
-  c->simulated = strcmp(c->rep->configs[c->config].engine, "smpi") == 0;
+  const struct mv_engine_facts *f = mv_engine_facts(c->rep->configs[c->config].engine);
+  c->det_engine = f && f->deterministic;
   for (size_t i = 0; i < c->ds->ngroups; i++)
     if (strcmp(c->ds->groups[i].metric, c->opt->metric) == 0 &&
         same_config(&c->ds->groups[i], &c->rep->configs[c->config]))

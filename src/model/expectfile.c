@@ -13,6 +13,7 @@
 
 #include "mpivet/error.h"
 #include "mpivet/expect.h"
+#include "mpivet/grow.h"
 
 const char *const mv_expect_default_params[] = {"p", "msize", NULL};
 
@@ -192,17 +193,6 @@ static int parse_expectation(struct line *l, struct mv_expectation *e)
   return e->deviation_given ? 0 : mv_expect_default_deviation(&e->expect, &e->deviation);
 }
 
-static int grow(void **arr, size_t n, size_t size)
-{
-  if (n & (n - 1))   /* capacity doubles at powers of two */
-    return 0;
-  void *p = realloc(*arr, (n ? 2 * n : 1) * size);
-  if (!p)
-    return MV_ENOMEM;
-  *arr = p;
-  return 0;
-}
-
 /* Two lines for one function, metric ("*" covers every metric) and size: which one judges? */
 static int check_duplicate(const struct mv_expect_file *f, struct line *l,
                            const struct mv_expectation *e)
@@ -228,14 +218,14 @@ static int parse_line(struct mv_expect_file *f, struct line *l)
   size_t save = l->pos;
   const char *t = token(l, "", &n);
   if (n == 4 && memcmp(t, "rule", 4) == 0) {
-    if (grow((void **)&f->rules, f->nrules, sizeof *f->rules))
+    if (mv_grow(&f->rules, &f->cap_rules_, f->nrules + 1, sizeof *f->rules, 4))
       return MV_ENOMEM;
     int rc = parse_rule(l, &f->rules[f->nrules]);
     f->nrules += rc == 0;
     return rc;
   }
   l->pos = save;
-  if (grow((void **)&f->items, f->n, sizeof *f->items))
+  if (mv_grow(&f->items, &f->cap_items_, f->n + 1, sizeof *f->items, 8))
     return MV_ENOMEM;
   int rc = parse_expectation(l, &f->items[f->n]);
   if (rc == 0)
@@ -290,27 +280,12 @@ int mv_expect_parse_file(struct mv_expect_file *f, const char *path, char *err, 
     return errno == ENOENT ? MV_ENOENT : MV_EIO;
   }
   char *buf = NULL;
-  size_t len = 0, cap = 0;
-  for (;;) {
-    if (len == cap) {
-      char *nb = realloc(buf, cap ? 2 * cap : 4096);
-      if (!nb) {
-        free(buf);
-        fclose(fp);
-        return MV_ENOMEM;
-      }
-      buf = nb;
-      cap = cap ? 2 * cap : 4096;
-    }
-    size_t got = fread(buf + len, 1, cap - len, fp);
-    len += got;
-    if (got == 0)
-      break;
-  }
-  int bad = ferror(fp);
+  size_t len = 0;
+  int rc = mv_read_stream(fp, &buf, &len);
   fclose(fp);
-  int rc = bad ? MV_EIO : mv_expect_parse(f, path, buf, len, err, errsize);
-  if (bad && err && errsize)
+  if (rc == 0)
+    rc = mv_expect_parse(f, path, buf, len, err, errsize);
+  else if (rc == MV_EIO && err && errsize)
     snprintf(err, errsize, "%s: read error", path);
   free(buf);
   return rc;

@@ -9,6 +9,7 @@
 
 #include "internal.h"
 #include "mpivet/error.h"
+#include "mpivet/grow.h"
 #include "mpivet/stats.h"
 
 #define STACK_VALUES 256
@@ -244,22 +245,15 @@ void mv_series_release(struct mv_series *s)
   memset(s, 0, sizeof *s);
 }
 
+/* The three per-point arrays share one capacity, cap_. */
 static int series_grow(struct mv_series *s)
 {
-  size_t cap = s->cap_ ? 2 * s->cap_ : 8, np = (size_t)s->nparams;
-  double *c = realloc(s->coords, cap * np * sizeof *c);
-  if (!c)
+  size_t need = s->npoints + 1, cc = s->cap_, cn = s->cap_, cv = s->cap_;
+  if (mv_grow(&s->coords, &cc, need, (size_t)s->nparams * sizeof *s->coords, 8) ||
+      mv_grow(&s->nvalues, &cn, need, sizeof *s->nvalues, 8) ||
+      mv_grow(&s->values, &cv, need, sizeof *s->values, 8))
     return MV_ENOMEM;
-  s->coords = c;
-  size_t *nv = realloc(s->nvalues, cap * sizeof *nv);
-  if (!nv)
-    return MV_ENOMEM;
-  s->nvalues = nv;
-  double **v = realloc(s->values, cap * sizeof *v);
-  if (!v)
-    return MV_ENOMEM;
-  s->values = v;
-  s->cap_ = cap;
+  s->cap_ = cc;
   return 0;
 }
 
@@ -278,12 +272,8 @@ int mv_series_add(struct mv_series *s, const double *coords, double value)
     s->npoints++;
   }
   size_t k = s->nvalues[i];
-  if ((k & (k - 1)) == 0) {   /* grow at powers of two */
-    double *v = realloc(s->values[i], (k ? 2 * k : 1) * sizeof *v);
-    if (!v)
-      return MV_ENOMEM;
-    s->values[i] = v;
-  }
+  if (mv_grow_implied(&s->values[i], k, k + 1, sizeof *s->values[i]))
+    return MV_ENOMEM;
   s->values[i][k] = value;
   s->nvalues[i] = k + 1;
   return 0;

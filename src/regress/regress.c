@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpivet/engine.h"
 #include "mpivet/error.h"
 #include "mpivet/grow.h"
 #include "mpivet/expect.h"
@@ -72,11 +73,12 @@ static int flat(const double *v, int n)
 }
 
 /* Deterministic data carry no launch-to-launch information (the rule guidelines applies): a
- * simulated engine on both sides, or identical launch medians in >= 2 launches on each side. */
+ * deterministic engine on both sides, or identical launch medians in >= 2 launches on each side. */
 static int deterministic(const struct mv_group *gn, const struct mv_group *go, const double *x,
                          int nx, const double *y, int ny)
 {
-  if (strcmp(gn->engine, "smpi") == 0 && strcmp(go->engine, "smpi") == 0)
+  const struct mv_engine_facts *fn = mv_engine_facts(gn->engine), *fo = mv_engine_facts(go->engine);
+  if (fn && fn->deterministic && fo && fo->deterministic)
     return 1;
   return flat(x, nx) && flat(y, ny);
 }

@@ -46,14 +46,9 @@ void mv_extrap_release(struct mv_extrap *x)
 /* Kernels hold one value list per point, so growing the point set grows every kernel. */
 static int grow_kernel_points(struct mv_extrap_kernel *k, size_t old_n, size_t new_n)
 {
-  size_t *nv = realloc(k->nvalues, new_n * sizeof *nv);
-  if (!nv)
+  if (mv_grow_implied(&k->nvalues, old_n, new_n, sizeof *k->nvalues) ||
+      mv_grow_implied(&k->values, old_n, new_n, sizeof *k->values))
     return MV_ENOMEM;
-  k->nvalues = nv;
-  double **v = realloc(k->values, new_n * sizeof *v);
-  if (!v)
-    return MV_ENOMEM;
-  k->values = v;
   for (size_t i = old_n; i < new_n; i++) {
     k->nvalues[i] = 0;
     k->values[i] = NULL;
@@ -68,11 +63,9 @@ int mv_extrap_point_index(struct mv_extrap *x, const double *coords, size_t *out
       *out = i;
       return 0;
     }
-  double *pts = realloc(x->points, (x->npoints + 1) * x->nparams * sizeof *pts);
-  if (!pts)
+  if (mv_grow_implied(&x->points, x->npoints, x->npoints + 1, x->nparams * sizeof *x->points))
     return MV_ENOMEM;
-  x->points = pts;
-  memcpy(&pts[x->npoints * x->nparams], coords, x->nparams * sizeof *coords);
+  memcpy(&x->points[x->npoints * x->nparams], coords, x->nparams * sizeof *coords);
   for (size_t k = 0; k < x->nkernels; k++)
     if (grow_kernel_points(&x->kernels[k], x->npoints, x->npoints + 1) < 0)
       return MV_ENOMEM;
@@ -111,13 +104,8 @@ int mv_extrap_add_value(struct mv_extrap *x, struct mv_extrap_kernel *k, size_t 
   if (point >= x->npoints)
     return MV_EINVAL;
   size_t n = k->nvalues[point];
-  /* Grow by doubling: capacity is the next power of two above n. */
-  if ((n & (n - 1)) == 0) {
-    double *vals = realloc(k->values[point], (n ? 2 * n : 1) * sizeof *vals);
-    if (!vals)
-      return MV_ENOMEM;
-    k->values[point] = vals;
-  }
+  if (mv_grow_implied(&k->values[point], n, n + 1, sizeof *k->values[point]))
+    return MV_ENOMEM;
   k->values[point][n] = v;
   k->nvalues[point] = n + 1;
   return 0;

@@ -7,6 +7,7 @@
 
 #include "mpivet/calib.h"
 #include "mpivet/error.h"
+#include "mpivet/grow.h"
 #include "util/csv.h"
 
 static const char *const names[] = {
@@ -45,14 +46,8 @@ void mv_calib_data_release(struct mv_calib_data *d)
 
 static int push(struct mv_calib_data *d, int op, const struct mv_calib_sample *s)
 {
-  if (d->n[op] == d->cap[op]) {
-    size_t cap = d->cap[op] ? 2 * d->cap[op] : 256;
-    struct mv_calib_sample *p = realloc(d->s[op], cap * sizeof *p);
-    if (!p)
-      return MV_ENOMEM;
-    d->s[op] = p;
-    d->cap[op] = cap;
-  }
+  if (mv_grow(&d->s[op], &d->cap[op], d->n[op] + 1, sizeof *d->s[op], 256))
+    return MV_ENOMEM;
   d->s[op][d->n[op]++] = *s;
   return 0;
 }

@@ -8,6 +8,7 @@
 
 #include "mpivet/calib.h"
 #include "mpivet/error.h"
+#include "mpivet/grow.h"
 
 #define MAX_JSON (1 << 20)
 #define MAX_DEPTH 64
@@ -154,12 +155,10 @@ static int read_settings(const char *path, struct mv_calib_folder *f, char *err,
     line++;
     if (*l == '#' || !*l)
       continue;
-    char **grown = realloc(f->settings, (f->nsettings + 1) * sizeof *grown);
-    if (!grown) {
+    if (mv_grow_implied(&f->settings, f->nsettings, f->nsettings + 1, sizeof *f->settings)) {
       rc = MV_ENOMEM;
       break;
     }
-    f->settings = grown;
     if (!strchr(l, ':') || strchr(l, ' ') || *l == ':')
       rc = FAIL(MV_EPARSE, "%s:%ld:1: expected key:value, got \"%.40s\"", path, line, l);
     else if (!(f->settings[f->nsettings++] = strdup(l)))

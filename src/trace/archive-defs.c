@@ -32,7 +32,7 @@ static void check(struct writer *g, OTF2_ErrorCode rc)
     g->err = -EIO;
 }
 
-static void write_ranks(struct writer *g, const struct mv__defs *d)
+static void write_ranks(struct writer *g, const struct mv__raw_defs *d)
 {
   check(g, OTF2_GlobalDefWriter_WriteSystemTreeNode(g->w, 0, str(g, "machine"), str(g, "machine"),
                                                     OTF2_UNDEFINED_SYSTEM_TREE_NODE));
@@ -92,7 +92,7 @@ static void sort(void *v, size_t n, size_t size, int (*cmp)(const void *, const 
 
 /* Dense ids in increasing order (see struct mv__idmap): the sorted definitions line up with
  * the map built from the same lists. */
-static void write_comms(struct writer *g, struct mv__defs *d, const struct mv__idmap *m)
+static void write_comms(struct writer *g, struct mv__raw_defs *d, const struct mv__idmap *m)
 {
   uint64_t *all = malloc((size_t)d->nranks * sizeof *all);
   for (int r = 0; all && r < d->nranks; r++)
@@ -137,7 +137,7 @@ static int by_iofile(const void *a, const void *b)
 
 /* MPI-IO: the paradigm, one regular file per path, one handle per rank and open (dense ids in
  * the order of the map, as write_comms). */
-static void write_io(struct writer *g, struct mv__defs *d, const struct mv__idmap *m)
+static void write_io(struct writer *g, struct mv__raw_defs *d, const struct mv__idmap *m)
 {
   if (d->niohandles == 0 && d->niofiles == 0)
     return;
@@ -169,7 +169,7 @@ static void write_io(struct writer *g, struct mv__defs *d, const struct mv__idma
 }
 
 /* Side files for people and the analyzer: call sites, and why the trace is incomplete. */
-static int write_side_files(const char *dir, const struct mv__defs *d, int truncated)
+static int write_side_files(const char *dir, const struct mv__raw_defs *d, int truncated)
 {
   char path[4096];
   snprintf(path, sizeof path, "%s/callsites.txt", dir);
@@ -192,7 +192,7 @@ static int write_side_files(const char *dir, const struct mv__defs *d, int trunc
   return fclose(f) != 0 ? -EIO : err;
 }
 
-int mv__write_globals(OTF2_Archive *ar, const char *dir, struct mv__defs *d,
+int mv__write_globals(OTF2_Archive *ar, const char *dir, struct mv__raw_defs *d,
                       const struct mv__idmap *map, uint64_t t0, uint64_t t1)
 {
   struct writer g = {OTF2_Archive_GetGlobalDefWriter(ar), 0, 0};

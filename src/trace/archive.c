@@ -53,7 +53,7 @@ int mv__archive_prepare(OTF2_Archive *ar)
 }
 
 /* Sparse ids of the raw record -> dense OTF2 ids. */
-static void remap(struct mv__rec *r, const struct mv__idmap *m)
+static void remap(struct mv__raw_rec *r, const struct mv__idmap *m)
 {
   switch (r->kind) {
   case MV__K_SEND: case MV__K_ISEND: case MV__K_RECV: case MV__K_IRECV: case MV__K_COLL_END:
@@ -83,7 +83,7 @@ static void remap(struct mv__rec *r, const struct mv__idmap *m)
   }
 }
 
-static OTF2_ErrorCode write_one(OTF2_EvtWriter *w, OTF2_AttributeList *al, const struct mv__rec *r,
+static OTF2_ErrorCode write_one(OTF2_EvtWriter *w, OTF2_AttributeList *al, const struct mv__raw_rec *r,
                                 uint64_t t)
 {
   switch (r->kind) {
@@ -134,7 +134,7 @@ static OTF2_ErrorCode write_one(OTF2_EvtWriter *w, OTF2_AttributeList *al, const
   }
 }
 
-int mv__raw_next(struct mv__raw_reader *rd, struct mv__rec *r)
+int mv__raw_next(struct mv__raw_reader *rd, struct mv__raw_rec *r)
 {
   if (rd->n - rd->pos < MV__REC_MAX_WORDS && !feof(rd->f)) {
     memmove(rd->w, rd->w + rd->pos, (rd->n - rd->pos) * sizeof *rd->w);
@@ -148,7 +148,7 @@ int mv__raw_next(struct mv__raw_reader *rd, struct mv__rec *r)
   if (kind == 0 || kind >= MV__K_COUNT || rd->n - rd->pos < words)
     return 0;
   unsigned f = mv__rec_fields[kind], k = 2;
-  *r = (struct mv__rec){.t = w[0], .kind = (uint8_t)kind, .sub = (uint8_t)(w[1] >> 8),
+  *r = (struct mv__raw_rec){.t = w[0], .kind = (uint8_t)kind, .sub = (uint8_t)(w[1] >> 8),
                         .a = (uint32_t)(w[1] >> 32)};
   if (f & MV__F_BC)
     r->b = (uint32_t)w[k], r->c = (uint32_t)(w[k] >> 32), k++;
@@ -178,7 +178,7 @@ int mv__convert_rank(OTF2_Archive *ar, const char *dir, int rank, const struct m
     err = -ENOMEM;
   else
     rd->f = f, rd->n = rd->pos = 0;
-  struct mv__rec r;
+  struct mv__raw_rec r;
   while (f && !err && mv__raw_next(rd, &r)) {
     uint64_t t = mv__clock_map(clk, r.t);
     if (t < *last)

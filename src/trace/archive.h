@@ -42,7 +42,7 @@ struct mv__rank_info {
   char truncated[128];   /* why, or "" */
 };
 
-struct mv__defs {
+struct mv__raw_defs {
   int nranks;
   char meta[160];
   struct mv__rank_info *ranks;
@@ -67,18 +67,18 @@ struct mv__idmap {
   size_t ncomms, nwins, ngroups, niohandles, niofiles;
 };
 void mv__idmap_finish(struct mv__idmap *m);   /* sort and deduplicate the lists */
-void mv__idmap_from_defs(struct mv__idmap *m, const struct mv__defs *d);
+void mv__idmap_from_defs(struct mv__idmap *m, const struct mv__raw_defs *d);
 void mv__idmap_release(struct mv__idmap *m);
 uint32_t mv__idmap_find(const uint32_t *v, size_t n, uint32_t id);  /* UINT32_MAX: unknown */
 
 /* Reads <dir>/mpivet-raw/rank-<r>.defs into d (d->nranks must be set). 0 or -errno. */
-int mv__defs_read(const char *dir, int rank, struct mv__defs *d);
+int mv__defs_read(const char *dir, int rank, struct mv__raw_defs *d);
 /* Ranks to convert: P of rank 0's "rank 0 P" line when at least as many rank files are found
  * and at most 2 x found + 64 (ranks that died in MPI_Init wrote none), else the highest rank
  * file + 1 (rank numbers below MV__RANKS_MAX). */
 #define MV__RANKS_MAX (1 << 24)
 int mv__defs_nranks(const char *dir);
-void mv__defs_release(struct mv__defs *d);
+void mv__defs_release(struct mv__raw_defs *d);
 /* Event stamp (ticks) -> ns on rank 0's clock. */
 uint64_t mv__clock_map(const struct mv__clock *c, uint64_t t);
 /* Sequential decoding of a raw file (f open, n = pos = 0 at first); 1 and *r filled, or 0 at
@@ -88,14 +88,14 @@ struct mv__raw_reader {
   size_t n, pos;
   uint64_t w[4096];
 };
-struct mv__rec;
-int mv__raw_next(struct mv__raw_reader *rd, struct mv__rec *r);
+struct mv__raw_rec;
+int mv__raw_next(struct mv__raw_reader *rd, struct mv__raw_rec *r);
 /* Writes rank's events into the archive (location = rank); first/last corrected times. */
 int mv__convert_rank(OTF2_Archive *ar, const char *dir, int rank, const struct mv__clock *clk,
                      const struct mv__idmap *map, uint64_t *nevents, uint64_t *first,
                      uint64_t *last);
 /* Global definitions, properties, callsites.txt and the TRUNCATED marker (from rank 0). */
-int mv__write_globals(OTF2_Archive *ar, const char *dir, struct mv__defs *d,
+int mv__write_globals(OTF2_Archive *ar, const char *dir, struct mv__raw_defs *d,
                       const struct mv__idmap *map, uint64_t t0, uint64_t t1);
 /* An empty local definitions file for rank (readers expect one per location). */
 int mv__write_local_defs(OTF2_Archive *ar, int rank);

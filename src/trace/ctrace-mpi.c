@@ -10,7 +10,7 @@
 
 static int build_own(struct mv__ct_set *set)
 {
-  struct mv__defs own = {0};
+  struct mv__raw_defs own = {0};
   own.nranks = G.size;
   mv__defs_read(G.dir, G.rank, &own);
   struct mv__clock clk = own.ranks ? own.ranks[G.rank].clock : (struct mv__clock){0};
@@ -63,7 +63,7 @@ static int recv_merge(struct mv__ct_set *set, int err, int from)
 
 static int write_root(const struct mv__ct_set *set)
 {
-  struct mv__defs d = {0};
+  struct mv__raw_defs d = {0};
   d.nranks = G.size;
   for (int r = 0; r < G.size; r++)
     mv__defs_read(G.dir, r, &d);

@@ -48,7 +48,7 @@ static int group(const struct mv__ct_input *in, uint32_t gid, uint64_t w, mv__ct
 }
 
 /* SYNC: lock, unlock, flush, Win_sync (its own rank: peer 0). */
-static int sync_op(const struct mv__ct_input *in, const struct mv__rec *r, uint32_t comm, int region,
+static int sync_op(const struct mv__ct_input *in, const struct mv__raw_rec *r, uint32_t comm, int region,
                    uint64_t *f)
 {
   int all = r->a == UINT32_MAX;
@@ -58,7 +58,7 @@ static int sync_op(const struct mv__ct_input *in, const struct mv__rec *r, uint3
   return 1;
 }
 
-int mv__ct_rma(struct mv__ct_rma *st, const struct mv__ct_input *in, const struct mv__rec *r, int region,
+int mv__ct_rma(struct mv__ct_rma *st, const struct mv__ct_input *in, const struct mv__raw_rec *r, int region,
                mv__ct_add_fn *add, void *arg)
 {
   uint32_t comm = r->kind == MV__K_RMA_WIN_CREATE ? r->a : win_comm(st, r->b);

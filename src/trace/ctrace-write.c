@@ -61,7 +61,7 @@ static void put_str(struct mv__bytes *o, const char *s)
 }
 
 /* The communicators other than the MPI_COMM_SELFs (creation number 1 on every rank). */
-static void put_comms(struct mv__bytes *o, const struct mv__defs *d, int nranks)
+static void put_comms(struct mv__bytes *o, const struct mv__raw_defs *d, int nranks)
 {
   size_t n = 0;
   for (size_t i = 0; i < d->ncomms; i++)
@@ -166,7 +166,7 @@ static uint64_t elapsed(const struct mv__ct_set *s)
   return max;
 }
 
-int mv__ct_write(const char *dir, const struct mv__ct_set *s, const struct mv__defs *defs, int nranks)
+int mv__ct_write(const char *dir, const struct mv__ct_set *s, const struct mv__raw_defs *defs, int nranks)
 {
   struct mv__intern t = {0};
   uint64_t **map = calloc(s->n + 1, sizeof *map);

@@ -107,7 +107,7 @@ static long slot_take(struct builder *b, uint64_t req)
   return (long)i;
 }
 
-static void p2p_fields(const struct builder *b, struct op *o, const struct mv__rec *r)
+static void p2p_fields(const struct builder *b, struct op *o, const struct mv__raw_rec *r)
 {
   o->f[1] = comm_sym(b, r->b);
   o->f[2] = mv__ct_peer(b->in, r->b, r->a);
@@ -117,7 +117,7 @@ static void p2p_fields(const struct builder *b, struct op *o, const struct mv__r
 
 /* The fields of a collective (COLL_END, ICOLL_COMPLETE) from f[1]: comm root bytes received
  * type op (mvt.h). */
-static void coll_fields(const struct builder *b, struct op *o, const struct mv__rec *r)
+static void coll_fields(const struct builder *b, struct op *o, const struct mv__raw_rec *r)
 {
   o->f[1] = comm_sym(b, r->b);
   o->f[2] = r->a == UINT32_MAX ? 0 : (uint64_t)r->a + 1;
@@ -126,7 +126,7 @@ static void coll_fields(const struct builder *b, struct op *o, const struct mv__
 }
 
 /* A completion (ISEND_COMPLETE, IRECV, ICOLL_COMPLETE, REQUEST_CANCELLED) in the current call c. */
-static void complete(struct builder *b, struct call *c, const struct mv__rec *r)
+static void complete(struct builder *b, struct call *c, const struct mv__raw_rec *r)
 {
   long s = slot_find(b, r->kind == MV__K_ICOLL_COMPLETE ? r->z : r->y);
   if (s < 0)
@@ -149,7 +149,7 @@ static void complete(struct builder *b, struct call *c, const struct mv__rec *r)
   sl->used = 0;
 }
 
-static void request(struct builder *b, struct call *c, const struct mv__rec *r)
+static void request(struct builder *b, struct call *c, const struct mv__raw_rec *r)
 {
   long s = slot_take(b, r->y);
   int kind = r->kind == MV__K_ISEND ? MV_MVT_OP_ISEND
@@ -175,7 +175,7 @@ static uint64_t *add_fields(void *arg, uint64_t kind)
   return o ? o->f : NULL;
 }
 
-static void event(struct builder *b, struct call *c, const struct mv__rec *r)
+static void event(struct builder *b, struct call *c, const struct mv__raw_rec *r)
 {
   struct op *o;
   struct adder ad = {b, c};
@@ -266,7 +266,7 @@ static void drain(struct builder *b, int all)
     b->qhead = b->qn = 0;
 }
 
-static struct call *enter(struct builder *b, const struct mv__rec *r, uint64_t t)
+static struct call *enter(struct builder *b, const struct mv__raw_rec *r, uint64_t t)
 {
   if (b->qn == b->qcap) {
     size_t n = b->qcap ? b->qcap * 2 : 64;
@@ -312,7 +312,7 @@ static int read_rank(struct builder *b)
     return rd ? -errno : -ENOMEM;
   }
   rd->f = f, rd->n = rd->pos = 0;
-  struct mv__rec r;
+  struct mv__raw_rec r;
   uint64_t tenter = 0;
   int open = 0;
   while (!b->err && mv__raw_next(rd, &r)) {

@@ -77,7 +77,7 @@ uint64_t mv__ct_peer(const struct mv__ct_input *in, uint32_t comm, uint32_t peer
  * was an RMA record (operations added, maybe none), 0 when not, -ENOMEM. */
 typedef uint64_t *mv__ct_add_fn(void *arg, uint64_t kind);
 struct mv__ct_rma { uint32_t (*wins)[2]; size_t nwins; };   /* window id -> communicator id */
-int mv__ct_rma(struct mv__ct_rma *st, const struct mv__ct_input *in, const struct mv__rec *r, int region,
+int mv__ct_rma(struct mv__ct_rma *st, const struct mv__ct_input *in, const struct mv__raw_rec *r, int region,
                mv__ct_add_fn *add, void *arg);
 /* One rank's compressed trace: blob[0, nstruct) is its structure (signatures, grammar), equal
  * for ranks that made the same calls; the rest its times (span, then per signature two log
@@ -99,6 +99,6 @@ int mv__ct_set_merge(struct mv__ct_set *a, struct mv__ct_set *b);
 void mv__ct_set_release(struct mv__ct_set *s);
 /* Rank 0: DIR/compressed.mvt from the merged set, the communicators' members (world ranks in
  * comm order) from the definitions, the region names, the longest span. 0 or a negative errno. */
-int mv__ct_write(const char *dir, const struct mv__ct_set *s, const struct mv__defs *defs, int nranks);
+int mv__ct_write(const char *dir, const struct mv__ct_set *s, const struct mv__raw_defs *defs, int nranks);
 
 #endif

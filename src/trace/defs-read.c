@@ -51,7 +51,7 @@ static void add_members(struct mv__def_set *v, size_t n, uint32_t id, const char
   }
 }
 
-static void add_site(struct mv__defs *d, const char *line)
+static void add_site(struct mv__raw_defs *d, const char *line)
 {
   size_t hlen = strcspn(line, " ");
   for (size_t i = 0; i < d->nsites; i++)
@@ -65,7 +65,7 @@ static void add_site(struct mv__defs *d, const char *line)
 }
 
 /* MPI-IO: an I/O handle (one per rank and open), a file (the first path seen for its id) */
-static void add_iohandle(struct mv__defs *d, uint32_t id, uint32_t comm, uint32_t file)
+static void add_iohandle(struct mv__raw_defs *d, uint32_t id, uint32_t comm, uint32_t file)
 {
   for (size_t i = 0; i < d->niohandles; i++)
     if (d->iohandles[i].id == id)
@@ -77,7 +77,7 @@ static void add_iohandle(struct mv__defs *d, uint32_t id, uint32_t comm, uint32_
   p[d->niohandles++] = (struct mv__iohandle){id, comm, file};
 }
 
-static void add_iofile(struct mv__defs *d, uint32_t id, const char *name)
+static void add_iofile(struct mv__raw_defs *d, uint32_t id, const char *name)
 {
   for (size_t i = 0; i < d->niofiles; i++)
     if (d->iofiles[i].id == id)
@@ -94,7 +94,7 @@ static void add_iofile(struct mv__defs *d, uint32_t id, const char *name)
   p[d->niofiles++] = (struct mv__iofile){id, copy};
 }
 
-static void parse_line(struct mv__defs *d, int rank, char *line)
+static void parse_line(struct mv__raw_defs *d, int rank, char *line)
 {
   struct mv__rank_info *ri = &d->ranks[rank];
   unsigned long long t, n;
@@ -142,7 +142,7 @@ static void parse_line(struct mv__defs *d, int rank, char *line)
     snprintf(d->meta, sizeof d->meta, "%.159s", line + 5);
 }
 
-int mv__defs_read(const char *dir, int rank, struct mv__defs *d)
+int mv__defs_read(const char *dir, int rank, struct mv__raw_defs *d)
 {
   if (!d->ranks && !(d->ranks = calloc((size_t)d->nranks, sizeof *d->ranks)))
     return -ENOMEM;
@@ -198,7 +198,7 @@ int mv__defs_nranks(const char *dir)
   return found;
 }
 
-void mv__defs_release(struct mv__defs *d)
+void mv__defs_release(struct mv__raw_defs *d)
 {
   for (size_t i = 0; i < d->ncomms; i++)
     free(d->comms[i].members);

@@ -13,7 +13,7 @@
 
 static int global_defs(OTF2_Archive *ar, const struct mv__idmap *map, uint64_t t0, uint64_t t1)
 {
-  struct mv__defs d = {0};
+  struct mv__raw_defs d = {0};
   d.nranks = G.size;
   for (int r = 0; r < G.size; r++)
     mv__defs_read(G.dir, r, &d);
@@ -151,7 +151,7 @@ static int gather_lists(struct mv__idmap *m)
 /* The ids and the clock alignment this rank defined, from its own side file. */
 static int build_idmap(struct mv__idmap *m, struct mv__clock *clk)
 {
-  struct mv__defs own = {0};
+  struct mv__raw_defs own = {0};
   own.nranks = G.size;
   mv__defs_read(G.dir, G.rank, &own);
   mv__idmap_from_defs(m, &own);

@@ -30,7 +30,7 @@ void mv__archive_remove(const char *dir)
   rmdir(path);
 }
 
-static int write_archive(const char *dir, struct mv__defs *d, uint64_t *total)
+static int write_archive(const char *dir, struct mv__raw_defs *d, uint64_t *total)
 {
   OTF2_Archive *ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE,
                                        MV__OTF2_CHUNK, MV__OTF2_CHUNK,
@@ -67,7 +67,7 @@ static int write_archive(const char *dir, struct mv__defs *d, uint64_t *total)
 
 int mv__finish_dir(const char *dir, char *msg, size_t msgsize)
 {
-  struct mv__defs d = {0};
+  struct mv__raw_defs d = {0};
   d.nranks = mv__defs_nranks(dir);
   if (d.nranks <= 0) {
     snprintf(msg, msgsize, "%s/mpivet-raw: no raw trace files found", dir);

@@ -44,7 +44,7 @@ uint32_t mv__idmap_find(const uint32_t *v, size_t n, uint32_t id)
   return lo < n && v[lo] == id ? (uint32_t)lo : UINT32_MAX;
 }
 
-void mv__idmap_from_defs(struct mv__idmap *m, const struct mv__defs *d)
+void mv__idmap_from_defs(struct mv__idmap *m, const struct mv__raw_defs *d)
 {
   memset(m, 0, sizeof *m);
   m->comms = malloc((d->ncomms + 1) * sizeof *m->comms);

@@ -50,7 +50,7 @@ enum mv__rec_kind {
 };
 
 /* One event as the writer takes it and the reader returns it. */
-struct mv__rec {
+struct mv__raw_rec {
   uint64_t t;    /* event clock (TSC ticks or ns, see clock.c) */
   uint8_t kind;  /* enum mv__rec_kind */
   uint8_t sub;

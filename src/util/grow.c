@@ -28,6 +28,14 @@ int mv_grow(void *ptr, size_t *cap, size_t need, size_t elem, size_t min_cap)
   return 0;
 }
 
+int mv_grow_implied(void *ptr, size_t n, size_t need, size_t elem)
+{
+  size_t cap = n ? 1 : 0;
+  while (cap < n)
+    cap *= 2;
+  return mv_grow(ptr, &cap, need, elem, 1);
+}
+
 int mv_read_stream(FILE *fp, char **buf, size_t *len)
 {
   char *text = NULL;

@@ -10,6 +10,8 @@ ran=0
 MV_ANALYZE_KEEP=$work "$MV_BUILD/tests/test-analyze" >/dev/null 2>&1 || { echo "unit test failed"; exit 1; }
 # root causes and critical path (archives r*): delay costs are fractions, identical to the bit
 MV_ANALYZE_KEEP=$work "$MV_BUILD/tests/test-analyze-rootcause" >/dev/null 2>&1 || { echo "unit test failed"; exit 1; }
+# one-sided root causes (archives o*)
+MV_ANALYZE_KEEP=$work "$MV_BUILD/tests/test-analyze-rma-rootcause" >/dev/null 2>&1 || { echo "unit test failed"; exit 1; }
 "$MV_BUILD/bin/mv-otf2-synth" stencil "$work/stencil" 6 50 30000 || exit 1
 strip() { grep -v '"tool":'; }
 for flavor in openmpi mpich; do
@@ -19,7 +21,7 @@ for flavor in openmpi mpich; do
     openmpi) run=(mpirun --oversubscribe) ;;
     mpich) run=(mpirun.mpich) ;;
   esac
-  for dir in "$work"/a* "$work"/r* "$work/stencil"; do
+  for dir in "$work"/a* "$work"/r* "$work"/o* "$work/stencil"; do
     if ! "$MPIVET" analyze "$dir" --json > "$work/serial.raw" 2>/dev/null; then
       # an archive the serial analysis refuses (the unit tests' garbage anchor) must fail in parallel too
       if "${run[@]}" -np 2 "$prog" "$dir" --json >/dev/null 2>&1; then

@@ -148,6 +148,28 @@ static void test_collectives(void)
   one_collective("MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, 2, "late_broadcast", "delay_12n");
 }
 
+/* The last entrant's call may take no time (SMPI on an ideal network: it enters and leaves at
+ * the tick the others leave). Rank 1 works [0,400] and its barrier is [400,400]; rank 0 works
+ * [0,100] and waits [100,400]: 300, caused by rank 1's work over the interval from the start
+ * (delay 400 - 100), not by an empty interval that ends at the zero-length barrier itself. */
+static void test_instant_last_entrant(void)
+{
+  char dir[320];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 2, 0);
+  for (int r = 0; r < 2; r++) {
+    compute(s, r, 0, r ? 400 : 100, "work");
+    mv__synth_coll(s, r, r ? 400 : 100, 400, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, -1);
+  }
+  struct mv_analysis *a = close_and_analyze(s, dir);
+  if (!a)
+    return;
+  ASSERT_INT_EQ(TICKS(a, "wait_barrier", 0, NULL), 300);
+  ASSERT_INT_EQ(TICKS(a, "delay_barrier", 1, "work"), 300);
+  check_identity(a, "wait_barrier");
+  ASSERT_INT_EQ(TICKS(a, "critical_path", 1, "work"), 400);
+  mv_analysis_free(a);
+}
+
 /* mpivet's own traces hold only MPI calls: the gaps between them are computation, named after
  * the next call (site 0x10 here); Time is first to last event. Rank 0 computes [0,500) before
  * its send, rank 1 [0,100) before its receive: Late Sender 400 caused by rank 0's computation
@@ -187,6 +209,7 @@ int main(void)
   RUN_TEST(test_chain);
   RUN_TEST(test_collectives);
   RUN_TEST(test_computation_paths);
+  RUN_TEST(test_instant_last_entrant);
   if (!keep) {
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);

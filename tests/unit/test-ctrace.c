@@ -125,7 +125,7 @@ static long write_trace(const char *dir, int iters)
   ASSERT_INT_EQ((int)set.n, 1);          /* a ring: every rank sends to +1, receives from -1 */
   uint64_t members[4] = {0, 1, 2, 3};
   struct mv__def_set world = {.id = 0, .n = 4, .filled = 4, .members = members};
-  struct mv__defs defs = {.nranks = 4, .comms = &world, .ncomms = 1};
+  struct mv__raw_defs defs = {.nranks = 4, .comms = &world, .ncomms = 1};
   strcpy(defs.meta, "test");
   ASSERT_INT_EQ(mv__ct_write(dir, &set, &defs, 4), 0);
   mv__ct_set_release(&set);

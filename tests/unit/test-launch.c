@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mpivet/engine.h"
 #include "mpivet/error.h"
 #include "mpivet/launch.h"
 #include "mpivet/results.h"
@@ -166,11 +167,28 @@ static void test_capture(void)
   ASSERT_INT_EQ(n, 2);
 }
 
+/* Every launcher has its facts in the one engine table, and the table answers by name only. */
+static void test_engine_facts(void)
+{
+  int n = 0;
+  for (const char *const *e = mv_launch_engines(); *e; e++, n++) {
+    const struct mv_engine_facts *f = mv_engine_facts(*e);
+    ASSERT_TRUE(f != NULL);
+    if (f)
+      ASSERT_STR_EQ(f->name, *e);
+  }
+  ASSERT_INT_EQ(n, 3);
+  ASSERT_TRUE(mv_engine_facts("smpi")->deterministic && mv_engine_facts("smpi")->simulated);
+  ASSERT_TRUE(!mv_engine_facts("mpirun")->deterministic);
+  ASSERT_TRUE(mv_engine_facts("nosuch") == NULL && mv_engine_facts(NULL) == NULL);
+}
+
 int main(void)
 {
   if (!mkdtemp(workdir))
     return 1;
   RUN_TEST(test_validate);
+  RUN_TEST(test_engine_facts);
   RUN_TEST(test_commands);
   RUN_TEST(test_smpi);
   RUN_TEST(test_quoting);
