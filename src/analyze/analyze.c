@@ -331,8 +331,7 @@ int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, s
   if (err)
     snprintf(errbuf, errlen, "%s: %s in the global definitions", anchor,
              err == MV_ENOMEM ? "out of memory" : "malformed or unreadable data");
-  mv__vec_init(&r.causes.waits, sizeof(struct mv__wait));
-  mv__vec_init(&r.causes.csyncs, sizeof(struct mv__csync));
+  mv__causes_init(&r.causes);
   if (!err && (!(r.local = calloc(r.defs.nloc ? r.defs.nloc : 1, 1)) ||
                !(r.tl = calloc(r.defs.nloc ? r.defs.nloc : 1, sizeof *r.tl))))
     err = MV_ENOMEM;
@@ -353,8 +352,7 @@ int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, s
   if (r.tl)
     mv__tl_release(r.tl, r.defs.nloc);
   free(r.tl);
-  mv__vec_release(&r.causes.waits);
-  mv__vec_release(&r.causes.csyncs);
+  mv__causes_release(&r.causes);
   mv__tree_release(&r.tree);
   mv__map_release(&r.store.map);
   free(r.local);

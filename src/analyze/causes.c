@@ -19,19 +19,34 @@ static char *put(char *p, const void *src, size_t n)
   return p + n;
 }
 
+void mv__causes_init(struct mv__causes *c)
+{
+  mv__vec_init(&c->waits, sizeof(struct mv__wait));
+  mv__vec_init(&c->csyncs, sizeof(struct mv__csync));
+  mv__vec_init(&c->msgs, sizeof(struct mv__msg));
+}
+
+void mv__causes_release(struct mv__causes *c)
+{
+  mv__vec_release(&c->waits);
+  mv__vec_release(&c->csyncs);
+  mv__vec_release(&c->msgs);
+}
+
 int mv__causes_pack(const struct mv__tl *tl, uint32_t nloc, const struct mv__causes *c, void **buf, size_t *len)
 {
-  size_t n = 3 * sizeof(uint64_t);
+  size_t n = 4 * sizeof(uint64_t);
   uint64_t ntl = 0;
   for (uint32_t i = 0; tl && i < nloc; i++)
     if (tl[i].started)
       ntl++, n += sizeof(struct tl_head) + tl[i].t.len * (sizeof(uint64_t) + sizeof(uint32_t));
-  n += c->waits.len * sizeof(struct mv__wait) + c->csyncs.len * sizeof(struct mv__csync);
+  n += c->waits.len * sizeof(struct mv__wait) + c->csyncs.len * sizeof(struct mv__csync) +
+       c->msgs.len * sizeof(struct mv__msg);
   char *p = malloc(n ? n : 1);
   if (!p)
     return MV_ENOMEM;
   *buf = p, *len = n;
-  uint64_t counts[3] = {ntl, c->waits.len, c->csyncs.len};
+  uint64_t counts[4] = {ntl, c->waits.len, c->csyncs.len, c->msgs.len};
   p = put(p, counts, sizeof counts);
   for (uint32_t i = 0; tl && i < nloc; i++) {
     if (!tl[i].started)
@@ -42,7 +57,8 @@ int mv__causes_pack(const struct mv__tl *tl, uint32_t nloc, const struct mv__cau
     p = put(p, tl[i].cp.data, h.n * sizeof(uint32_t));
   }
   p = put(p, c->waits.data, c->waits.len * sizeof(struct mv__wait));
-  put(p, c->csyncs.data, c->csyncs.len * sizeof(struct mv__csync));
+  p = put(p, c->csyncs.data, c->csyncs.len * sizeof(struct mv__csync));
+  put(p, c->msgs.data, c->msgs.len * sizeof(struct mv__msg));
   return 0;
 }
 
@@ -74,7 +90,7 @@ int mv__causes_unpack(const void *buf, size_t len, uint32_t nloc, const struct m
                       struct mv__causes *c)
 {
   const char *p = buf, *end = p + len;
-  uint64_t counts[3];
+  uint64_t counts[4];
   if (len == 0)
     return 0;
   if (len < sizeof counts)
@@ -104,6 +120,16 @@ int mv__causes_unpack(const void *buf, size_t len, uint32_t nloc, const struct m
     if (!s)
       return MV_ENOMEM;
     memcpy(s, p, sizeof *s);
+  }
+  if (counts[3] > (size_t)(end - p) / sizeof(struct mv__msg))
+    return MV_EPARSE;
+  for (uint64_t i = 0; i < counts[3]; i++, p += sizeof(struct mv__msg)) {
+    struct mv__msg *m = mv__vec_push(&c->msgs);
+    if (!m)
+      return MV_ENOMEM;
+    memcpy(m, p, sizeof *m);
+    if (m->from >= nloc || m->to >= nloc)
+      return MV_EPARSE;
   }
   return 0;
 }

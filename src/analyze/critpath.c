@@ -15,6 +15,8 @@ struct cpacc {
   struct mv__store *out;
   uint32_t loc;
   double *total;   /* per call path: time on the critical path, all locations */
+  struct mv__vec *segs;   /* struct mv__cpseg, or NULL */
+  int nomem;
 };
 
 static void on_path(void *arg, uint32_t cp, uint64_t dt)
@@ -22,6 +24,17 @@ static void on_path(void *arg, uint32_t cp, uint64_t dt)
   struct cpacc *a = arg;
   mv__store_addf(a->out, MV__M_CP, a->loc, cp, (double)dt);
   a->total[cp] += (double)dt;
+}
+
+/* Time of the path on acc->loc in [t0, t1]: the profile and the stretch. */
+static void stretch(const struct mv__rc_input *in, struct cpacc *acc, uint64_t t0, uint64_t t1)
+{
+  mv__rc_times(in, acc->loc, t0, t1, on_path, acc);
+  struct mv__cpseg *s = acc->segs && t1 > t0 ? mv__vec_push(acc->segs) : NULL;
+  if (s)
+    *s = (struct mv__cpseg){t0, t1, acc->loc};
+  else if (acc->segs && t1 > t0)
+    acc->nomem = 1;
 }
 
 /* The latest wait of loc that began before t, or SIZE_MAX. */
@@ -44,12 +57,12 @@ static void walk(const struct mv__rc_input *in, struct cpacc *acc)
     size_t i = wait_before(in, loc, t);
     acc->loc = loc;
     if (i == SIZE_MAX) {
-      mv__rc_times(in, loc, in->tl[loc].first, t, on_path, acc);
+      stretch(in, acc, in->tl[loc].first, t);
       return;
     }
     const struct mv__wait *w = &in->w[i];
     uint64_t end = w->wenter + w->amount < t ? w->wenter + w->amount : t;
-    mv__rc_times(in, loc, end, t, on_path, acc);
+    stretch(in, acc, end, t);
     loc = w->dloc;
     t = end < in->tl[loc].last ? end : in->tl[loc].last;
   }
@@ -104,16 +117,17 @@ static int impact(struct mv__store *values, uint32_t nloc, uint32_t ncp, const d
   return err;
 }
 
-int mv__critpath(struct mv__rc_input *in, uint32_t ncp, struct mv__store *values)
+int mv__critpath(struct mv__rc_input *in, uint32_t ncp, struct mv__store *values, struct mv__vec *segs)
 {
   double *total = calloc(ncp + 1, sizeof *total);
   struct rows r = {calloc(ncp + 1, sizeof(double)), calloc(ncp + 1, sizeof(double))};
   int err = !total || !r.time || !r.wait ? MV_ENOMEM : 0;
   if (!err && in->tl) {
-    struct cpacc acc = {values, 0, total};
+    struct cpacc acc = {values, 0, total, segs, 0};
     walk(in, &acc);
+    err = acc.nomem ? MV_ENOMEM : 0;
     sum_rows(values, ncp, &r);
-    err = impact(values, in->nloc, ncp, total, &r);
+    err = err ? err : impact(values, in->nloc, ncp, total, &r);
   }
   free(total), free(r.time), free(r.wait);
   return err ? err : (values->nomem ? MV_ENOMEM : 0);

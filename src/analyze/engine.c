@@ -170,6 +170,11 @@ static void match(struct mv__engine *e, const struct mv__rec *s, const struct mv
   int64_t w = r->enter < s->enter && s->enter <= r->leave ? (int64_t)(s->enter - r->enter) : 0;
   if (e->local[r->loc])
     credit_late_sender(e, r, w, s);
+  struct mv__msg *msg = e->causes && e->local[r->loc] ? mv__vec_push(&e->causes->msgs) : NULL;
+  if (msg)
+    *msg = (struct mv__msg){s->enter, r->leave, s->loc, r->loc};
+  else if (e->causes && e->local[r->loc])
+    e->err = MV_ENOMEM;
   if (s->kind == MV__R_SEND && s->enter < r->enter && r->enter <= s->leave && e->local[s->loc]) {
     mv__credit(e, MV__M_LR, s->loc, s->cp, (int64_t)(r->enter - s->enter));
     mv__blame(e, MV__M_LR, side_of(s), (int64_t)(r->enter - s->enter), side_of(r), 0);

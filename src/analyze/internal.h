@@ -273,11 +273,39 @@ struct mv__csync {
   uint64_t enter, leave;
   uint32_t loc, comm;
 };
+/* A matched point-to-point message: the send call's enter on `from`, the receive call's leave on
+ * `to` (the lines of the HTML timeline). */
+struct mv__msg {
+  uint64_t send, recv;
+  uint32_t from, to;
+};
 /* Critical-path and root-cause input gathered by the analysis processes. */
 struct mv__causes {
   struct mv__vec waits;     /* struct mv__wait */
   struct mv__vec csyncs;    /* struct mv__csync */
+  struct mv__vec msgs;      /* struct mv__msg */
 };
+/* A stretch [t0, t1] of the critical path on location loc (critpath.c). */
+struct mv__cpseg {
+  uint64_t t0, t1;
+  uint32_t loc;
+};
+/* Who a delay made wait (rootcause.c): the delay costs that call path dcp on dloc got from the
+ * waits of wloc, the delay itself (dloc's time in dcp minus wloc's, over their synchronization
+ * intervals) and the rank groups (mv__rank_group) whose waits the long-term part came from. */
+struct mv__blame {
+  uint32_t dloc, dcp, wloc;
+  uint64_t who;
+  double delay, shortc, longc;
+};
+/* Ranks as 64 groups: group g holds ranks [g * n / 64, (g + 1) * n / 64), one rank each when
+ * n <= 64. The bit of rank r's group (0 for an unknown rank). */
+static inline uint64_t mv__rank_group(uint32_t r, uint32_t n)
+{
+  return r < n ? (uint64_t)1 << (n <= 64 ? r : (uint32_t)((uint64_t)r * 64 / n)) : 0;
+}
+void mv__causes_init(struct mv__causes *c);
+void mv__causes_release(struct mv__causes *c);
 
 /* ---- the replay engine ---- */
 struct mv__engine;

@@ -120,6 +120,7 @@ static int copy_defs(struct mv_analysis *a, struct mv__defs *d)
 {
   a->resolution = d->resolution;
   a->nloc = d->nloc;
+  a->nranks = d->nranks;
   a->nregions = d->nregions;
   a->loc_rank = malloc((d->nloc ? d->nloc : 1) * sizeof *a->loc_rank);
   a->names = calloc(d->nregions ? d->nregions : 1, sizeof *a->names);
@@ -155,27 +156,21 @@ static int root_causes(struct mv_analysis *a, struct mv__defs *d, struct part *p
 {
   struct gcp_ctx ctx = {parts, nparts, d->nloc, owner};
   struct mv__gcp g = {global_cp, &ctx};
-  struct mv__tl *tl = calloc(d->nloc ? d->nloc : 1, sizeof *tl);
-  struct mv__causes c;
+  struct mv__tl *tl = a->tl = calloc(d->nloc ? d->nloc : 1, sizeof *tl);
+  struct mv__causes *c = &a->causes;
   struct mv__rc_input in;
-  mv__vec_init(&c.waits, sizeof(struct mv__wait));
-  mv__vec_init(&c.csyncs, sizeof(struct mv__csync));
   int err = tl ? 0 : MV_ENOMEM;
   for (uint32_t i = 0; tl && i < d->nloc; i++) {
     mv__vec_init(&tl[i].t, sizeof(uint64_t));
     mv__vec_init(&tl[i].cp, sizeof(uint32_t));
   }
   for (int i = 0; i < nparts && !err; i++)
-    err = mv__causes_unpack(parts[i].causes, parts[i].h.ncauses, d->nloc, &g, tl, &c);
-  if (!err && (err = mv__rc_input_build(&in, d, tl, &c)) == 0) {
-    err = mv__rootcause(&in, a->tree.n, &a->values, &a->explained);
-    err = err ? err : mv__critpath(&in, a->tree.n, &a->values);
+    err = mv__causes_unpack(parts[i].causes, parts[i].h.ncauses, d->nloc, &g, tl, c);
+  if (!err && (err = mv__rc_input_build(&in, d, tl, c)) == 0) {
+    err = mv__rootcause(&in, a->tree.n, &a->values, &a->explained, &a->blames);
+    err = err ? err : mv__critpath(&in, a->tree.n, &a->values, &a->cpath);
     mv__rc_input_release(&in);
   }
-  mv__tl_release(tl, d->nloc);
-  free(tl);
-  mv__vec_release(&c.waits);
-  mv__vec_release(&c.csyncs);
   return err;
 }
 
@@ -185,6 +180,11 @@ int mv__result_build(struct mv__defs *d, const void *buf, size_t len, int nparts
   struct mv_analysis *a = calloc(1, sizeof *a);
   struct part *parts = calloc((size_t)nparts, sizeof *parts);
   struct mv__store raw = {0};
+  if (a) {
+    mv__causes_init(&a->causes);
+    mv__vec_init(&a->cpath, sizeof(struct mv__cpseg));
+    mv__vec_init(&a->blames, sizeof(struct mv__blame));
+  }
   int err = !a || !parts ? MV_ENOMEM : copy_defs(a, d);
   if (!err)
     err = parse_parts(buf, len, nparts, parts);
@@ -281,6 +281,12 @@ void mv_analysis_free(struct mv_analysis *a)
 {
   if (!a)
     return;
+  if (a->tl)
+    mv__tl_release(a->tl, a->nloc);
+  free(a->tl);
+  mv__causes_release(&a->causes);
+  mv__vec_release(&a->cpath);
+  mv__vec_release(&a->blames);
   for (uint32_t i = 0; i < a->nsites; i++)
     free(a->site_labels[i]);
   free(a->site_labels);

@@ -9,7 +9,7 @@ struct mv_analysis {
   uint64_t resolution, events, unmatched;
   int partial;
   char note[200];
-  uint32_t nloc;
+  uint32_t nloc, nranks;
   uint32_t *loc_rank;
   struct mv__tree tree;     /* global call tree; region refs index names[] */
   char **names;             /* region ref -> name */
@@ -20,6 +20,12 @@ struct mv_analysis {
   char **site_labels;       /* "module+0xoffset(symbol)" from the archive's callsites.txt */
   uint32_t nsites;
   double explained;         /* waiting time explained by the delay costs (ticks) */
+  /* kept for the reports after the passes: the call-path timelines of the locations, the wait
+   * states with their causes and the messages, the critical path, who waited for which delay */
+  struct mv__tl *tl;
+  struct mv__causes causes;
+  struct mv__vec cpath;     /* struct mv__cpseg, from the end backwards */
+  struct mv__vec blames;    /* struct mv__blame */
 };
 
 struct mv__part_hdr {

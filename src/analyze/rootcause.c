@@ -55,6 +55,9 @@ struct rc {
   uint8_t *mark;
   size_t ntouched;
   double explained, lost;
+  struct mv__vec *blame;   /* struct mv__blame per (dloc, dcp, wloc), or NULL */
+  struct mv__map bidx;     /* (dloc << 32 | dcp, wloc) -> index in blame */
+  uint64_t *who;           /* per wait: rank groups whose waits propagated into its costs */
 };
 
 static void touch(struct rc *c, uint32_t cp)
@@ -113,11 +116,39 @@ static void subtract_wait(struct rc *c, size_t i, void *into)
   ((double *)into)[s->wcp] -= (double)s->amount;
 }
 
-/* Propagation: the wait gets share x its waiting time of costs, per kind. */
-static void add_cost(struct rc *c, size_t i, void *share)
+struct prop {
+  const double *share;
+  size_t src;   /* the wait whose costs propagate */
+};
+
+/* Propagation: the wait gets share x its waiting time of costs, per kind (and the ranks whose
+ * waiting they are). */
+static void add_cost(struct rc *c, size_t i, void *arg)
 {
+  const struct prop *p = arg;
   for (int q = 0; q < K_COUNT; q++)
-    c->cost[i * K_COUNT + q] += ((const double *)share)[q] * (double)c->in->w[i].amount;
+    c->cost[i * K_COUNT + q] += p->share[q] * (double)c->in->w[i].amount;
+  c->who[i] |= c->who[p->src] | mv__rank_group(c->in->d->loc_rank[c->in->w[p->src].wloc], c->in->d->nranks);
+}
+
+/* Who waited for delay d of call path cp on w's delayer (short-term and long-term costs). */
+static void blame(struct rc *c, const struct mv__wait *w, size_t i, uint32_t cp, double d, double s, double l)
+{
+  int inserted;
+  uint64_t *slot = c->blame ? mv__map_put(&c->bidx, (uint64_t)w->dloc << 32 | cp, w->wloc, c->blame->len,
+                                          &inserted) : NULL;
+  struct mv__blame *b = slot && inserted ? mv__vec_push(c->blame) : NULL;
+  if (c->blame && (!slot || (inserted && !b))) {
+    c->out->nomem = 1;
+    return;
+  }
+  if (!slot)
+    return;
+  b = &MV__VEC_AT(c->blame, struct mv__blame, *slot);
+  if (inserted)
+    *b = (struct mv__blame){w->dloc, cp, w->wloc, 0, 0, 0, 0};
+  b->delay += d, b->shortc += s, b->longc += l;
+  b->who |= l > 0 ? c->who[i] : 0;
 }
 
 /* Costs per delaying call path: gamma_short (the wait, kind k) and gamma_long (the wait's
@@ -131,9 +162,11 @@ static void credit_delays(struct rc *c, const struct mv__wait *w, size_t i, int 
     if (d <= 0)
       continue;
     mv__store_addf(c->out, kinds[k].shortm, w->dloc, cp, gshort * d);
+    double l = 0;
     for (int q = 0; q < K_COUNT; q++)
       if (phi[q] > 0)
-        mv__store_addf(c->out, kinds[q].longm, w->dloc, cp, phi[q] * d);
+        mv__store_addf(c->out, kinds[q].longm, w->dloc, cp, phi[q] * d), l += phi[q] * d;
+    blame(c, w, i, cp, d, gshort * d, l);
   }
 }
 
@@ -200,7 +233,8 @@ static void sync_wait(struct rc *c, size_t i, const uint64_t iv[4], double wsum)
   for (int q = 0; q < K_COUNT; q++)
     share[q] = phi[q] / tot + (q == k ? explained / tot : 0);
   memcpy(&c->cost[i * K_COUNT], phi, sizeof phi);
-  each_wait(c, w->dloc, iv[2], iv[3], i, add_cost, share);
+  struct prop p = {share, i};
+  each_wait(c, w->dloc, iv[2], iv[3], i, add_cost, &p);
   classify(c, w, i, amount * wsum / tot);
 }
 
@@ -238,7 +272,8 @@ static void contention_wait(struct rc *c, size_t i, const uint64_t iv[4], double
     double sw = r / wsum;
     for (int q = 0; q < K_COUNT; q++)
       share[q] = phi[q] * sw + (q == K_LOCK ? amount * sw : 0);
-    each_wait(c, w->dloc, iv[2], iv[3], i, add_cost, share);
+    struct prop p = {share, i};
+    each_wait(c, w->dloc, iv[2], iv[3], i, add_cost, &p);
   }
   classify(c, w, i, amount * r);
 }
@@ -261,15 +296,19 @@ static void one_wait(struct rc *c, size_t i)
   c->done[i] = 1;
 }
 
-int mv__rootcause(struct mv__rc_input *in, uint32_t ncp, struct mv__store *out, double *explained)
+int mv__rootcause(struct mv__rc_input *in, uint32_t ncp, struct mv__store *out, double *explained,
+                  struct mv__vec *blames)
 {
   struct rc c = {in, out, calloc(in->nw * K_COUNT + 1, sizeof(double)), calloc(in->nw + 1, 1),
                  calloc(ncp + 1, sizeof(double)), calloc(ncp + 1, sizeof(double)),
-                 malloc((ncp + 1) * sizeof(uint32_t)), calloc(ncp + 1, 1), 0, 0, 0};
-  int err = !c.cost || !c.done || !c.tw || !c.td || !c.touched || !c.mark ? MV_ENOMEM : 0;
+                 malloc((ncp + 1) * sizeof(uint32_t)), calloc(ncp + 1, 1), 0, 0, 0, blames, {0},
+                 calloc(in->nw + 1, sizeof(uint64_t))};
+  int err = !c.cost || !c.done || !c.tw || !c.td || !c.touched || !c.mark || !c.who ? MV_ENOMEM : 0;
+  mv__map_init(&c.bidx);
   for (size_t k = 0; !err && k < in->nw; k++)   /* latest end of waiting first */
     one_wait(&c, in->order[k]);
   *explained = c.explained - c.lost;
-  free(c.cost), free(c.done), free(c.tw), free(c.td), free(c.touched), free(c.mark);
+  mv__map_release(&c.bidx);
+  free(c.cost), free(c.done), free(c.tw), free(c.td), free(c.touched), free(c.mark), free(c.who);
   return err ? err : (out->nomem ? MV_ENOMEM : 0);
 }

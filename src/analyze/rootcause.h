@@ -33,10 +33,12 @@ size_t mv__rc_waits_from(const struct mv__rc_input *in, uint32_t loc, uint64_t f
 void mv__rc_times(const struct mv__rc_input *in, uint32_t loc, uint64_t a, uint64_t b,
                   void (*fn)(void *arg, uint32_t cp, uint64_t dt), void *arg);
 
-/* Delay costs and wait-state classes into out; *explained: the waiting time they explain. */
-int mv__rootcause(struct mv__rc_input *in, uint32_t ncp, struct mv__store *out, double *explained);
+/* Delay costs and wait-state classes into out; *explained: the waiting time they explain;
+ * who waited for which delay into blames (struct mv__blame; NULL: not kept). */
+int mv__rootcause(struct mv__rc_input *in, uint32_t ncp, struct mv__store *out, double *explained,
+                  struct mv__vec *blames);
 /* Critical path, its imbalance and the performance impact; `values` holds the wait states and
  * exclusive times (metric categories) of the analysis. */
-int mv__critpath(struct mv__rc_input *in, uint32_t ncp, struct mv__store *values);
+int mv__critpath(struct mv__rc_input *in, uint32_t ncp, struct mv__store *values, struct mv__vec *segs);
 
 #endif

@@ -1,4 +1,4 @@
-/* `mpivet analyze TRACE [--json] [--top N] [--cube FILE]`: wait-state analysis of an OTF2 archive (a folder
+/* `mpivet analyze TRACE [--json] [--top N] [--cube FILE] [--html FILE]`: wait-state analysis of an OTF2 archive (a folder
  * holding traces.otf2, or the anchor file itself). Exit 0 with the report, 2 when the archive
  * cannot be read; a truncated trace is analyzed as far as it goes and the report says so. */
 #include <getopt.h>
@@ -14,7 +14,7 @@
 #include "mpivet/paths.h"
 
 static const char usage[] =
-  "usage: mpivet analyze TRACE [--json] [--top N] [--cube FILE.cubex] [--np P [--mpi F]]\n"
+  "usage: mpivet analyze TRACE [--json] [--top N] [--cube FILE.cubex] [--html FILE.html] [--np P [--mpi F]]\n"
   "       mpivet analyze TRACE --value METRIC [--rank R] [--region NAME]\n\n"
   "Find wait states in an OTF2 trace (ours or Score-P's) by replaying its MPI communication:\n"
   "Late Sender (and Wrong Order), Late Receiver, Wait at Barrier, Wait at N x N, Late Broadcast,\n"
@@ -24,6 +24,10 @@ static const char usage[] =
   "  --json      the whole metric x call path x rank cube as JSON on stdout\n"
   "  --top N     wait states listed in the text report (default 10)\n"
   "  --cube FILE also write the cube as a CUBE4 report (.cubex) for the Cube GUI\n"
+  "  --html FILE also write one self-contained page (no network): the timeline of every rank\n"
+  "              (MPI calls, computation, wait states, messages, the critical path; zoom and\n"
+  "              pan; binned when larger than 400000 items), the metric x call path x rank\n"
+  "              panes and the root causes; an existing FILE is not overwritten\n"
   "  --value METRIC [--rank R] [--region NAME]\n"
   "              print only the inclusive value of one metric (e.g. late_sender, in seconds;\n"
   "              counters in occurrences), optionally of one rank and of call paths ending\n"
@@ -71,6 +75,23 @@ static int parallel(const char *anchor, int np, const char *mpi, int json, long 
   return MV_EXIT_OK;
 }
 
+/* The HTML page into a new file (never over an existing one: it may be the user's). */
+static int write_html(const struct mv_analysis *a, const char *path, const char *trace)
+{
+  FILE *fp = fopen(path, "wx");
+  if (!fp)
+    return mv_cli_fail("analyze", MV_EIO, "%s: cannot create the page (it exists, or the folder is not writable)",
+                       path);
+  char title[4200];
+  snprintf(title, sizeof title, "mpivet analyze %s", trace);
+  int rc = mv_analysis_write_html(a, fp, title);
+  if (fclose(fp) != 0 && rc == 0)
+    rc = MV_EIO;
+  if (rc != 0)
+    return mv_cli_fail("analyze", rc, "%s: writing the page: %s", path, mv_strerror(rc));
+  return 0;
+}
+
 static int write_cube(const struct mv_analysis *a, const char *path)
 {
   FILE *fp = fopen(path, "wb");
@@ -110,10 +131,11 @@ int cmd_analyze(int argc, char **argv)
     {"value", required_argument, NULL, 'v'}, {"rank", required_argument, NULL, 'r'},
     {"region", required_argument, NULL, 'g'}, {"np", required_argument, NULL, 'n'},
     {"mpi", required_argument, NULL, 'm'}, {"cube", required_argument, NULL, 'c'},
+    {"html", required_argument, NULL, 'H'},
     {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   int json = 0, c;
   long top = 10, rank = -1, np = 0;
-  const char *value = NULL, *region = NULL, *mpi = "openmpi", *cube = NULL;
+  const char *value = NULL, *region = NULL, *mpi = "openmpi", *cube = NULL, *html = NULL;
   optind = 1;
   while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
     if (c == 'h') {
@@ -135,6 +157,8 @@ int cmd_analyze(int argc, char **argv)
       mpi = optarg;
     } else if (c == 'c') {
       cube = optarg;
+    } else if (c == 'H') {
+      html = optarg;
     } else if (c == 'g') {
       region = optarg;
     } else if (c == 'r') {
@@ -156,6 +180,8 @@ int cmd_analyze(int argc, char **argv)
   if (np) {
     if (value)
       return mv_cli_error("analyze", "--value works in one process only (drop --np)");
+    if (html)
+      return mv_cli_error("analyze", "--html works in one process only (drop --np)");
     return parallel(anchor, (int)np, mpi, json, top, cube);
   }
   struct mv_analysis *a = NULL;
@@ -174,7 +200,7 @@ int cmd_analyze(int argc, char **argv)
     printf("%.9f\n", v);
     return MV_EXIT_OK;
   }
-  if (cube && (rc = write_cube(a, cube)) != 0) {
+  if ((cube && (rc = write_cube(a, cube)) != 0) || (html && (rc = write_html(a, html, argv[optind])) != 0)) {
     mv_analysis_free(a);
     return rc;
   }

@@ -1,0 +1,35 @@
+/* What the reports of an analysis share: call paths as text in a canonical order, inclusive
+ * totals per metric, unit conversion, the root causes and critical-path stretches per location
+ * and call path, and the plain-words text of the root causes (words.c). */
+#ifndef MV_ANALYZE_VIEW_H
+#define MV_ANALYZE_VIEW_H
+
+#include <stdio.h>
+
+#include "result.h"
+
+struct mv__view {
+  const struct mv_analysis *a;
+  char **path;        /* call path id -> "main > foo > MPI_Recv" */
+  uint32_t *canon;    /* call path id -> canonical index */
+  uint32_t *order;    /* canonical index -> call path id */
+  mv__xsum total[MV__M_COUNT];   /* inclusive, all ranks */
+};
+int mv__view_init(struct mv__view *v, const struct mv_analysis *a);
+void mv__view_release(struct mv__view *v);
+const char *mv__region_name(const struct mv_analysis *a, uint32_t cp);
+/* Seconds for time metrics (v in ticks), v itself for counters. */
+double mv__to_unit(const struct mv_analysis *a, int m, double v);
+
+/* Values below metric `root` summed per (location, call path), largest first. */
+struct mv__cause {
+  uint32_t loc, cp;
+  double total, longterm;   /* ticks, all kinds below root; the long-term delay costs among them */
+};
+/* NULL when out of memory; *n may be 0 (then an empty allocation is returned). */
+struct mv__cause *mv__causes_of(const struct mv_analysis *a, int root, size_t *n);
+
+/* The top `top` root causes and the critical path in plain words. 0 or MV_ENOMEM. */
+int mv__text_causes(const struct mv__view *v, FILE *fp, int top);
+
+#endif

@@ -1,0 +1,131 @@
+/* The root causes and the critical path in plain words: for each top delay (call path and rank),
+ * the waiting time it caused, on which ranks (exact up to 64 ranks, in 64 groups of ranks
+ * beyond: mv__rank_group), how much longer it ran than on the rank that waited
+ * most for it, and how much of its cost came directly or through the waits it propagated; then
+ * the critical path: its length, the ranks it passes through, the call paths longest on it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "view.h"
+#include "mpivet/error.h"
+
+/* "1-3, 5" for the ranks r with on[r] set (r < n). */
+static void rank_list(char *buf, size_t size, const uint8_t *on, uint32_t n)
+{
+  size_t len = 0;
+  buf[0] = 0;
+  for (uint32_t r = 0; r < n && len + 1 < size; r++) {
+    if (!on[r])
+      continue;
+    uint32_t e = r;
+    while (e + 1 < n && on[e + 1])
+      e++;
+    int k = e > r ? snprintf(buf + len, size - len, "%s%u-%u", len ? ", " : "", r, e)
+                  : snprintf(buf + len, size - len, "%s%u", len ? ", " : "", r);
+    len = k < 0 || (size_t)k >= size - len ? size - 1 : len + (size_t)k;
+    r = e;
+  }
+}
+
+struct who {
+  uint8_t *all, *direct;   /* per world rank: waited for the delay (at all, directly) */
+  uint32_t nranks, most;   /* the rank that waited most directly */
+  double delay;            /* the delay over that rank's synchronization intervals (ticks) */
+};
+
+/* Who waited for the delay of call path cp on location loc (from the analysis' blames). */
+static void who_waited(const struct mv_analysis *a, uint32_t loc, uint32_t cp, struct who *w)
+{
+  memset(w->all, 0, w->nranks), memset(w->direct, 0, w->nranks);
+  w->most = MV__NONE, w->delay = 0;
+  double best = -1;
+  for (size_t i = 0; i < a->blames.len; i++) {
+    const struct mv__blame *b = &MV__VEC_AT(&a->blames, struct mv__blame, i);
+    uint32_t r = a->loc_rank[b->wloc];
+    if (b->dloc != loc || b->dcp != cp)
+      continue;
+    if (b->shortc > 0 && r < w->nranks) {
+      w->all[r] = w->direct[r] = 1;
+      if (b->shortc > best)
+        best = b->shortc, w->most = r, w->delay = b->delay;
+    }
+    for (uint32_t q = 0; b->who && q < w->nranks; q++)
+      w->all[q] |= (b->who & mv__rank_group(q, w->nranks)) != 0;
+  }
+}
+
+static int root_causes(const struct mv__view *v, FILE *fp, int top, struct who *w)
+{
+  const struct mv_analysis *a = v->a;
+  double res = (double)a->resolution;
+  size_t n = 0;
+  struct mv__cause *c = mv__causes_of(a, MV__M_DELAY, &n);
+  if (!c)
+    return MV_ENOMEM;
+  fprintf(fp, "\nroot causes (delay costs: the waiting time each delay caused, directly and through "
+              "the waits it propagated):\n");
+  fprintf(fp, "  delay costs %.6g s explain %.6g s of waiting time\n",
+          mv__xsum_value(v->total[MV__M_DELAY]) / res, a->explained / res);
+  if (!n)
+    fprintf(fp, "  none\n");
+  for (size_t i = 0; i < n && (int)i < top; i++) {
+    char all[256], direct[256];
+    who_waited(a, c[i].loc, c[i].cp, w);
+    rank_list(all, sizeof all, w->all, w->nranks);
+    rank_list(direct, sizeof direct, w->direct, w->nranks);
+    fprintf(fp, "  %2zu. %.6g s of waiting on rank%s %s is caused by %s on rank %u", i + 1, c[i].total / res,
+            strpbrk(all, "-,") ? "s" : "", all[0] ? all : "?", v->path[c[i].cp], a->loc_rank[c[i].loc]);
+    if (w->most != MV__NONE)
+      fprintf(fp, " (%.6g s longer than on rank %u)", w->delay / res, w->most);
+    fprintf(fp, "\n      %.6g s directly (rank%s %s waited), %.6g s through the waits that propagated it\n",
+            (c[i].total - c[i].longterm) / res, strpbrk(direct, "-,") ? "s" : "", direct[0] ? direct : "?",
+            c[i].longterm / res);
+  }
+  free(c);
+  return 0;
+}
+
+static int critical_path(const struct mv__view *v, FILE *fp, int top, struct who *w)
+{
+  const struct mv_analysis *a = v->a;
+  double res = (double)a->resolution;
+  size_t ncp = 0;
+  struct mv__cause *p = mv__causes_of(a, MV__M_CP, &ncp);
+  if (!p)
+    return MV_ENOMEM;
+  memset(w->all, 0, w->nranks);
+  uint32_t last = MV__NONE, hand = 0;
+  for (size_t i = 0; i < a->cpath.len; i++) {
+    const struct mv__cpseg *s = &MV__VEC_AT(&a->cpath, struct mv__cpseg, i);
+    uint32_t r = a->loc_rank[s->loc];
+    if (r < w->nranks)
+      w->all[r] = 1;
+    hand += i > 0 && s->loc != MV__VEC_AT(&a->cpath, struct mv__cpseg, i - 1).loc;
+    last = i == 0 ? r : last;
+  }
+  char ranks[256];
+  rank_list(ranks, sizeof ranks, w->all, w->nranks);
+  fprintf(fp, "\ncritical path: %.6g s, back from the end of rank %u (the last to finish) to the start, "
+              "handed over %u times at wait states, through rank%s %s; longest on it:\n",
+          mv__xsum_value(v->total[MV__M_CP]) / res, last, hand, strpbrk(ranks, "-,") ? "s" : "",
+          ranks[0] ? ranks : "?");
+  for (size_t i = 0; i < ncp && (int)i < top; i++)
+    fprintf(fp, "  %2zu. %.6g s in %s on rank %u\n", i + 1, p[i].total / res, v->path[p[i].cp],
+            a->loc_rank[p[i].loc]);
+  fprintf(fp, "  critical-path imbalance %.6g s (time on the path above the call paths' average "
+              "non-waiting time: what balancing them would save)\n",
+          mv__xsum_value(v->total[MV__M_CPIMB]) / res);
+  free(p);
+  return 0;
+}
+
+int mv__text_causes(const struct mv__view *v, FILE *fp, int top)
+{
+  struct who w = {0};
+  w.nranks = v->a->nranks;
+  w.all = calloc(w.nranks + 1, 1), w.direct = calloc(w.nranks + 1, 1);
+  int err = !w.all || !w.direct ? MV_ENOMEM : root_causes(v, fp, top, &w);
+  err = err ? err : critical_path(v, fp, top, &w);
+  free(w.all), free(w.direct);
+  return err;
+}
