@@ -192,12 +192,6 @@ int cmd_analyze(int argc, char **argv)
   int rc = mv_analyze_trace(anchor, NULL, &a, err, sizeof err);
   if (rc != 0)
     return mv_cli_fail("analyze", rc, "%s", err);
-<<<<<<< HEAD
-  if ((rc = judgeable(a, argv[optind], rank, region)) != 0) {
-    mv_analysis_free(a);
-    return rc;
-  }
-=======
   const char *note;
   for (int i = 0; verbose; i++) {
     double sec = mv_analysis_pass_time(a, i, &note);
@@ -205,9 +199,10 @@ int cmd_analyze(int argc, char **argv)
       break;
     fprintf(stderr, "mpivet analyze: pass %d, %s: %.3f s\n", i + 1, note, sec);
   }
-  if (mv_analysis_partial(a, &note))
-    fprintf(stderr, "mpivet analyze: warning: partial analysis, the trace is truncated: %s\n", note);
->>>>>>> main
+  if ((rc = judgeable(a, argv[optind], rank, region)) != 0) {
+    mv_analysis_free(a);
+    return rc;
+  }
   if (value) {
     double v = mv_analysis_value(a, value, (int)rank, region);
     mv_analysis_free(a);
