@@ -39,6 +39,9 @@ int64_t mv_analysis_ticks(const struct mv_analysis *a, const char *key, int rank
 /* 1 when the trace was truncated or unreadable in part; note says why. */
 int mv_analysis_partial(const struct mv_analysis *a, const char **note);
 uint64_t mv_analysis_events(const struct mv_analysis *a);
+/* 1 when the trace has a location of world rank `rank` / a region named `region`. */
+int mv_analysis_has_rank(const struct mv_analysis *a, int rank);
+int mv_analysis_has_region(const struct mv_analysis *a, const char *region);
 /* Waiting time (seconds) that the delay costs explain: the short-term and long-term costs of all
  * delays ("delay") add up to it; it falls short of the total waiting time where a wait's
  * synchronization interval shows neither a delay nor an earlier wait. */

@@ -41,4 +41,9 @@ int mv_platform_host_name(int i, char *buf, size_t size);
  * when np > hosts). MV_ERANGE when np > hosts * ppn with ppn > 0. */
 int mv_platform_write_hostfile(const struct mv_platform *p, int np, int ppn, FILE *fp);
 
+/* Ranks that share a host when the hostfile above places np ranks on `hosts` hosts: ppn, or
+ * with ppn 0 (wrapping around) ceil(np / hosts). One rule for the hostfile, warnings and
+ * meta.json's ranks_per_host. */
+int mv_platform_ranks_per_host(long hosts, int np, int ppn);
+
 #endif

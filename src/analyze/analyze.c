@@ -420,6 +420,22 @@ uint64_t mv_analysis_events(const struct mv_analysis *a)
   return a->events;
 }
 
+int mv_analysis_has_rank(const struct mv_analysis *a, int rank)
+{
+  for (uint32_t loc = 0; loc < a->nloc; loc++)
+    if (rank >= 0 && a->loc_rank[loc] == (uint32_t)rank)
+      return 1;
+  return 0;
+}
+
+int mv_analysis_has_region(const struct mv_analysis *a, const char *region)
+{
+  for (uint32_t r = 0; r < a->nregions; r++)
+    if (a->names[r] && strcmp(a->names[r], region) == 0)
+      return 1;
+  return 0;
+}
+
 const char *const mv__pass_names[MV__PASS_COUNT] = {
   [MV__PASS_REPLAY] = "read and replay (wait states)", [MV__PASS_MERGE] = "merge parts",
   [MV__PASS_ROOTCAUSE] = "root causes (delay costs)", [MV__PASS_CRITPATH] = "critical path",

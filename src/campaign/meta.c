@@ -15,6 +15,7 @@
 #include "mpivet/json.h"
 #include "mpivet/launch.h"
 #include "mpivet/meta.h"
+#include "mpivet/platform.h"
 
 extern char **environ;
 
@@ -109,6 +110,14 @@ static void write_plan(struct mv_json *j, const struct mv_campaign *c)
     mv_json_kv_string(j, c->keys[i], c->values[i]);
   mv_json_object_end(j);
   const char *engine = mv_campaign_get(c, "engine"), *ppn = mv_campaign_get(c, "ppn");
+  const char *hosts = mv_campaign_get(c, "platform_hosts");
+  if (hosts) {   /* ranks sharing a host at each process count of nprocs (SMPI built-in platforms) */
+    mv_json_key(j, "ranks_per_host");
+    mv_json_array_begin(j);
+    for (size_t i = 0; i < p->n_nprocs; i++)
+      mv_json_int(j, mv_platform_ranks_per_host(atol(hosts), p->nprocs[i], ppn ? atoi(ppn) : 0));
+    mv_json_array_end(j);
+  }
   const struct mv_engine_facts *facts = mv_engine_facts(engine);
   if (facts && facts->simulated) {
     const char *args[16];

@@ -108,6 +108,25 @@ static int write_cube(const struct mv_analysis *a, const char *path)
   return 0;
 }
 
+/* An analysis that read no event, or a --rank or --region the trace does not have, would
+ * print zeros that look like "no wait states": exit 2 instead. Warns about a partial one. */
+static int judgeable(const struct mv_analysis *a, const char *trace, long rank, const char *region)
+{
+  const char *note;
+  int partial = mv_analysis_partial(a, &note);
+  if (mv_analysis_events(a) == 0)
+    return mv_cli_error("analyze", "%s: no events could be read%s%s: nothing to analyze", trace,
+                        partial ? ": " : "", partial ? note : "");
+  if (partial)
+    fprintf(stderr, "mpivet analyze: warning: partial analysis, the trace is truncated: %s\n", note);
+  if (rank >= 0 && !mv_analysis_has_rank(a, (int)rank))
+    return mv_cli_error("analyze", "--rank %ld: %s has no such rank", rank, trace);
+  if (region && !mv_analysis_has_region(a, region))
+    return mv_cli_error("analyze", "--region %s: %s has no region of that name (e.g. MPI_Recv; "
+                        "see the call paths in --json)", region, trace);
+  return 0;
+}
+
 int cmd_analyze(int argc, char **argv)
 {
   static const struct option opts[] = {
@@ -156,6 +175,9 @@ int cmd_analyze(int argc, char **argv)
   }
   if (optind != argc - 1)
     return mv_cli_error("analyze", "expected one TRACE argument (see mpivet analyze --help)");
+  if ((rank >= 0 || region) && !value)
+    return mv_cli_error("analyze", "--rank and --region select what --value prints: give --value "
+                        "METRIC too");
   char anchor[4096], err[512];
   if (anchor_of(argv[optind], anchor, sizeof anchor) != 0)
     return mv_cli_error("analyze", "%s: no OTF2 archive here (expected a folder with traces.otf2)",
@@ -177,8 +199,10 @@ int cmd_analyze(int argc, char **argv)
       break;
     fprintf(stderr, "mpivet analyze: pass %d, %s: %.3f s\n", i + 1, note, sec);
   }
-  if (mv_analysis_partial(a, &note))
-    fprintf(stderr, "mpivet analyze: warning: partial analysis, the trace is truncated: %s\n", note);
+  if ((rc = judgeable(a, argv[optind], rank, region)) != 0) {
+    mv_analysis_free(a);
+    return rc;
+  }
   if (value) {
     double v = mv_analysis_value(a, value, (int)rank, region);
     mv_analysis_free(a);

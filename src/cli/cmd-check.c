@@ -212,6 +212,10 @@ static int smpi_platform(struct mv_campaign *c, const struct check_opts *o)
   struct mv_platform pf;
   if (mv_platform_parse(o->platform ? o->platform : spec, &pf, err, sizeof err))
     return mv_cli_error("check", "--platform: %s", err);
+  char hosts[32];
+  snprintf(hosts, sizeof hosts, "%d", pf.hosts);
+  if (mv_campaign_set(c, "platform_hosts", hosts))
+    return mv_cli_fail("check", MV_ENOMEM, "out of memory");
   mv_campaign_path(c, "platform.xml", path, sizeof path);
   FILE *fp = fopen(path, "w");
   int rc = !fp || mv_platform_write_xml(&pf, fp);
@@ -325,8 +329,33 @@ static int new_campaign(struct mv_campaign *c, struct check_opts *o)
   return mv_campaign_save(c) ? mv_cli_error("check", "%s: cannot save the plan", c->dir) : 0;
 }
 
+/* "np 32..64 run 2..4 ranks per host of the 16 hosts of cluster:16" when a platform has fewer
+ * hosts than ranks (SMPI then places several ranks per host, which changes the times); "" when
+ * every rank has a host of its own or the host count is unknown (an XML file). */
+static void shared_hosts(const struct mv_campaign *c, char *buf, size_t size)
+{
+  const char *hosts = mv_campaign_get(c, "platform_hosts"), *ppn = mv_campaign_get(c, "ppn");
+  int first = 0, lo = 0, hi = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; hosts && i < c->plan.n_nprocs; i++) {
+    int np = c->plan.nprocs[i], k = mv_platform_ranks_per_host(atol(hosts), np, ppn ? atoi(ppn) : 0);
+    if (k > 1 && !first)
+      first = np, lo = k;
+    hi = k > hi ? k : hi;
+  }
+  if (first)
+    snprintf(buf, size, "np %d..%d run%s %d%s%.0d ranks per host of the %s hosts of %s%s", first,
+             c->plan.nprocs[c->plan.n_nprocs - 1], lo < hi ? "" : " up to", lo, lo < hi ? ".." : "",
+             lo < hi ? hi : 0, hosts, mv_campaign_get(c, "platform"), ppn ? " (--ppn)" : "");
+}
+
 static int run_campaign(struct mv_campaign *c)
 {
+  char shared[256];
+  shared_hosts(c, shared, sizeof shared);
+  if (shared[0] && !mv_campaign_get(c, "ppn"))   /* --ppn asked for it */
+    fprintf(stderr, "mpivet check: warning: %s; a rank per host needs a platform of %d hosts\n",
+            shared, c->plan.nprocs[c->plan.n_nprocs - 1]);
   char key[64];
   const char *engine = cost_key(mv_campaign_get(c, "engine"), mv_campaign_get(c, "mpi"), key,
                                 sizeof key);
@@ -377,8 +406,11 @@ static int analyze(struct mv_campaign *c, const char *command_line)
            c->plan.nprocs[c->plan.n_nprocs - 1], c->plan.runs, c->plan.reps, sizes, pp,
            (unsigned long long)c->plan.seed);
   snprintf(r->info[1], sizeof r->info[1], "expectations: %.200s", mv_campaign_get(c, "expect"));
+  char shared[256];
+  shared_hosts(c, shared, sizeof shared);
   if (mv_campaign_get(c, "platform"))
-    snprintf(r->info[2], sizeof r->info[2], "platform: %.200s", mv_campaign_get(c, "platform"));
+    snprintf(r->info[2], sizeof r->info[2], "platform: %.200s%s%.250s", mv_campaign_get(c, "platform"),
+             shared[0] ? "; " : "", shared);
   if (a.skip_memory && a.n_skipped)
     snprintf(r->info[3], sizeof r->info[3], "memory: %zu expectation%s not judged under SMPI (every "
              "rank runs in one simulator process, so no allocation belongs to a rank); measure "

@@ -195,3 +195,10 @@ int mv_platform_write_hostfile(const struct mv_platform *p, int np, int ppn, FIL
     fprintf(fp, "node-%d\n", ppn > 0 ? r / ppn : r % p->hosts);
   return ferror(fp) ? MV_EIO : 0;
 }
+
+int mv_platform_ranks_per_host(long hosts, int np, int ppn)
+{
+  if (ppn > 0)
+    return ppn < np ? ppn : np;
+  return hosts < 1 ? np : (int)((np + hosts - 1) / hosts);
+}

@@ -118,6 +118,9 @@ int main(int argc, char **argv)
     if (rc) {
       fprintf(stderr, "mpivet-analyze-mpi: %s\n", err);
       code = 2;
+    } else if (mv_analysis_events(a) == 0) {   /* as mpivet analyze: zeros would read as no waits */
+      fprintf(stderr, "mpivet-analyze-mpi: %s: no events could be read: nothing to analyze\n", trace);
+      code = 2;
     } else {
       const char *note;
       if (mv_analysis_partial(a, &note))
