@@ -3,8 +3,12 @@
 # three matrix sizes the median Gflop/s of RUNS real Open MPI runs on this machine against
 # `mpivet simulate` of the emulated HPL on the calibration (ranks on one simulated host with the
 # machine's 2 cores, as the real runs share them), and finally a 1024-rank simulation on a
-# calibrated fat tree (N = 20000, 32 x 32 grid) with its wall time and peak memory.
-# Usage: hpl.sh CAL [RUNS=3] [SIZES="1000 2000 3000"]
+# calibrated fat tree (N = 20000, 32 x 32 grid) with its wall time, CPU time and peak memory
+# (the simulator's proportional set size, sampled every 2 s: the resident size that
+# `mpivet simulate` prints counts the pages of SMPI_SHARED_MALLOC once per mapping, 6 GB for
+# what is 0.3 GB of memory). As root the real runs and the small simulations run under
+# `chrt -f 20` (a loaded machine stretches real runs and SMPI's benchmarked computation alike);
+# the 1024-rank one does not (it is long). Usage: hpl.sh CAL [RUNS=3] [SIZES="1000 2000 3000"]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/../.." && pwd)
 cal=$(cd "$1" && pwd); runs=${2:-3}; sizes=${3:-"1000 2000 3000"}
@@ -13,6 +17,7 @@ out=${HPL_OUT:-$(mktemp -d)}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 bash "$here/build.sh" "$out" "$cal" > "$out/build.log"
 cores=$(nproc)
+rt=(); [ "$(id -u)" = 0 ] && rt=(chrt -f 20)
 input() { sed -e "s/@N@/$1/; s/@NB@/$2/; s/@P@/$3/; s/@Q@/$4/" "$here/hpccinf.in" > hpccinf.txt; }
 gflops() { grep -Eo 'gflops [0-9.]+' | awk '{print $2}'; }
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
@@ -22,17 +27,29 @@ for grid in "1 1 1" "2 1 2" "4 2 2"; do
   for n in $sizes; do
     d="$out/run-$np-$n"; mkdir -p "$d"; cd "$d"; input "$n" 128 "$p" "$q"
     for r in $(seq "$runs"); do
-      mpirun.openmpi --oversubscribe -np "$np" "$out/hpl-openmpi" | gflops
+      "${rt[@]}" mpirun.openmpi --oversubscribe -np "$np" "$out/hpl-openmpi" | gflops
     done > real.txt
     real=$(median < real.txt)
-    pred=$("$mpivet" simulate --calibration "$cal" --platform "cluster:1,cores=$cores" --np "$np" \
+    pred=$("${rt[@]}" "$mpivet" simulate --calibration "$cal" --platform "cluster:1,cores=$cores" --np "$np" \
              --ppn "$np" "$out/hpl-smpi" | tee sim.txt | gflops)
     printf "%5d %6d %5s %14.4f %14.4f %7.1f%%\n" "$np" "$n" "${p}x$q" "$real" "$pred" \
       "$(echo "100 * ($pred - $real) / $real" | bc -l)"
   done
 done
 d="$out/run-1024"; mkdir -p "$d"; cd "$d"; input 20000 128 32 32
-"$mpivet" simulate --calibration "$cal" --platform fattree:1024 --np 1024 --json "$out/hpl-smpi" \
+pss_peak() {  # the largest proportional set size (KiB) of smpimain while it runs
+  local max=0 p v
+  while sleep 2; do
+    p=$(pgrep -f "smpimain $out/hpl-smpi" | head -1) || { [ "$max" -gt 0 ] && break; continue; }
+    v=$(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
+    [ "${v:-0}" -gt "$max" ] && { max=$v; echo "$max" > pss.txt; }
+  done
+}
+pss_peak & sampler=$!
+/usr/bin/time -f "cpu %U s user %S s system, wall %e s" -o time.txt \
+  "$mpivet" simulate --calibration "$cal" --platform fattree:1024 --np 1024 --json "$out/hpl-smpi" \
   > sim-1024.txt
+kill "$sampler" 2>/dev/null || true
 grep -E '^hpl:' sim-1024.txt
 tail -1 sim-1024.txt
+echo "1024 ranks: $(cat time.txt), peak proportional set size $(( $(cat pss.txt 2>/dev/null || echo 0) / 1024 )) MiB"

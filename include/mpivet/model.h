@@ -134,7 +134,8 @@ struct mv_model_segment {
  * to rendezvous, a cache edge): the series is split where mv_stats_segreg (BIC over the
  * RSS-optimal breakpoints, at most 3 segments) says one PMNF function per segment describes it
  * better, each segment modeled by mv_model_fit_1p with o. Residuals are relative and a segment
- * within MV_SEGMENT_EXACT_REL (5 %, half the poor-fit SMAPE) counts as exact. A segment needs 3
+ * within twice the relative noise the repetitions show, at most MV_SEGMENT_EXACT_REL (5 %, half
+ * the poor-fit SMAPE; 5 % when they show none), counts as exact. A segment needs 3
  * process counts, or is a single point at either end (a regime the data only enter there). Fills seg[0..*nseg) sorted by x and returns 0 with *nseg >= 2, or with *nseg = 0
  * when one function fits best or a segment of 3 or more points is itself a poor fit (its
  * SMAPE above MV_MODEL_POOR_SMAPE). MV_EINVAL for several parameters, MV_ENOMEM. */

@@ -35,6 +35,8 @@ struct mv_simulate_result {
   char build_log[4200];             /* smpicc's output (on a failed build) */
   char platform[4200], hostfile[4200];
   char host_speed[32];              /* the simulated hosts' speed (SimGrid units, "1Gf") */
+  char engine_log[4200];            /* SimGrid's kernel messages (a deadlock report) */
+  int deadlock;                     /* SimGrid found the simulated ranks deadlocked */
 };
 
 /* Build (when the program ends in .c) and run. MV_EEXTERN when the build or the run fails (see

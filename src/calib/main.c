@@ -131,8 +131,10 @@ static int allocate(struct calib_run *r)
     r->kc = calloc(dim * dim, sizeof(double));
     if (!r->ka || !r->kb || !r->kc)
       return -1;
-    for (size_t i = 0; i < dim * dim; i++)
+    for (size_t i = 0; i < dim * dim; i++) {   /* every page touched before any timing */
       r->ka[i] = r->kb[i] = 1.0 / (double)(1 + i % 97);
+      r->kc[i] = r->ka[i];
+    }
     for (size_t i = 0; i < dim; i++)
       r->ka[i * dim + i] = 1.0;
   }

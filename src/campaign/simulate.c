@@ -117,6 +117,9 @@ static int command(const struct mv_simulate_spec *s, const struct mv_calib_folde
   for (const char *const *a = fixed; !rc && *a; a++)
     rc = mv_cmdline_add(c, *a);
   rc = rc ? rc : mv_cmdline_addf(c, "--log=smpi_utils.app:file:%s", timing);
+  /* smpirun exits 0 after "Deadlock detected": the kernel's messages go to a file to be read */
+  rc = rc ? rc : mv_cmdline_add(c, "--log=ker_engine.thresh:info");
+  rc = rc ? rc : mv_cmdline_addf(c, "--log=ker_engine.app:file:%s", r->engine_log);
   for (size_t i = 0; !rc && f && i < f->nsettings; i++)
     rc = mv_cmdline_addf(c, "--cfg=%s", f->settings[i]);
   /* Uncalibrated: the program's measured computation counts as it ran here (SMPI's own default
@@ -131,6 +134,19 @@ static int command(const struct mv_simulate_spec *s, const struct mv_calib_folde
   for (const char *const *a = s->args; !rc && a && *a; a++)
     rc = mv_cmdline_add(c, *a);
   return rc;
+}
+
+/* 1 when SimGrid's kernel log reports a deadlock. */
+static int deadlocked(const char *log)
+{
+  char line[512];
+  FILE *fp = fopen(log, "r");
+  int found = 0;
+  while (fp && !found && fgets(line, sizeof line, fp))
+    found = strstr(line, "Deadlock detected") != NULL;
+  if (fp)
+    fclose(fp);
+  return found;
 }
 
 /* "Simulated time: X seconds." in SimGrid's timing log. */
@@ -156,7 +172,9 @@ static int run(const struct mv_simulate_spec *s, const struct mv_calib_folder *f
   struct rusage ru;
   char timing[4200];
   snprintf(timing, sizeof timing, "%s/simgrid-timing.log", s->workdir);
+  snprintf(r->engine_log, sizeof r->engine_log, "%s/simgrid-engine.log", s->workdir);
   remove(timing);
+  remove(r->engine_log);
   mv_cmdline_init(&c);
   int rc = command(s, f, r, timing, &c);
   double t0 = now();
@@ -165,6 +183,8 @@ static int run(const struct mv_simulate_spec *s, const struct mv_calib_folder *f
   mv_cmdline_release(&c);
   if (getrusage(RUSAGE_CHILDREN, &ru) == 0)
     r->max_rss_kib = ru.ru_maxrss;
+  if (!rc && (r->deadlock = deadlocked(r->engine_log)) != 0)
+    return MV_EEXTERN;
   return rc ? rc : predicted(timing, &r->predicted_s) ? MV_EEXTERN : 0;
 }
 
@@ -186,7 +206,9 @@ int mv_simulate(const struct mv_simulate_spec *s, struct mv_simulate_result *r, 
     snprintf(r->binary, sizeof r->binary, "%s", s->program);
   }
   if (!rc && (rc = run(s, s->calibration ? &f : NULL, r)) != 0)
-    snprintf(err, errsize, "%s: the simulation failed%s", s->program, r->timed_out ? " (timed out)" : "");
+    snprintf(err, errsize, "%s: the simulation %s", s->program,
+             r->deadlock ? "deadlocked (SimGrid's report above)"
+             : r->timed_out ? "failed (timed out)" : "failed");
   if (s->calibration)
     mv_calib_folder_release(&f);
   return rc;

@@ -126,6 +126,8 @@ static int simulate(struct opts *o)
   int rc = r ? mv_simulate(&o->s, r, err, sizeof err) : MV_ENOMEM;
   if (rc && r && r->build_log[0] && r->binary[0] && access(r->binary, X_OK) != 0)
     show_file(r->build_log);
+  if (rc && r && r->deadlock)
+    show_file(r->engine_log);
   if (!rc)
     print_result(o, r);
   else

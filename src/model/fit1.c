@@ -26,6 +26,8 @@ struct ctx {
   struct mv__prep prep;
   int decreasing;     /* the series clearly falls (strong scaling): terms must fall too */
   size_t last;        /* index of the largest x */
+  size_t first;       /* index of the smallest x */
+  int relaxed;        /* the cost need not be >= 0 at x = 1, only at the smallest x measured */
 };
 
 /* How the constant is fitted: free, fixed at 0, or fixed by f(1) = 0 (c0 = -sum c_j t_j(1)). */
@@ -81,7 +83,8 @@ static int admissible_falling(const struct ctx *c, const struct hyp *h)
 }
 
 /* Admissible for the robust rule: growing terms, and a cost that is not negative at x = 1
- * (one process, one byte): time and memory cannot be. */
+ * (one process, one byte): time and memory cannot be. Relaxed, only at the smallest x measured
+ * (when every fit that keeps x = 1 leaves a significant lack of fit). */
 static int admissible(const struct ctx *c, const struct hyp *h)
 {
   if (c->decreasing)
@@ -90,7 +93,8 @@ static int admissible(const struct ctx *c, const struct hyp *h)
   for (int j = 1; j <= h->nterms; j++) {
     if (!(h->coef[j] > 0.0))
       return 0;
-    at1 += h->coef[j] * c->at1[h->idx[j - 1]];
+    at1 += h->coef[j] * (c->relaxed ? c->cols[(size_t)(h->idx[j - 1] + 1) * c->n + c->first]
+                                    : c->at1[h->idx[j - 1]]);
   }
   return h->anchor == AT1 || at1 >= 0.0;
 }
@@ -225,7 +229,27 @@ static int lack_of_fit(const struct ctx *c, const struct hyp *one, double alpha)
   return f > mv_stats_f_quantile(1.0 - alpha, (double)(c->n - 2), p->pe_df);
 }
 
-static void select_robust(const struct ctx *c, const struct mv_fit_options *o, struct hyp *out,
+/* Every one-term fit that keeps the cost >= 0 at x = 1 misfits (lack of fit against the
+ * repetitions' noise), one negative there only below the measured range fits at least RELAX_GAIN
+ * times better: take it (Extra-P's synthetic series a + b log2 p with a < 0). */
+#define RELAX_GAIN 4.0
+static void search_relaxed(struct ctx *c, struct hyp *one, int *top, size_t ntop, double alpha)
+{
+  struct hyp r;
+  if (c->decreasing || !lack_of_fit(c, one, alpha))
+    return;
+  c->relaxed = 1;
+  search_one(c, &r, NULL, 0);
+  if (!isnan(r.wrss) && (isnan(one->wrss) || RELAX_GAIN * r.wrss < one->wrss)) {
+    *one = r;
+    if (top)
+      search_one(c, &r, top, ntop);
+    return;
+  }
+  c->relaxed = 0;
+}
+
+static void select_robust(struct ctx *c, const struct mv_fit_options *o, struct hyp *out,
                           int *top, size_t ntop)
 {
   struct hyp lv[NLEVELS] = {{{-1, -1}, 0, FREE, {0}, 0}};
@@ -233,6 +257,7 @@ static void select_robust(const struct ctx *c, const struct mv_fit_options *o, s
   if (fit(c, &lv[0], c->prep.sw, NULL) == 0)
     rss[0] = lv[0].wrss;
   search_one(c, &lv[1], top, ntop);
+  search_relaxed(c, &lv[1], top, ntop, o->alpha);
   rss[1] = lv[1].wrss;
   if (o->max_terms >= 2 && lack_of_fit(c, &lv[1], o->alpha)) {
     search_two(c, &lv[2]);
@@ -332,6 +357,7 @@ static int ctx_init(struct ctx *c, const double *x, size_t n, const struct mv_fi
   for (size_t i = 0; i < n; i++) {
     if (!(x[i] > 0.0) || !isfinite(x[i]))
       return MV_EINVAL;
+    c->first = x[i] < x[c->first] ? i : c->first;
     c->cols[i] = c->cols1[i] = 1.0;
     for (size_t t = 0; t < c->ns; t++) {
       c->cols[(t + 1) * n + i] = mv_term_eval(&c->space[t], x + i);

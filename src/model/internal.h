@@ -52,6 +52,10 @@ void mv__model_stats(struct mv_model *out, const double *coords, int nparams, co
 
 /* mv_model_fit_1p that also reports, in top[0..ntop-1], the indices in the search space of the
  * ntop one-term hypotheses with the lowest residual (-1 when fewer exist). */
+/* The relative standard error of a point's location the repetitions show (pooled over the points
+ * with 2 or more distinct repetitions: sample variance / mean^2 / count); 0 when none shows
+ * any (deterministic data, one value per point). */
+double mv__series_noise_rel(const struct mv_series *s);
 int mv__fit_1p_ex(const double *x, const size_t *nvalues, const double *const *values, size_t n,
                   const char *param, const struct mv_fit_options *o, struct mv_model *out,
                   int *top, size_t ntop);

@@ -152,6 +152,23 @@ static void note_switches(struct mv_judgement *j, const struct mv_series *s, con
   }
 }
 
+/* One function misses the points by more than MISFIT_NOISE times the noise their repetitions
+ * show (RMS of relative residuals): a regime change may hide under a fit that is not "poor". */
+#define MISFIT_NOISE 3.0
+static int misfit_beyond_noise(const struct mv_judgement *j, const struct mv_series *s,
+                               const struct mv_fit_options *fo)
+{
+  double noise = mv__series_noise_rel(s), sum = 0;
+  if (!(noise > 0) || s->npoints < 6)
+    return 0;
+  for (size_t i = 0; i < s->npoints; i++) {
+    double y = mv_measure_apply(fo->measure, s->values[i], s->nvalues[i]);
+    double r = y != 0 ? (y - mv_function_eval(&j->model.fn, &s->coords[i])) / y : 0;
+    sum += r * r;
+  }
+  return sqrt(sum / (double)s->npoints) > MISFIT_NOISE * noise;
+}
+
 /* A series one function fits poorly but segments fit well: each segment of 3 points or more
  * is judged against e; the worst verdict (the longest segment's among equals) and its model
  * stand for the series, and the note says where the regimes change and by how much. */
@@ -241,7 +258,7 @@ static void model_series(struct mv_judgement *j, const struct mv_series *s,
   if (j->model.decreasing)
     note_add(j, "falling series (strong scaling): modeled with negative powers of the parameter "
                 "or negative coefficients");
-  if (s->nparams == 1 && note_poor_fit(j, s, fo))
+  if (s->nparams == 1 && (note_poor_fit(j, s, fo) || misfit_beyond_noise(j, s, fo)))
     judge_segments(j, s, e, fo);
   too_few(j, s);
 }

@@ -9,6 +9,7 @@
 #include "mpivet/error.h"
 #include "mpivet/model.h"
 #include "mpivet/stats.h"
+#include "internal.h"
 
 #define MAX_SEGMENTS 3
 
@@ -93,6 +94,25 @@ static double smape(const struct segctx *c, size_t from, size_t to, const struct
   return 100 * s / (double)(to - from);
 }
 
+double mv__series_noise_rel(const struct mv_series *s)
+{
+  double sum = 0;
+  size_t npts = 0;
+  for (size_t i = 0; i < s->npoints; i++) {
+    size_t k = s->nvalues[i];
+    double m = 0, v = 0;
+    for (size_t r = 0; r < k; r++)
+      m += s->values[i][r] / (double)k;
+    for (size_t r = 0; r < k; r++)
+      v += (s->values[i][r] - m) * (s->values[i][r] - m) / (double)(k > 1 ? k - 1 : 1);
+    if (k >= 2 && v > 0 && m != 0) {
+      sum += v / (m * m) / (double)k;
+      npts++;
+    }
+  }
+  return npts ? sqrt(sum / (double)npts) : 0.0;
+}
+
 /* The segments of r as models; 0 segments when one of 3 points or more fits poorly. */
 static int fill(const struct segctx *c, const struct mv_segreg *r, struct mv_model_segment *seg,
                 size_t *nseg, const char *param)
@@ -139,7 +159,9 @@ int mv_model_fit_segments(const struct mv_series *s, const struct mv_fit_options
     so.min_x = 1;
     so.max_segments = MAX_SEGMENTS;
     so.y_scale = 1.0;
-    so.rel_floor = MV_SEGMENT_EXACT_REL;
+    /* residuals within the noise the repetitions show (at most 5 %) count as exact */
+    double noise = mv__series_noise_rel(s);
+    so.rel_floor = noise > 0 ? fmin(MV_SEGMENT_EXACT_REL, 2.0 * noise) : MV_SEGMENT_EXACT_REL;
     rc = mv_stats_segreg(c.x, n, &so, segfit, &c, &r);
     if (rc == 0 && r.nsegments >= 2)
       rc = fill(&c, &r, seg, nseg, s->params[0]);
