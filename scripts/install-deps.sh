@@ -16,6 +16,8 @@ packages=(
   libopenblas-dev
   # real applications (MPI programs we did not write; binaries lmp, nwchem.openmpi, nwchem.mpich, hpcc)
   lammps nwchem-openmpi nwchem-mpich hpcc
+  # real application linked to MPICH for bench/benchgen/real-app (ScaLAPACK's test xdlu, both MPIs)
+  scalapack-mpi-test
 )
 missing=()
 for p in "${packages[@]}"; do
