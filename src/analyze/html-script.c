@@ -1,6 +1,7 @@
 /* The script of the analysis page (html.c): the timeline on a canvas (zoom with the wheel, pan by
- * dragging, double-click resets, the call path under the pointer as a tip) and the metric tree x call
- * path x rank panes, all drawn from the page's JSON data; nothing is loaded from elsewhere. */
+ * dragging, double-click resets, the call path under the pointer as a tip; page.html#view=A,B opens
+ * it at A to B seconds) and the metric tree x call path x rank panes, all drawn from the page's JSON
+ * data; nothing is loaded from elsewhere. */
 #include "html.h"
 
 const char mv__html_script[] =
@@ -125,6 +126,8 @@ const char mv__html_script[] =
   "  cv.addEventListener('dblclick', function () { v0 = 0; v1 = Math.max(D.span, 1); draw(); });\n"
   "  document.getElementById('reset').onclick = function () { v0 = 0; v1 = Math.max(D.span, 1); draw(); };\n"
   "  window.addEventListener('resize', draw);\n"
+  "  var h = /view=([0-9.e+-]+),([0-9.e+-]+)/.exec(location.hash);   /* page.html#view=A,B: A to B seconds */\n"
+  "  if (h && +h[2] > +h[1]) { v0 = Math.max(0, +h[1] * D.res); v1 = Math.min(D.span, +h[2] * D.res); }\n"
   "  draw();\n"
   "  /* metric tree x call path x rank */\n"
   "  var M = D.metrics, sm = 0, scp = -1;\n"

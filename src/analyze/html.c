@@ -24,7 +24,7 @@ static const char css[] =
   ".cube{display:flex;gap:10px;align-items:flex-start}.cube div{flex:1;max-height:420px;overflow:auto;"
   "border:1px solid #ddd}table{border-collapse:collapse;width:100%}td{font-size:12px;padding:2px 6px;"
   "border-bottom:1px solid #eee;white-space:nowrap}td.num{text-align:right;font-family:monospace}"
-  "tr{cursor:pointer}tr.sel{background:#dbe9ff}pre{background:#f6f8fa;padding:8px;font-size:12px;overflow:auto}";
+  "tr{cursor:pointer}tr.sel{background:#dbe9ff}pre{background:#f6f8fa;padding:8px;font-size:12px;white-space:pre-wrap}";
 
 struct page {
   const struct mv__view *v;
@@ -282,12 +282,13 @@ static int causes(const struct page *p)
   return err;
 }
 
-static const char body[] =
+static const char timeline_part[] =
   "<h2>Timeline</h2>\n<p class=\"legend\"><span><i style=\"background:#7cc47c\"></i>computation</span>"
   "<span><i style=\"background:#d9534f\"></i>MPI</span><span id=\"wait-legend\"></span>"
   "<span><i style=\"background:#111;height:3px\"></i>critical path</span><span>lines: messages</span>"
   "<button id=\"reset\">whole run</button> (wheel: zoom, drag: pan, double-click: whole run)</p>\n"
-  "<canvas id=\"timeline\" height=\"200\"></canvas>\n<p id=\"status\"></p>\n"
+  "<canvas id=\"timeline\" height=\"200\"></canvas>\n<p id=\"status\"></p>\n";
+static const char cube_panes[] =
   "<h2>Metric \u00d7 call path \u00d7 rank</h2>\n<p>Selected: <b id=\"cube-sel\"></b> (click a metric, then a "
   "call path; values are the metric with its sub-metrics of the same unit)</p>\n<div class=\"cube\">"
   "<div><table id=\"metrics\"><tbody id=\"metric-rows\"></tbody></table></div>"
@@ -309,8 +310,9 @@ int mv_analysis_write_html(const struct mv_analysis *a, FILE *fp, const char *ti
             (double)p.span / (double)a->resolution, a->partial ? "; PARTIAL ANALYSIS: " : "");
     mv_xml_escape(fp, a->partial ? a->note : "");
     fputs("</p>\n", fp);
+    fputs(timeline_part, fp);
     err = causes(&p);
-    fputs(body, fp);
+    fputs(cube_panes, fp);
     err = err ? err : data(&p);
     fprintf(fp, "<script>%s</script>\n</body></html>\n", mv__html_script);
   }

@@ -56,6 +56,38 @@ static void compute(struct mv__synth *s, int rank, uint64_t t0, uint64_t t1, con
   mv__synth_leave(s, rank, t1, name);
 }
 
+#define ASSERT_HAS(text, s)                                                              \
+  do {                                                                                   \
+    if (!strstr(text, s))                                                                \
+      fprintf(stderr, "missing in the report: \"%s\"\n", s);                             \
+    ASSERT_TRUE(strstr(text, s) != NULL);                                                \
+  } while (0)
+
+/* The chain in the text report's plain words: compute_a on rank 0 causes 150 ns directly (rank 1
+ * waited; it ran 300 - 150 = 150 ns longer than on rank 1) and 150 ns through rank 1's propagated
+ * wait (rank 2 waited): 300 ns on ranks 1-2; rank 1's MPI_Recv 10 ns of rank 2's wait. The
+ * critical path runs back from rank 2's end to rank 1 and rank 0: two hand-overs, ranks 0-2. */
+static void check_words(const struct mv_analysis *a)
+{
+  char *t = NULL;
+  size_t len = 0;
+  FILE *fp = open_memstream(&t, &len);
+  ASSERT_TRUE(fp != NULL);
+  if (!fp)
+    return;
+  ASSERT_INT_EQ(mv_analysis_write_text(a, fp, 10), 0);
+  fclose(fp);
+  ASSERT_HAS(t, "delay costs 3.1e-07 s explain 3.1e-07 s of waiting time");
+  ASSERT_HAS(t, " 1. 3e-07 s of waiting on ranks 1-2 is caused by main > compute_a on rank 0 "
+                "(1.5e-07 s longer than on rank 1)\n");
+  ASSERT_HAS(t, "1.5e-07 s directly (rank 1 waited), 1.5e-07 s through the waits that propagated it");
+  ASSERT_HAS(t, " 2. 1e-08 s of waiting on rank 2 is caused by main > MPI_Recv on rank 1");
+  ASSERT_HAS(t, "critical path: 4.5e-07 s, back from the end of rank 2 (the last to finish) to the start, "
+                "handed over 2 times at wait states, through ranks 0-2");
+  ASSERT_HAS(t, " 1. 3e-07 s in main > compute_a on rank 0\n");
+  free(t);
+}
+
 /* Rank 0 computes 300, ranks 1 and 2 150. Rank 1 receives from 0 (waits 300 - 150 = 150) and
  * sends to 2 at 310; rank 2 waits 310 - 150 = 160, rank 2 ends last (main leaves at 450).
  * Backwards: rank 2's wait (end 310): its interval [0,150] has compute 150; rank 1's [0,310]
@@ -111,6 +143,7 @@ static void test_chain(void)
   /* time: first to last event, computation below it (the user regions' exclusive time) */
   ASSERT_INT_EQ(TICKS(a, "time", -1, NULL), 400 + 400 + 450);
   ASSERT_INT_EQ(TICKS(a, "comp", -1, NULL), 400 + 400 + 450 - 10 - 170 - 170);
+  check_words(a);
   mv_analysis_free(a);
 }
 
