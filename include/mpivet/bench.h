@@ -1,7 +1,6 @@
 /* The operations mpivet-bench measures (names it understands in --ops) and what the rest of
- * mpivet knows about each: the cost model, the plan, the report. mpivet-bench checks its own
- * operation table against this list at start-up (`mpivet-bench --list` fails on any
- * difference; tests/mpi/bench-mpi.sh). */
+ * mpivet knows about each: the cost model, the plan, the report. mpivet-bench's operation table
+ * is generated from this list (`mpivet-bench --list` prints it; tests/mpi/bench-mpi.sh). */
 #ifndef MPIVET_BENCH_H
 #define MPIVET_BENCH_H
 
@@ -10,7 +9,9 @@
 #include <strings.h>
 
 /* The operations table: one line per measurable entry, the one place for what mpivet knows about
- * an operation. X(op, impl, kind, sized, growth, calls, trees, label):
+ * an operation. X(id, op, impl, kind, sized, growth, calls, trees, label):
+ *   id        the entry's C identifier (mpivet-bench implements it as bench_run_<id> or, for a
+ *             MEMORY entry, bench_create_<id>; its operation table is generated from this list)
  *   op, impl  the results.csv columns (impl "default" is the library's own call; a mock-up or
  *             variant is named by its impl id everywhere: --ops, expectation files, reports)
  *   kind      TIME (time_s) or MEMORY (mem_bytes, rss_bytes of a create/free pair)
@@ -21,45 +22,45 @@
  *   trees     1 when its MPI calls (or SMPI's algorithms for them) may call Bcast, Reduce or
  *             Allreduce, whose first call makes SMPI's selector detect SMP placement (O(p^2))
  *   label     the report's column title
- * mpivet-bench checks its own table against op, impl, kind and sized at start-up (--list). */
+ */
 #define MV_BENCH_OPS(X) \
-  X("MPI_Barrier", "default", TIME, 0, PLOGP, 1, 0, "Barrier") \
-  X("MPI_Bcast", "default", TIME, 1, P, 1, 1, "Bcast") \
-  X("MPI_Reduce", "default", TIME, 1, P, 1, 1, "Reduce") \
-  X("MPI_Allreduce", "default", TIME, 1, PLOGP, 1, 1, "Allreduce") \
-  X("MPI_Gather", "default", TIME, 1, P, 1, 0, "Gather") \
-  X("MPI_Gatherv", "default", TIME, 1, P, 1, 0, "Gatherv") \
-  X("MPI_Allgather", "default", TIME, 1, PLOGP, 1, 0, "Allgather") \
-  X("MPI_Allgatherv", "default", TIME, 1, P, 1, 0, "Allgatherv") \
-  X("MPI_Alltoall", "default", TIME, 1, PLOGP, 1, 0, "Alltoall") \
-  X("MPI_Alltoallv", "default", TIME, 1, P2, 1, 0, "Alltoallv") \
-  X("MPI_Scatter", "default", TIME, 1, P, 1, 0, "Scatter") \
-  X("MPI_Scatterv", "default", TIME, 1, P, 1, 0, "Scatterv") \
-  X("MPI_Reduce_scatter", "default", TIME, 1, PLOGP, 1, 1, "Reduce_scatter") \
-  X("MPI_Reduce_scatter_block", "default", TIME, 1, P, 1, 1, "Reduce_scatter_block") \
-  X("MPI_Scan", "default", TIME, 1, P2, 1, 1, "Scan") \
-  X("MPI_Exscan", "default", TIME, 1, P2, 1, 1, "Exscan") \
-  X("pingpong", "default", TIME, 1, P, 1, 1, "pingpong") \
-  X("MPI_Gather", "gather_as_allgather", TIME, 1, P, 1, 1, "gather_as_allgather") \
-  X("MPI_Gather", "gather_as_reduce", TIME, 1, P, 1, 1, "gather_as_reduce") \
-  X("MPI_Allgather", "allgather_as_alltoall", TIME, 1, P, 1, 1, "allgather_as_alltoall") \
-  X("MPI_Allgather", "allgather_as_allreduce", TIME, 1, P, 1, 1, "allgather_as_allreduce") \
-  X("MPI_Scatter", "scatter_as_bcast", TIME, 1, P, 1, 1, "scatter_as_bcast") \
-  X("MPI_Reduce", "reduce_as_allreduce", TIME, 1, P, 1, 1, "reduce_as_allreduce") \
-  X("MPI_Reduce_scatter", "reduce_scatter_as_allreduce", TIME, 1, P, 1, 1, "reduce_scatter_as_allreduce") \
-  X("MPI_Bcast", "bcast_as_scatter_allgather", TIME, 1, P, 1, 1, "bcast_as_scatter_allgather") \
-  X("MPI_Allgather", "allgather_as_gather_bcast", TIME, 1, P, 2, 1, "Allgather (Gather+Bcast)") \
-  X("MPI_Allreduce", "allreduce_as_reduce_bcast", TIME, 1, P, 2, 1, "Allreduce (Reduce+Bcast)") \
-  X("MPI_Allreduce", "allreduce_as_reduce_scatter_block_allgather", TIME, 1, P, 1, 1, "allreduce_as_reduce_scatter_block_allgather") \
-  X("MPI_Reduce", "reduce_as_reduce_scatter_block_gather", TIME, 1, P, 1, 1, "reduce_as_reduce_scatter_block_gather") \
-  X("MPI_Reduce_scatter_block", "reduce_scatter_block_as_reduce_scatter", TIME, 1, P, 1, 1, "reduce_scatter_block_as_reduce_scatter") \
-  X("MPI_Scan", "scan_as_exscan_reduce_local", TIME, 1, P, 1, 1, "scan_as_exscan_reduce_local") \
-  X("MPI_Reduce_scatter", "reduce_scatter_as_reduce_scatterv", TIME, 1, P, 1, 1, "reduce_scatter_as_reduce_scatterv") \
-  X("MPI_Bcast", "bcast_as_binomial", TIME, 1, P, 1, 1, "Bcast (BT)") \
-  X("MPI_Comm_create", "default", MEMORY, 0, PLOGP, 1, 1, "Comm_create") \
-  X("MPI_Comm_dup", "default", MEMORY, 0, PLOGP, 1, 1, "Comm_dup") \
-  X("MPI_Win_create", "default", MEMORY, 1, PLOGP, 2, 1, "Win_create") \
-  X("MPI_Cart_create", "default", MEMORY, 0, PLOGP, 1, 1, "Cart_create")
+  X(barrier, "MPI_Barrier", "default", TIME, 0, PLOGP, 1, 0, "Barrier") \
+  X(bcast, "MPI_Bcast", "default", TIME, 1, P, 1, 1, "Bcast") \
+  X(reduce, "MPI_Reduce", "default", TIME, 1, P, 1, 1, "Reduce") \
+  X(allreduce, "MPI_Allreduce", "default", TIME, 1, PLOGP, 1, 1, "Allreduce") \
+  X(gather, "MPI_Gather", "default", TIME, 1, P, 1, 0, "Gather") \
+  X(gatherv, "MPI_Gatherv", "default", TIME, 1, P, 1, 0, "Gatherv") \
+  X(allgather, "MPI_Allgather", "default", TIME, 1, PLOGP, 1, 0, "Allgather") \
+  X(allgatherv, "MPI_Allgatherv", "default", TIME, 1, P, 1, 0, "Allgatherv") \
+  X(alltoall, "MPI_Alltoall", "default", TIME, 1, PLOGP, 1, 0, "Alltoall") \
+  X(alltoallv, "MPI_Alltoallv", "default", TIME, 1, P2, 1, 0, "Alltoallv") \
+  X(scatter, "MPI_Scatter", "default", TIME, 1, P, 1, 0, "Scatter") \
+  X(scatterv, "MPI_Scatterv", "default", TIME, 1, P, 1, 0, "Scatterv") \
+  X(reduce_scatter, "MPI_Reduce_scatter", "default", TIME, 1, PLOGP, 1, 1, "Reduce_scatter") \
+  X(reduce_scatter_block, "MPI_Reduce_scatter_block", "default", TIME, 1, P, 1, 1, "Reduce_scatter_block") \
+  X(scan, "MPI_Scan", "default", TIME, 1, P2, 1, 1, "Scan") \
+  X(exscan, "MPI_Exscan", "default", TIME, 1, P2, 1, 1, "Exscan") \
+  X(pingpong, "pingpong", "default", TIME, 1, P, 1, 1, "pingpong") \
+  X(gather_as_allgather, "MPI_Gather", "gather_as_allgather", TIME, 1, P, 1, 1, "gather_as_allgather") \
+  X(gather_as_reduce, "MPI_Gather", "gather_as_reduce", TIME, 1, P, 1, 1, "gather_as_reduce") \
+  X(allgather_as_alltoall, "MPI_Allgather", "allgather_as_alltoall", TIME, 1, P, 1, 1, "allgather_as_alltoall") \
+  X(allgather_as_allreduce, "MPI_Allgather", "allgather_as_allreduce", TIME, 1, P, 1, 1, "allgather_as_allreduce") \
+  X(scatter_as_bcast, "MPI_Scatter", "scatter_as_bcast", TIME, 1, P, 1, 1, "scatter_as_bcast") \
+  X(reduce_as_allreduce, "MPI_Reduce", "reduce_as_allreduce", TIME, 1, P, 1, 1, "reduce_as_allreduce") \
+  X(reduce_scatter_as_allreduce, "MPI_Reduce_scatter", "reduce_scatter_as_allreduce", TIME, 1, P, 1, 1, "reduce_scatter_as_allreduce") \
+  X(bcast_as_scatter_allgather, "MPI_Bcast", "bcast_as_scatter_allgather", TIME, 1, P, 1, 1, "bcast_as_scatter_allgather") \
+  X(allgather_as_gather_bcast, "MPI_Allgather", "allgather_as_gather_bcast", TIME, 1, P, 2, 1, "Allgather (Gather+Bcast)") \
+  X(allreduce_as_reduce_bcast, "MPI_Allreduce", "allreduce_as_reduce_bcast", TIME, 1, P, 2, 1, "Allreduce (Reduce+Bcast)") \
+  X(allreduce_as_reduce_scatter_block_allgather, "MPI_Allreduce", "allreduce_as_reduce_scatter_block_allgather", TIME, 1, P, 1, 1, "allreduce_as_reduce_scatter_block_allgather") \
+  X(reduce_as_reduce_scatter_block_gather, "MPI_Reduce", "reduce_as_reduce_scatter_block_gather", TIME, 1, P, 1, 1, "reduce_as_reduce_scatter_block_gather") \
+  X(reduce_scatter_block_as_reduce_scatter, "MPI_Reduce_scatter_block", "reduce_scatter_block_as_reduce_scatter", TIME, 1, P, 1, 1, "reduce_scatter_block_as_reduce_scatter") \
+  X(scan_as_exscan_reduce_local, "MPI_Scan", "scan_as_exscan_reduce_local", TIME, 1, P, 1, 1, "scan_as_exscan_reduce_local") \
+  X(reduce_scatter_as_reduce_scatterv, "MPI_Reduce_scatter", "reduce_scatter_as_reduce_scatterv", TIME, 1, P, 1, 1, "reduce_scatter_as_reduce_scatterv") \
+  X(bcast_as_binomial, "MPI_Bcast", "bcast_as_binomial", TIME, 1, P, 1, 1, "Bcast (BT)") \
+  X(comm_create, "MPI_Comm_create", "default", MEMORY, 0, PLOGP, 1, 1, "Comm_create") \
+  X(comm_dup, "MPI_Comm_dup", "default", MEMORY, 0, PLOGP, 1, 1, "Comm_dup") \
+  X(win_create, "MPI_Win_create", "default", MEMORY, 1, PLOGP, 2, 1, "Win_create") \
+  X(cart_create, "MPI_Cart_create", "default", MEMORY, 0, PLOGP, 1, 1, "Cart_create")
 
 enum mv_op_kind { MV_OP_TIME, MV_OP_MEMORY };
 enum mv_op_growth { MV_OP_GROWTH_P, MV_OP_GROWTH_PLOGP, MV_OP_GROWTH_P2 };
@@ -79,7 +80,7 @@ struct mv_op_info {
 static inline const struct mv_op_info *mv_bench_op_info_n(const char *name, size_t n)
 {
   static const struct mv_op_info table[] = {
-#define MV_BENCH_INFO_(op, impl, kind, sized, growth, calls, trees, label) \
+#define MV_BENCH_INFO_(id, op, impl, kind, sized, growth, calls, trees, label) \
     {op, impl, MV_OP_##kind, sized, MV_OP_GROWTH_##growth, calls, trees, label},
     MV_BENCH_OPS(MV_BENCH_INFO_)
 #undef MV_BENCH_INFO_

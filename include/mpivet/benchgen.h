@@ -17,7 +17,8 @@ struct mv_mvt_opv {
   uint32_t comm, win;               /* win: symbolic window (creation number) */
   int64_t peer, root;
   uint64_t tag, bytes, received, slot, other;
-  uint32_t type, op, flags;         /* datatype and reduction codes (mvt.h), SYNC flags */
+  uint32_t type, op, flags;         /* datatype and reduction codes (mvt.h), SYNC or VEC flags */
+  uint64_t members;                 /* VEC: members in the run */
 };
 struct mv_mvt_sig {
   uint32_t region;
@@ -48,6 +49,7 @@ struct mv_mvt {
   uint32_t nranks;
   uint64_t elapsed_ns;
   char *meta;
+  char *truncated;                  /* "" or why the run did not reach MPI_Finalize everywhere */
   size_t nregions;
   uint32_t *region_ids;
   char **region_names;

@@ -10,6 +10,8 @@
 
 #include <mpi.h>
 
+#include "mpivet/bench.h"
+
 #define BENCH_MAX_JOBS_OPS 128
 #define BENCH_MAX_MSIZES 64
 
@@ -114,38 +116,40 @@ void bench_buf_fill(struct bench_buf *b);
 
 enum bench_kind { BENCH_TIME, BENCH_MEMORY };
 
+/* The handle a memory op creates (and bench_memop_measure frees). */
+struct bench_handle {
+  MPI_Comm comm;
+  MPI_Win win;
+};
+
 struct bench_op {
   const char *op;          /* results.csv op, e.g. MPI_Allreduce */
   const char *impl;        /* default, a mock-up id, or bcast_as_binomial */
   enum bench_kind kind;
   int sized;               /* 0: msize is ignored (recorded as 0) */
-  void (*run)(struct bench_buf *b);
-  /* Output of the op that a mock-up must reproduce: ints compared, and whether only root has it.
-   * Set for default collectives; mock-ups find theirs through their op. */
-  int (*outlen)(const struct bench_buf *b);
-  int root_only;           /* 1: root only; 2: all ranks but 0 (Exscan) */
+  void (*run)(struct bench_buf *b);                               /* TIME */
+  void (*create)(struct bench_buf *b, struct bench_handle *h);    /* MEMORY */
 };
 
-const struct bench_op *bench_ops(int *count);
+/* The implementation of every entry of MV_BENCH_OPS (mpivet/bench.h), by its id: run functions
+ * for TIME entries (ops.c, mockups.c), create functions for MEMORY entries (mem.c). The table in
+ * ops.c is generated from the same list, so an entry's name, kind and sizing live there only. */
+#define BENCH_DECL_TIME(id) void bench_run_##id(struct bench_buf *b);
+#define BENCH_DECL_MEMORY(id) void bench_create_##id(struct bench_buf *b, struct bench_handle *h);
+#define BENCH_DECL_(id, op, impl, kind, ...) BENCH_DECL_##kind(id)
+MV_BENCH_OPS(BENCH_DECL_)
+#undef BENCH_DECL_
+
 /* Find by op name ("MPI_Bcast", "Bcast", case-insensitive) or impl id; NULL if unknown. */
 const struct bench_op *bench_op_find(const char *name);
 /* -1 when name is not a group (all, collectives, mockups, memory); else 1 when e (may be NULL)
  * belongs to the group, 0 when not. */
 int bench_group_has(const char *name, const struct bench_op *e);
-/* The i-th entry over the whole table (defaults, mock-ups, memory ops), NULL past the end. */
+/* The i-th entry of the table (MV_BENCH_OPS order), NULL past the end. */
 const struct bench_op *bench_op_entry(int i);
-/* The default implementation of an op (for checks). */
-const struct bench_op *bench_op_default(const char *op);
 /* Run op and its default once on identical input; 1 when the outputs agree on every rank. */
 int bench_op_check(const struct bench_op *op, struct bench_buf *b);
 
-/* Mock-ups and the litmus Bcast, in mockups.c (entries are appended to the table in ops.c). */
-extern const struct bench_op bench_mockups[];
-extern const int bench_nmockups;
-
-/* Memory operations (Comm_create, Comm_dup, Win_create, Cart_create), in mem.c. */
-extern const struct bench_op bench_memops[];
-extern const int bench_nmemops;
 /* Net bytes currently allocated by malloc in this process (-1 when not measured). */
 int64_t bench_mem_live(void);
 /* Proportional set size of the process in bytes from /proc/self/smaps(_rollup), -1 if unknown. */

@@ -91,71 +91,41 @@ int64_t bench_mem_live(void) { return -1; }
 int64_t bench_mem_pss(void) { return -1; }
 #endif
 
-union handle {
-  MPI_Comm comm;
-  MPI_Win win;
-};
-
-static void comm_create(struct bench_buf *b, union handle *h)
+void bench_create_comm_create(struct bench_buf *b, struct bench_handle *h)
 {
   MPI_Group g;
   MPI_Comm_group(b->comm, &g);
   MPI_Comm_create(b->comm, g, &h->comm);
   MPI_Group_free(&g);
 }
-static void comm_dup(struct bench_buf *b, union handle *h) { MPI_Comm_dup(b->comm, &h->comm); }
-static void win_create(struct bench_buf *b, union handle *h)
+void bench_create_comm_dup(struct bench_buf *b, struct bench_handle *h)
+{
+  MPI_Comm_dup(b->comm, &h->comm);
+}
+void bench_create_win_create(struct bench_buf *b, struct bench_handle *h)
 {
   MPI_Win_create(b->out, (MPI_Aint)b->msize, 1, MPI_INFO_NULL, b->comm, &h->win);
 }
-static void cart_create(struct bench_buf *b, union handle *h)
+void bench_create_cart_create(struct bench_buf *b, struct bench_handle *h)
 {
   int dims[2] = {0, 0}, periods[2] = {1, 1};
   MPI_Dims_create(b->size, 2, dims);
   MPI_Cart_create(b->comm, 2, dims, periods, 0, &h->comm);
 }
-static void comm_free(union handle *h) { MPI_Comm_free(&h->comm); }
-static void win_free(union handle *h) { MPI_Win_free(&h->win); }
-
-/* op, sized (msize matters), create, release */
-#define MEMOPS(X)                                   \
-  X("MPI_Comm_create", 0, comm_create, comm_free)   \
-  X("MPI_Comm_dup", 0, comm_dup, comm_free)         \
-  X("MPI_Win_create", 1, win_create, win_free)      \
-  X("MPI_Cart_create", 0, cart_create, comm_free)
-
-static const struct {
-  const char *op;
-  void (*create)(struct bench_buf *b, union handle *h);
-  void (*release)(union handle *h);
-} memops[] = {
-#define X(op, sized, create, release) {op, create, release},
-  MEMOPS(X)
-#undef X
-};
-
-const struct bench_op bench_memops[] = {
-#define X(op, sized, create, release) {op, "default", BENCH_MEMORY, sized, NULL, NULL, 0},
-  MEMOPS(X)
-#undef X
-};
-const int bench_nmemops = (int)(sizeof bench_memops / sizeof bench_memops[0]);
 
 void bench_memop_measure(const struct bench_op *op, struct bench_buf *b, double *seconds,
                          int64_t *bytes, int64_t *pss)
 {
-  for (size_t i = 0; i < sizeof memops / sizeof memops[0]; i++) {
-    if (strcmp(memops[i].op, op->op) != 0)
-      continue;
-    union handle h;
-    int64_t before = bench_mem_live();
-    double t0 = bench_now();
-    memops[i].create(b, &h);
-    *seconds = bench_now() - t0;
-    int64_t after = bench_mem_live();
-    *bytes = before < 0 ? -1 : after - before;
-    *pss = bench_mem_pss();
-    memops[i].release(&h);
-    return;
-  }
+  struct bench_handle h = {MPI_COMM_NULL, MPI_WIN_NULL};
+  int64_t before = bench_mem_live();
+  double t0 = bench_now();
+  op->create(b, &h);
+  *seconds = bench_now() - t0;
+  int64_t after = bench_mem_live();
+  *bytes = before < 0 ? -1 : after - before;
+  *pss = bench_mem_pss();
+  if (h.comm != MPI_COMM_NULL)
+    MPI_Comm_free(&h.comm);
+  if (h.win != MPI_WIN_NULL)
+    MPI_Win_free(&h.win);
 }

@@ -16,87 +16,87 @@ static void own_block(const struct bench_buf *b, int *dst)
 }
 
 /* GL3 Gather <= Allgather */
-static void gather_as_allgather(struct bench_buf *b)
+void bench_run_gather_as_allgather(struct bench_buf *b)
 {
   MPI_Allgather(b->in, b->block, MPI_INT, b->out, b->block, MPI_INT, b->comm);
 }
 /* GL4 Gather <= Reduce: blocks placed in a zeroed vector and summed */
-static void gather_as_reduce(struct bench_buf *b)
+void bench_run_gather_as_reduce(struct bench_buf *b)
 {
   zero(b->tmp, total(b));
   own_block(b, b->tmp);
   MPI_Reduce(b->tmp, b->out, total(b), MPI_INT, MPI_SUM, ROOT, b->comm);
 }
 /* GL5 Allgather <= Alltoall: the own block sent to everybody */
-static void allgather_as_alltoall(struct bench_buf *b)
+void bench_run_allgather_as_alltoall(struct bench_buf *b)
 {
   for (int i = 0; i < b->size; i++)
     memcpy(b->tmp + i * b->block, b->in, (size_t)b->block * sizeof(int));
   MPI_Alltoall(b->tmp, b->block, MPI_INT, b->out, b->block, MPI_INT, b->comm);
 }
 /* GL6 Allgather <= Allreduce */
-static void allgather_as_allreduce(struct bench_buf *b)
+void bench_run_allgather_as_allreduce(struct bench_buf *b)
 {
   zero(b->tmp, total(b));
   own_block(b, b->tmp);
   MPI_Allreduce(b->tmp, b->out, total(b), MPI_INT, MPI_SUM, b->comm);
 }
 /* GL7 Scatter <= Bcast: everybody receives the whole vector and keeps its block */
-static void scatter_as_bcast(struct bench_buf *b)
+void bench_run_scatter_as_bcast(struct bench_buf *b)
 {
   int *v = b->rank == ROOT ? b->in : b->tmp;
   MPI_Bcast(v, total(b), MPI_INT, ROOT, b->comm);
   memcpy(b->out, v + b->rank * b->block, (size_t)b->block * sizeof(int));
 }
 /* GL8 Reduce <= Allreduce */
-static void reduce_as_allreduce(struct bench_buf *b)
+void bench_run_reduce_as_allreduce(struct bench_buf *b)
 {
   MPI_Allreduce(b->in, b->out, b->count, MPI_INT, MPI_SUM, b->comm);
 }
 /* GL9 Reduce_scatter <= Allreduce */
-static void reduce_scatter_as_allreduce(struct bench_buf *b)
+void bench_run_reduce_scatter_as_allreduce(struct bench_buf *b)
 {
   MPI_Allreduce(b->in, b->tmp, total(b), MPI_INT, MPI_SUM, b->comm);
   memcpy(b->out, b->tmp + b->rank * b->block, (size_t)b->block * sizeof(int));
 }
 /* GL10 Bcast <= Scatter + Allgather */
-static void bcast_as_scatter_allgather(struct bench_buf *b)
+void bench_run_bcast_as_scatter_allgather(struct bench_buf *b)
 {
   MPI_Scatter(b->out, b->block, MPI_INT, b->tmp, b->block, MPI_INT, ROOT, b->comm);
   MPI_Allgather(b->tmp, b->block, MPI_INT, b->out, b->block, MPI_INT, b->comm);
 }
 /* GL11 Allgather <= Gather + Bcast */
-static void allgather_as_gather_bcast(struct bench_buf *b)
+void bench_run_allgather_as_gather_bcast(struct bench_buf *b)
 {
   MPI_Gather(b->in, b->block, MPI_INT, b->out, b->block, MPI_INT, ROOT, b->comm);
   MPI_Bcast(b->out, total(b), MPI_INT, ROOT, b->comm);
 }
 /* GL12 Allreduce <= Reduce + Bcast */
-static void allreduce_as_reduce_bcast(struct bench_buf *b)
+void bench_run_allreduce_as_reduce_bcast(struct bench_buf *b)
 {
   MPI_Reduce(b->in, b->out, b->count, MPI_INT, MPI_SUM, ROOT, b->comm);
   MPI_Bcast(b->out, b->count, MPI_INT, ROOT, b->comm);
 }
 /* GL13 Allreduce <= Reduce_scatter_block + Allgather (vector padded to p blocks) */
-static void allreduce_as_reduce_scatter_block_allgather(struct bench_buf *b)
+void bench_run_allreduce_as_reduce_scatter_block_allgather(struct bench_buf *b)
 {
   MPI_Reduce_scatter_block(b->in, b->tmp, b->block, MPI_INT, MPI_SUM, b->comm);
   MPI_Allgather(b->tmp, b->block, MPI_INT, b->out, b->block, MPI_INT, b->comm);
 }
 /* GL14 Reduce <= Reduce_scatter_block + Gather */
-static void reduce_as_reduce_scatter_block_gather(struct bench_buf *b)
+void bench_run_reduce_as_reduce_scatter_block_gather(struct bench_buf *b)
 {
   MPI_Reduce_scatter_block(b->in, b->tmp, b->block, MPI_INT, MPI_SUM, b->comm);
   MPI_Gather(b->tmp, b->block, MPI_INT, b->out, b->block, MPI_INT, ROOT, b->comm);
 }
 /* GL15 Reduce_scatter_block <= Reduce + Scatter */
-static void reduce_scatter_block_as_reduce_scatter(struct bench_buf *b)
+void bench_run_reduce_scatter_block_as_reduce_scatter(struct bench_buf *b)
 {
   MPI_Reduce(b->in, b->tmp, total(b), MPI_INT, MPI_SUM, ROOT, b->comm);
   MPI_Scatter(b->tmp, b->block, MPI_INT, b->out, b->block, MPI_INT, ROOT, b->comm);
 }
 /* GL16 Scan <= Exscan + Reduce_local */
-static void scan_as_exscan_reduce_local(struct bench_buf *b)
+void bench_run_scan_as_exscan_reduce_local(struct bench_buf *b)
 {
   MPI_Exscan(b->in, b->out, b->count, MPI_INT, MPI_SUM, b->comm);
   if (b->rank == 0)
@@ -105,14 +105,14 @@ static void scan_as_exscan_reduce_local(struct bench_buf *b)
     MPI_Reduce_local(b->in, b->out, b->count, MPI_INT, MPI_SUM);
 }
 /* GL17 Reduce_scatter <= Reduce + Scatterv */
-static void reduce_scatter_as_reduce_scatterv(struct bench_buf *b)
+void bench_run_reduce_scatter_as_reduce_scatterv(struct bench_buf *b)
 {
   MPI_Reduce(b->in, b->tmp, total(b), MPI_INT, MPI_SUM, ROOT, b->comm);
   MPI_Scatterv(b->tmp, b->counts, b->displs, MPI_INT, b->out, b->block, MPI_INT, ROOT, b->comm);
 }
 
 /* Binomial tree from rank 0: in round k, ranks below 2^k send to rank + 2^k. */
-static void bcast_as_binomial(struct bench_buf *b)
+void bench_run_bcast_as_binomial(struct bench_buf *b)
 {
   int mask = 1;
   while (mask < b->size && !(b->rank & mask))
@@ -123,24 +123,3 @@ static void bcast_as_binomial(struct bench_buf *b)
     if (b->rank + mask < b->size)
       MPI_Send(b->out, b->count, MPI_INT, b->rank + mask, 11, b->comm);
 }
-
-#define MOCK(op, id) {op, #id, BENCH_TIME, 1, id, NULL, 0}
-const struct bench_op bench_mockups[] = {
-  MOCK("MPI_Gather", gather_as_allgather),
-  MOCK("MPI_Gather", gather_as_reduce),
-  MOCK("MPI_Allgather", allgather_as_alltoall),
-  MOCK("MPI_Allgather", allgather_as_allreduce),
-  MOCK("MPI_Scatter", scatter_as_bcast),
-  MOCK("MPI_Reduce", reduce_as_allreduce),
-  MOCK("MPI_Reduce_scatter", reduce_scatter_as_allreduce),
-  MOCK("MPI_Bcast", bcast_as_scatter_allgather),
-  MOCK("MPI_Allgather", allgather_as_gather_bcast),
-  MOCK("MPI_Allreduce", allreduce_as_reduce_bcast),
-  MOCK("MPI_Allreduce", allreduce_as_reduce_scatter_block_allgather),
-  MOCK("MPI_Reduce", reduce_as_reduce_scatter_block_gather),
-  MOCK("MPI_Reduce_scatter_block", reduce_scatter_block_as_reduce_scatter),
-  MOCK("MPI_Scan", scan_as_exscan_reduce_local),
-  MOCK("MPI_Reduce_scatter", reduce_scatter_as_reduce_scatterv),
-  MOCK("MPI_Bcast", bcast_as_binomial),
-};
-const int bench_nmockups = (int)(sizeof bench_mockups / sizeof bench_mockups[0]);

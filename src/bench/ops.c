@@ -1,6 +1,7 @@
 /* The operations mpivet-bench measures with their library implementation (impl "default"):
- * every collective of the issue, the v-variants, and a ping-pong; plus the lookup over this
- * table, the mock-ups (mockups.c) and the memory ops (mem.c), and the buffers they share.
+ * every collective of the issue, the v-variants, and a ping-pong; plus the operation table,
+ * generated from MV_BENCH_OPS over these, the mock-ups (mockups.c) and the memory ops (mem.c),
+ * and the buffers they share.
  * Sizes follow PGMPI: msize n is the total volume; per-rank blocks hold ceil(n / 4 / p) ints. */
 #include <stdlib.h>
 #include <string.h>
@@ -14,71 +15,71 @@ static int len_count(const struct bench_buf *b) { return b->count; }
 static int len_block(const struct bench_buf *b) { return b->block; }
 static int len_all(const struct bench_buf *b) { return b->block * b->size; }
 
-static void run_barrier(struct bench_buf *b) { MPI_Barrier(b->comm); }
-static void run_bcast(struct bench_buf *b)
+void bench_run_barrier(struct bench_buf *b) { MPI_Barrier(b->comm); }
+void bench_run_bcast(struct bench_buf *b)
 {
   MPI_Bcast(b->out, b->count, MPI_INT, ROOT, b->comm);
 }
-static void run_reduce(struct bench_buf *b)
+void bench_run_reduce(struct bench_buf *b)
 {
   MPI_Reduce(b->in, b->out, b->count, MPI_INT, MPI_SUM, ROOT, b->comm);
 }
-static void run_allreduce(struct bench_buf *b)
+void bench_run_allreduce(struct bench_buf *b)
 {
   MPI_Allreduce(b->in, b->out, b->count, MPI_INT, MPI_SUM, b->comm);
 }
-static void run_gather(struct bench_buf *b)
+void bench_run_gather(struct bench_buf *b)
 {
   MPI_Gather(b->in, b->block, MPI_INT, b->out, b->block, MPI_INT, ROOT, b->comm);
 }
-static void run_gatherv(struct bench_buf *b)
+void bench_run_gatherv(struct bench_buf *b)
 {
   MPI_Gatherv(b->in, b->block, MPI_INT, b->out, b->counts, b->displs, MPI_INT, ROOT, b->comm);
 }
-static void run_allgather(struct bench_buf *b)
+void bench_run_allgather(struct bench_buf *b)
 {
   MPI_Allgather(b->in, b->block, MPI_INT, b->out, b->block, MPI_INT, b->comm);
 }
-static void run_allgatherv(struct bench_buf *b)
+void bench_run_allgatherv(struct bench_buf *b)
 {
   MPI_Allgatherv(b->in, b->block, MPI_INT, b->out, b->counts, b->displs, MPI_INT, b->comm);
 }
-static void run_alltoall(struct bench_buf *b)
+void bench_run_alltoall(struct bench_buf *b)
 {
   MPI_Alltoall(b->in, b->block, MPI_INT, b->out, b->block, MPI_INT, b->comm);
 }
-static void run_alltoallv(struct bench_buf *b)
+void bench_run_alltoallv(struct bench_buf *b)
 {
   MPI_Alltoallv(b->in, b->counts, b->displs, MPI_INT, b->out, b->counts, b->displs, MPI_INT,
                 b->comm);
 }
-static void run_scatter(struct bench_buf *b)
+void bench_run_scatter(struct bench_buf *b)
 {
   MPI_Scatter(b->in, b->block, MPI_INT, b->out, b->block, MPI_INT, ROOT, b->comm);
 }
-static void run_scatterv(struct bench_buf *b)
+void bench_run_scatterv(struct bench_buf *b)
 {
   MPI_Scatterv(b->in, b->counts, b->displs, MPI_INT, b->out, b->block, MPI_INT, ROOT, b->comm);
 }
-static void run_reduce_scatter(struct bench_buf *b)
+void bench_run_reduce_scatter(struct bench_buf *b)
 {
   MPI_Reduce_scatter(b->in, b->out, b->counts, MPI_INT, MPI_SUM, b->comm);
 }
-static void run_reduce_scatter_block(struct bench_buf *b)
+void bench_run_reduce_scatter_block(struct bench_buf *b)
 {
   MPI_Reduce_scatter_block(b->in, b->out, b->block, MPI_INT, MPI_SUM, b->comm);
 }
-static void run_scan(struct bench_buf *b)
+void bench_run_scan(struct bench_buf *b)
 {
   MPI_Scan(b->in, b->out, b->count, MPI_INT, MPI_SUM, b->comm);
 }
-static void run_exscan(struct bench_buf *b)
+void bench_run_exscan(struct bench_buf *b)
 {
   MPI_Exscan(b->in, b->out, b->count, MPI_INT, MPI_SUM, b->comm);
 }
 
 /* One round trip of msize bytes between rank 0 and the last rank; others idle. */
-static void run_pingpong(struct bench_buf *b)
+void bench_run_pingpong(struct bench_buf *b)
 {
   int peer = b->size - 1;
   if (b->size < 2)
@@ -92,43 +93,36 @@ static void run_pingpong(struct bench_buf *b)
   }
 }
 
-static const struct bench_op ops[] = {
-  {"MPI_Barrier", "default", BENCH_TIME, 0, run_barrier, NULL, 0},
-  {"MPI_Bcast", "default", BENCH_TIME, 1, run_bcast, len_count, 0},
-  {"MPI_Reduce", "default", BENCH_TIME, 1, run_reduce, len_count, 1},
-  {"MPI_Allreduce", "default", BENCH_TIME, 1, run_allreduce, len_count, 0},
-  {"MPI_Gather", "default", BENCH_TIME, 1, run_gather, len_all, 1},
-  {"MPI_Gatherv", "default", BENCH_TIME, 1, run_gatherv, len_all, 1},
-  {"MPI_Allgather", "default", BENCH_TIME, 1, run_allgather, len_all, 0},
-  {"MPI_Allgatherv", "default", BENCH_TIME, 1, run_allgatherv, len_all, 0},
-  {"MPI_Alltoall", "default", BENCH_TIME, 1, run_alltoall, len_all, 0},
-  {"MPI_Alltoallv", "default", BENCH_TIME, 1, run_alltoallv, len_all, 0},
-  {"MPI_Scatter", "default", BENCH_TIME, 1, run_scatter, len_block, 0},
-  {"MPI_Scatterv", "default", BENCH_TIME, 1, run_scatterv, len_block, 0},
-  {"MPI_Reduce_scatter", "default", BENCH_TIME, 1, run_reduce_scatter, len_block, 0},
-  {"MPI_Reduce_scatter_block", "default", BENCH_TIME, 1, run_reduce_scatter_block, len_block, 0},
-  {"MPI_Scan", "default", BENCH_TIME, 1, run_scan, len_count, 0},
-  {"MPI_Exscan", "default", BENCH_TIME, 1, run_exscan, len_count, 2},
-  {"pingpong", "default", BENCH_TIME, 1, run_pingpong, NULL, 0},
-};
+/* The table, generated from MV_BENCH_OPS: defaults, mock-ups, memory ops. */
+#define BENCH_FNS_TIME(id) bench_run_##id, NULL
+#define BENCH_FNS_MEMORY(id) NULL, bench_create_##id
+#define X(id, op, impl, kind, sized, ...) {op, impl, BENCH_##kind, sized, BENCH_FNS_##kind(id)},
+static const struct bench_op ops[] = {MV_BENCH_OPS(X)};
+#undef X
 #define NOPS ((int)(sizeof ops / sizeof ops[0]))
 
-const struct bench_op *bench_ops(int *count)
-{
-  *count = NOPS;
-  return ops;
-}
+/* The output of a default collective that its mock-ups must reproduce (bench_op_check): how many
+ * ints, and which ranks have it (0: all, 1: root only, 2: all but rank 0, as Exscan). */
+#define X(id, ...) BENCH_ID_##id,
+enum bench_id { MV_BENCH_OPS(X) };
+#undef X
+static const struct {
+  int (*len)(const struct bench_buf *b);
+  int ranks;
+} outputs[NOPS] = {
+  [BENCH_ID_bcast] = {len_count, 0},          [BENCH_ID_reduce] = {len_count, 1},
+  [BENCH_ID_allreduce] = {len_count, 0},      [BENCH_ID_gather] = {len_all, 1},
+  [BENCH_ID_gatherv] = {len_all, 1},          [BENCH_ID_allgather] = {len_all, 0},
+  [BENCH_ID_allgatherv] = {len_all, 0},       [BENCH_ID_alltoall] = {len_all, 0},
+  [BENCH_ID_alltoallv] = {len_all, 0},        [BENCH_ID_scatter] = {len_block, 0},
+  [BENCH_ID_scatterv] = {len_block, 0},       [BENCH_ID_reduce_scatter] = {len_block, 0},
+  [BENCH_ID_reduce_scatter_block] = {len_block, 0}, [BENCH_ID_scan] = {len_count, 0},
+  [BENCH_ID_exscan] = {len_count, 2},
+};
 
-/* The i-th entry over the three tables: defaults, mock-ups, memory ops. */
 const struct bench_op *bench_op_entry(int i)
 {
-  if (i < NOPS)
-    return &ops[i];
-  i -= NOPS;
-  if (i < bench_nmockups)
-    return &bench_mockups[i];
-  i -= bench_nmockups;
-  return i < bench_nmemops ? &bench_memops[i] : NULL;
+  return i >= 0 && i < NOPS ? &ops[i] : NULL;
 }
 
 const struct bench_op *bench_op_find(const char *name)
@@ -159,12 +153,13 @@ int bench_group_has(const char *name, const struct bench_op *e)
   return -1;
 }
 
-const struct bench_op *bench_op_default(const char *op)
+/* The index of the default implementation of an op, -1 when there is none. */
+static int default_of(const char *op)
 {
   for (int i = 0; i < NOPS; i++)
-    if (strcmp(ops[i].op, op) == 0)
-      return &ops[i];
-  return NULL;
+    if (strcmp(ops[i].op, op) == 0 && strcmp(ops[i].impl, "default") == 0)
+      return i;
+  return -1;
 }
 
 int bench_buf_init(struct bench_buf *b, MPI_Comm comm, int64_t msize)
@@ -217,23 +212,23 @@ void bench_buf_fill(struct bench_buf *b)
 }
 
 /* Compare a rank's output with the reference copy; 1 when equal or not an output rank. */
-static int same_output(const struct bench_op *def, const struct bench_buf *b, const int *ref)
+static int same_output(int def, const struct bench_buf *b, const int *ref)
 {
-  if ((def->root_only == 1 && b->rank != ROOT) || (def->root_only == 2 && b->rank == 0))
+  if ((outputs[def].ranks == 1 && b->rank != ROOT) || (outputs[def].ranks == 2 && b->rank == 0))
     return 1;
-  return memcmp(ref, b->out, (size_t)def->outlen(b) * sizeof(int)) == 0;
+  return memcmp(ref, b->out, (size_t)outputs[def].len(b) * sizeof(int)) == 0;
 }
 
 int bench_op_check(const struct bench_op *op, struct bench_buf *b)
 {
-  const struct bench_op *def = bench_op_default(op->op);
-  if (!def || !def->outlen || def == op)
+  int def = default_of(op->op);
+  if (def < 0 || !outputs[def].len || &ops[def] == op)
     return 1;
-  int n = def->outlen(b), ok = 0;
+  int n = outputs[def].len(b), ok = 0;
   int *ref = malloc(((size_t)n + 1) * sizeof(int));
   if (ref) {
     bench_buf_fill(b);
-    def->run(b);
+    ops[def].run(b);
     memcpy(ref, b->out, (size_t)n * sizeof(int));
     bench_buf_fill(b);
     op->run(b);

@@ -34,6 +34,10 @@ static const struct mv__bg_call table[] = {
   {"MPI_Scan", MV__BG_COLL, MV__BG_SENT, 1},
   {"MPI_Exscan", MV__BG_COLL, MV__BG_SENT, 1},
   {"MPI_Reduce_scatter_block", MV__BG_COLL, MV__BG_RECEIVED, 1},
+  /* v-collectives: the per-member counts follow as VEC operations (emit-calls.c, vcoll) */
+  {"MPI_Gatherv", MV__BG_COLL, MV__BG_SENT, 0}, {"MPI_Scatterv", MV__BG_COLL, MV__BG_RECEIVED, 0},
+  {"MPI_Allgatherv", MV__BG_COLL, MV__BG_SENT, 0}, {"MPI_Alltoallv", MV__BG_COLL, MV__BG_NONE, 0},
+  {"MPI_Reduce_scatter", MV__BG_COLL, MV__BG_NONE, 1},
   {"MPI_Finalize", MV__BG_FINALIZE, 0, 0},
   /* persistent point-to-point: the requests are made once per signature, then started */
   {"MPI_Start", MV__BG_START, 0, 0}, {"MPI_Startall", MV__BG_START, 0, 0},
@@ -77,12 +81,7 @@ static const char *unsupported(const char *func)
     {"MPI_Raccumulate", "request-based one-sided operations are not replayed"},
     {"MPI_Win_create_dynamic", "dynamic windows are not replayed (attached memory is not recorded)"},
     {"MPI_Win_allocate_shared", "shared-memory windows are not replayed"},
-    {"MPI_Gatherv", "v-collectives are not replayed (per-rank counts are not recorded)"},
-    {"MPI_Scatterv", "v-collectives are not replayed (per-rank counts are not recorded)"},
-    {"MPI_Allgatherv", "v-collectives are not replayed (per-rank counts are not recorded)"},
-    {"MPI_Alltoallv", "v-collectives are not replayed (per-rank counts are not recorded)"},
-    {"MPI_Reduce_scatter", "v-collectives are not replayed (per-rank counts are not recorded)"},
-    {"MPI_I", "this non-blocking collective is not replayed (per-rank counts are not recorded)"},
+    {"MPI_I", "non-blocking v-collectives are not replayed (their per-member counts are not recorded)"},
   };
   for (size_t i = 0; i < sizeof why / sizeof why[0]; i++)
     if (!strncmp(func, why[i].prefix, strlen(why[i].prefix)))
@@ -106,7 +105,7 @@ static int fits(int cls, int k, size_t *max)
     [MV__BG_SEND] = {B(SEND), 1}, [MV__BG_RECV] = {B(RECV), 1},
     [MV__BG_SENDRECV] = {B(SEND) | B(RECV), 2}, [MV__BG_ISEND] = {B(ISEND), 1},
     [MV__BG_IRECV] = {B(IRECV), 1}, [MV__BG_WAIT] = {B(DONE), 1u << 20},
-    [MV__BG_COLL] = {B(COLL), 1}, [MV__BG_FINALIZE] = {0, 0},
+    [MV__BG_COLL] = {B(COLL) | B(VEC), 1u << 20}, [MV__BG_FINALIZE] = {0, 0},
     [MV__BG_START] = {B(ISEND) | B(IRECV), 1u << 20}, [MV__BG_ICOLL] = {B(ICOLL), 1},
     [MV__BG_WIN] = {B(WIN), 1}, [MV__BG_EPOCH] = {B(EPOCH), 1}, [MV__BG_GROUP] = {B(GROUP), 1u << 20},
     [MV__BG_SYNC] = {B(SYNC), 1}, [MV__BG_RMA] = {B(PUT) | B(GET) | B(ACC), 1}};
@@ -117,7 +116,7 @@ static int fits(int cls, int k, size_t *max)
 
 static int sig_ok(const struct mv_mvt_sig *s, const struct mv__bg_call *c, const char **why)
 {
-  size_t max, nsend = 0, nrecv = 0;
+  size_t max, nsend = 0, nrecv = 0, ncoll = 0;
   for (size_t k = 0; k < s->nops; k++) {
     int kind = s->ops[k].kind;
     if (kind == MV_MVT_OP_OTHER || kind == MV_MVT_OP_LOST) {
@@ -125,6 +124,7 @@ static int sig_ok(const struct mv_mvt_sig *s, const struct mv__bg_call *c, const
                                     : "an event kind benchgen does not replay (MPI-IO, or an RMA group the trace does not define)";
       return MV_EUNSUP;
     }
+    ncoll += kind == MV_MVT_OP_COLL || kind == MV_MVT_OP_ICOLL;
     if (!fits(c->cls, kind, &max) || (nsend += kind == MV_MVT_OP_SEND) > 1 ||
         (nrecv += kind == MV_MVT_OP_RECV) > 1) {
       *why = "operations that do not fit the function (malformed trace)";
@@ -132,6 +132,10 @@ static int sig_ok(const struct mv_mvt_sig *s, const struct mv__bg_call *c, const
     }
   }
   fits(c->cls, -2, &max);
+  if ((c->cls == MV__BG_COLL || c->cls == MV__BG_ICOLL) && (ncoll != 1 || s->ops[0].kind == MV_MVT_OP_VEC)) {
+    *why = "a collective without its one collective operation (malformed trace)";
+    return MV_EPARSE;
+  }
   if (s->nops > max || (s->nops == 0 && c->cls != MV__BG_FINALIZE)) {
     *why = "a wrong number of operations for the function (malformed trace)";
     return MV_EPARSE;
@@ -141,6 +145,11 @@ static int sig_ok(const struct mv_mvt_sig *s, const struct mv__bg_call *c, const
 
 int mv__bg_validate(const struct mv_mvt *t, char *msg, size_t msgsize)
 {
+  if (t->truncated && t->truncated[0]) {
+    snprintf(msg, msgsize, "the traced run did not reach MPI_Finalize (%s): a benchmark of its "
+             "calls would not end; trace a complete run", t->truncated);
+    return MV_EUNSUP;
+  }
   for (size_t i = 0; i < t->nsigs; i++) {
     const struct mv_mvt_sig *s = &t->sigs[i];
     const struct mv__bg_call *c = mv__bg_call_of(s->func);

@@ -57,7 +57,8 @@ static int same_op(const struct mv_mvt *a, const struct mv_mvt_opv *x, const str
   resolve(b, y, r, &kb, &pb);
   return ka == kb && pa == pb && x->tag == y->tag && x->bytes == y->bytes && x->root == y->root &&
          x->received == y->received && x->slot == y->slot && x->win == y->win &&
-         x->flags == y->flags && x->op == y->op && (x->type == y->type || x->type < 2);
+         x->flags == y->flags && x->op == y->op && x->members == y->members &&
+         (x->type == y->type || x->type < 2);
 }
 
 static int same_call(const struct mv_mvt *a, long sa, const struct mv_mvt *b, long sb, uint32_t r)

@@ -111,6 +111,42 @@ static void coll_count(const struct mv_mvt_opv *o, int how, const char *t, char 
   }
 }
 
+/* The runs of a v-collective's counts (VEC operations, which: 0 sent, 1 received) as a static
+ * array of (members, bytes) pairs named name; the number of runs. */
+static size_t vec_runs(struct mv__gen *g, const struct mv_mvt_sig *s, int which, const char *name)
+{
+  size_t n = 0;
+  fprintf(g->out, "  static const long %s[] = {", name);
+  for (size_t j = 0; j < s->nops; j++)
+    if (s->ops[j].kind == MV_MVT_OP_VEC && (int)s->ops[j].flags == which)
+      fprintf(g->out, "%s%" PRIu64 ", %" PRIu64, n++ ? ", " : "", s->ops[j].members, s->ops[j].bytes);
+  fprintf(g->out, "%s};\n", n ? "" : "0, 0");
+  return n;
+}
+
+/* A v-collective: its per-member counts and displacements built from the recorded runs. */
+static void vcoll(struct mv__gen *g, const struct mv_mvt_sig *s, const char *n, const char *t,
+                  const char *op, int64_t root, uint32_t c)
+{
+  size_t ns = vec_runs(g, s, 0, "sr"), nr = vec_runs(g, s, 1, "rr");
+  fprintf(g->out, "  vcounts(%" PRIu32 ", sr, %zu, %s, vc[0], vc[1]);\n  vcounts(%" PRIu32
+          ", rr, %zu, %s, vc[2], vc[3]);\n", c, ns, t, c, nr, t);
+  const char *f = s->func;
+  if (!strcmp(f, "MPI_Gatherv"))
+    fprintf(g->out, "  MPI_Gatherv(sbuf, %s, %s, rbuf, vc[2], vc[3], %s, %" PRId64 ", comm[%" PRIu32 "]);\n",
+            n, t, t, root, c);
+  else if (!strcmp(f, "MPI_Scatterv"))
+    fprintf(g->out, "  MPI_Scatterv(sbuf, vc[0], vc[1], %s, rbuf, %s, %s, %" PRId64 ", comm[%" PRIu32 "]);\n",
+            t, n, t, root, c);
+  else if (!strcmp(f, "MPI_Allgatherv"))
+    fprintf(g->out, "  MPI_Allgatherv(sbuf, %s, %s, rbuf, vc[2], vc[3], %s, comm[%" PRIu32 "]);\n", n, t, t, c);
+  else if (!strcmp(f, "MPI_Alltoallv"))
+    fprintf(g->out, "  MPI_Alltoallv(sbuf, vc[0], vc[1], %s, rbuf, vc[2], vc[3], %s, comm[%" PRIu32 "]);\n",
+            t, t, c);
+  else  /* MPI_Reduce_scatter */
+    fprintf(g->out, "  MPI_Reduce_scatter(sbuf, rbuf, vc[2], %s, %s, comm[%" PRIu32 "]);\n", t, op, c);
+}
+
 /* A blocking or (with a request slot) non-blocking collective. */
 static void coll(struct mv__gen *g, const struct mv_mvt_sig *s, const struct mv__bg_call *k)
 {
@@ -122,6 +158,10 @@ static void coll(struct mv__gen *g, const struct mv_mvt_sig *s, const struct mv_
   mv__bg_op(o, op, sizeof op);
   coll_count(o, k->count, t, n, sizeof n);
   int64_t root = o->root < 0 ? 0 : o->root;
+  if (s->func[strlen(s->func) - 1] == 'v' || !strcmp(s->func, "MPI_Reduce_scatter")) {
+    vcoll(g, s, n, t, op, root, c);
+    return;
+  }
   if (as_p2p(g, s->func) && !nb) {
     int kind = !strcmp(s->func, "MPI_Alltoall") ? 3 : !strcmp(s->func, "MPI_Bcast") || !strcmp(s->func, "MPI_Scatter") ? 0
                : !strcmp(s->func, "MPI_Gather") || !strcmp(s->func, "MPI_Reduce") ? 1 : 2;

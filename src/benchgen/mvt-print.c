@@ -81,8 +81,14 @@ static void print_op(const struct mv_mvt_opv *o, FILE *out)
     case 'y': fprintf(out, "type %s", code_name(mv_mvt_type_name(o->type), o->type)); break;
     case 'x': fprintf(out, "op %s", code_name(mv_mvt_redop_name(o->op), o->op)); break;
     case 'w': fprintf(out, "win %" PRIu32, o->win); break;
-    case 'f': fprintf(out, "%s%s", o->flags & MV_MVT_ALL_TARGETS ? "all" : "one",
-                      o->flags & MV_MVT_EXCLUSIVE ? " exclusive" : ""); break;
+    case 'n': fprintf(out, "%" PRIu64 " members", o->members); break;
+    case 'f':
+      if (o->kind == MV_MVT_OP_VEC)
+        fprintf(out, "%s", o->flags ? "received" : "sent");
+      else
+        fprintf(out, "%s%s", o->flags & MV_MVT_ALL_TARGETS ? "all" : "one",
+                o->flags & MV_MVT_EXCLUSIVE ? " exclusive" : "");
+      break;
     default: fprintf(out, "raw event kind %" PRIu64, o->other);
     }
   }
@@ -154,6 +160,8 @@ int mv_mvt_print(const struct mv_mvt *t, FILE *out)
 {
   fprintf(out, "compressed trace, format version %u: %" PRIu32 " ranks, longest span %.6f s (%s)\n",
           t->version, t->nranks, (double)t->elapsed_ns / 1e9, t->meta);
+  if (t->truncated && t->truncated[0])
+    fprintf(out, "TRUNCATED: the run did not reach MPI_Finalize: %s\n", t->truncated);
   for (size_t i = 0; i < t->ncomms; i++) {
     fprintf(out, "communicator %" PRIu32 " (id %" PRIu32 "): %zu ranks: ", t->comms[i].sym,
             t->comms[i].id, t->comms[i].n);

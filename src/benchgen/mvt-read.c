@@ -116,6 +116,7 @@ static void field(struct cur *c, struct mv_mvt_opv *o, char f)
   case 'x': o->op = v > 255 ? 256 : (uint32_t)v; break;
   case 'w': o->win = v > 1u << 16 ? UINT32_MAX : (uint32_t)v; break;
   case 'f': o->flags = v > 3 ? 4 : (uint32_t)v; break;
+  case 'n': o->members = v; break;
   default: o->other = v;
   }
 }
@@ -131,7 +132,8 @@ static void op(struct cur *c, struct mv_mvt_opv *o)
     fail(c, MV_EPARSE, "a request slot over 2^20");
   if (o->comm > 1u << 16 || o->win > 1u << 16 || o->peer > INT32_MAX || o->peer < -INT32_MAX ||
       o->tag > INT32_MAX || o->root > INT32_MAX || o->bytes > (uint64_t)1 << 48 ||
-      o->received > (uint64_t)1 << 48 || o->type > 255 || o->op > 255 || o->flags > 3)
+      o->received > (uint64_t)1 << 48 || o->type > 255 || o->op > 255 || o->flags > 3 ||
+      o->members > 1u << 24)
     fail(c, MV_EPARSE, "an operation field out of range (communicator, window, peer, tag, root, "
          "bytes, datatype, operation or flags)");
 }
@@ -240,6 +242,7 @@ static void header(struct cur *c, struct mv_mvt *t)
     fail(c, MV_EPARSE, "expected the number of ranks (1..2^24)");
   get(c, &t->elapsed_ns, UINT64_MAX, "expected the elapsed time");
   t->meta = str(c, "expected the meta string");
+  t->truncated = str(c, "expected the truncation string");
 }
 
 static void tables(struct cur *c, struct mv_mvt *t)
@@ -328,7 +331,7 @@ void mv_mvt_release(struct mv_mvt *t)
       free(k->comp[s].bin), free(k->comp[s].count), free(k->dur[s].bin), free(k->dur[s].count);
     free(k->ranks), free(k->sigs), free(k->rules), free_rule(&k->main), free(k->comp), free(k->dur);
   }
-  free(t->meta), free(t->region_ids), free(t->region_names), free(t->comms), free(t->sigs);
+  free(t->meta), free(t->truncated), free(t->region_ids), free(t->region_names), free(t->comms), free(t->sigs);
   free(t->classes);
   memset(t, 0, sizeof *t);
 }

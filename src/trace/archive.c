@@ -183,6 +183,8 @@ int mv__convert_rank(OTF2_Archive *ar, const char *dir, int rank, const struct m
     uint64_t t = mv__clock_map(clk, r.t);
     if (t < *last)
       t = *last;  /* keep the stream monotonic if the correction ever steps back */
+    if (r.kind == MV__K_COLL_COUNTS)
+      continue;  /* for the compressed trace only */
     remap(&r, map);
     if (write_one(w, al, &r, t) != OTF2_SUCCESS)
       err = -EIO;

@@ -154,6 +154,19 @@ static int write_file(const char *dir, const struct mv__bytes *o)
   return err;
 }
 
+/* Why the run is incomplete ("rank 1: signal 11, ..."; "" when every rank finished). */
+static void put_truncated(struct mv__bytes *o, const struct mv__raw_defs *d)
+{
+  char why[512] = "";
+  size_t n = 0;
+  for (int r = 0; d->ranks && r < d->nranks && n < sizeof why; r++)
+    if (d->ranks[r].truncated[0]) {
+      int k = snprintf(why + n, sizeof why - n, "%srank %d: %s", n ? ", " : "", r, d->ranks[r].truncated);
+      n = k < 0 ? sizeof why : n + (size_t)k;
+    }
+  put_str(o, why);
+}
+
 /* The longest span (MPI_Init to MPI_Finalize) of any class. */
 static uint64_t elapsed(const struct mv__ct_set *s)
 {
@@ -178,6 +191,7 @@ int mv__ct_write(const char *dir, const struct mv__ct_set *s, const struct mv__r
     mv__bytes_put(&o, (uint64_t)nranks);
     mv__bytes_put(&o, elapsed(s));
     put_str(&o, defs->meta);
+    put_truncated(&o, defs);
     put_regions(&o, &t);
     put_comms(&o, defs, nranks);
     mv__bytes_put(&o, t.n);

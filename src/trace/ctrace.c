@@ -29,6 +29,7 @@ struct builder {
   struct call *q; size_t qhead, qn, qcap;   /* calls waiting for their receives' completions */
   struct slot *slots; size_t nslots;
   struct mv__ct_rma rma;
+  uint64_t *vec[2]; size_t nvec[2], capvec[2];   /* a v-collective's counts (COLL_COUNTS) */
   struct mv__intern sigs;
   uint64_t (*hist)[2][NBINS + 2]; size_t caphist;   /* [NBINS]: sum, [NBINS + 1] first, ns */
   struct mv__grammar g;
@@ -167,6 +168,51 @@ static void request(struct builder *b, struct call *c, const struct mv__raw_rec 
   o->f[mv_mvt_op_nfields((unsigned)kind)] = (uint64_t)s;  /* the slot is the last field */
 }
 
+/* COLL_COUNTS: three members' bytes of the coming v-collective, kept until its COLL_END. */
+static void keep_counts(struct builder *b, const struct mv__raw_rec *r)
+{
+  int w = r->sub & 1;
+  size_t need = (size_t)r->a + 3;
+  if (r->a >= 1u << 24)
+    return;
+  if (need > b->capvec[w]) {
+    uint64_t *p = realloc(b->vec[w], need * 2 * sizeof *p);
+    if (!p) {
+      b->err = -ENOMEM;
+      return;
+    }
+    memset(p + b->capvec[w], 0, (need * 2 - b->capvec[w]) * sizeof *p);
+    b->vec[w] = p, b->capvec[w] = need * 2;
+  }
+  b->vec[w][r->a] = r->x, b->vec[w][r->a + 1] = r->y, b->vec[w][r->a + 2] = r->z;
+  b->nvec[w] = need > b->nvec[w] ? need : b->nvec[w];
+}
+
+static uint64_t count_at(const struct builder *b, int w, int i)
+{
+  return (size_t)i < b->nvec[w] ? b->vec[w][i] : 0;
+}
+
+/* After a v-collective's COLL: its counts as VEC runs, members in rank order from the caller. */
+static void put_counts(struct builder *b, struct call *c, uint32_t comm)
+{
+  const struct mv__ct_comm *cm = comm == 0 ? NULL : comm_of(b->in, comm);
+  int n = cm ? cm->size : b->in->size, me = cm ? cm->rank : b->in->rank;
+  for (int w = 0; w < 2; w++) {
+    for (int d = 0; b->nvec[w] && d < n;) {
+      uint64_t v = count_at(b, w, (me + d) % n);
+      int k = d + 1;
+      while (k < n && count_at(b, w, (me + k) % n) == v)
+        k++;
+      struct op *o = add_op(b, c, MV_MVT_OP_VEC);
+      if (o)
+        o->f[1] = (uint64_t)w, o->f[2] = (uint64_t)(k - d), o->f[3] = v;
+      d = k;
+    }
+    b->nvec[w] = 0;
+  }
+}
+
 struct adder { struct builder *b; struct call *c; };
 static uint64_t *add_fields(void *arg, uint64_t kind)
 {
@@ -194,6 +240,10 @@ static void event(struct builder *b, struct call *c, const struct mv__raw_rec *r
   case MV__K_COLL_END:
     if ((o = add_op(b, c, MV_MVT_OP_COLL)))
       coll_fields(b, o, r);
+    put_counts(b, c, r->b);
+    break;
+  case MV__K_COLL_COUNTS:
+    keep_counts(b, r);
     break;
   case MV__K_COLL_BEGIN: case MV__K_RMA_COLL_BEGIN: case MV__K_RMA_COMPLETE_NB:
   case MV__K_RMA_COMPLETE_REMOTE:
@@ -334,6 +384,8 @@ static int read_rank(struct builder *b)
   }
   fclose(f);
   free(rd);
+  if (b->tend == 0)  /* no MPI_Finalize (a crash): the span ends at the last call */
+    b->tend = b->tprev;
   for (size_t i = 0; i < b->nslots; i++)  /* receives never completed */
     if (b->slots[i].used && b->slots[i].call != SIZE_MAX) {
       struct op *o = &b->q[b->slots[i].call].ops[b->slots[i].op];
@@ -374,6 +426,8 @@ int mv__ct_build(const struct mv__ct_input *in, struct mv__ct_rank *out)
   free(b.q);
   free(b.slots);
   free(b.rma.wins);
+  free(b.vec[0]);
+  free(b.vec[1]);
   free(b.hist);
   mv__intern_release(&b.sigs);
   mv__grammar_release(&b.g);

@@ -100,5 +100,8 @@ void mv__ct_set_release(struct mv__ct_set *s);
 /* Rank 0: DIR/compressed.mvt from the merged set, the communicators' members (world ranks in
  * comm order) from the definitions, the region names, the longest span. 0 or a negative errno. */
 int mv__ct_write(const char *dir, const struct mv__ct_set *s, const struct mv__raw_defs *defs, int nranks);
+/* After a crash (ctrace-finish.c): DIR/compressed.mvt of every rank's raw records, marked with
+ * the definitions' truncation reasons. 0, -ENOENT (no rank had records) or a negative errno. */
+int mv__ct_finish(const char *dir, const struct mv__raw_defs *d);
 
 #endif

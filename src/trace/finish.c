@@ -1,6 +1,6 @@
-/* The post-mortem finisher's work (mpivet-trace-finish, fuzz-otf2-raw): the OTF2 archive from
- * the raw per-rank files a run left in DIR/mpivet-raw when it did not reach MPI_Finalize.
- * Everything flushed before the fault is kept; the archive is marked truncated. */
+/* The post-mortem finisher's work (mpivet-trace-finish, fuzz-otf2-raw): the OTF2 archive and
+ * the compressed trace from the raw per-rank files a run left in DIR/mpivet-raw when it did not
+ * reach MPI_Finalize. Everything flushed before the fault is kept; both are marked truncated. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "archive.h"
+#include "ctrace.h"
 
 void mv__archive_remove(const char *dir)
 {
@@ -83,8 +84,9 @@ int mv__finish_dir(const char *dir, char *msg, size_t msgsize)
     mv__defs_release(&d);
     return 1;
   }
-  int len = snprintf(msg, msgsize, "%s/traces.otf2: %d ranks, %llu events", dir, d.nranks,
-                     (unsigned long long)total);
+  int cerr = mv__ct_finish(dir, &d);
+  int len = snprintf(msg, msgsize, "%s/traces.otf2: %d ranks, %llu events; %s", dir, d.nranks,
+                     (unsigned long long)total, cerr ? "no compressed.mvt" : "compressed.mvt (truncated)");
   const char *sep = "; truncated:";
   for (int r = 0; r < d.nranks && d.ranks && len >= 0 && (size_t)len < msgsize; r++)
     if (d.ranks[r].truncated[0]) {

@@ -101,6 +101,33 @@ void mv__post_coll(struct mv__call *c, int op, int root, uint64_t sent, uint64_t
              sent, received);
 }
 
+int mv__at_root(int root, MPI_Comm comm)
+{
+  return comm_rank(comm) == root;
+}
+
+/* The counts of a v-collective as COLL_COUNTS records, three members each (not events). */
+static void counts(int which, const int *v, MPI_Datatype type, MPI_Comm comm)
+{
+  int n = comm_size(comm);
+  for (int i = 0; v && i < n; i += 3) {
+    mv__emit_z(G.tnow, MV__K_COLL_COUNTS, which, (uint32_t)i, 0, 0, mv__bytes(v[i], type),
+               i + 1 < n ? mv__bytes(v[i + 1], type) : 0, i + 2 < n ? mv__bytes(v[i + 2], type) : 0);
+    G.nevents--;
+  }
+}
+
+void mv__post_vcoll(struct mv__call *c, int op, int root, uint64_t sent, uint64_t received,
+                    uint32_t how, const int *scounts, MPI_Datatype stype, const int *rcounts,
+                    MPI_Datatype rtype, MPI_Comm comm)
+{
+  if (!c->on)
+    return;
+  counts(0, scounts, stype, comm);
+  counts(1, rcounts, rtype, comm);
+  mv__post_coll(c, op, root, sent, received, how, comm);
+}
+
 /* A non-blocking collective: its request (NonBlockingCollectiveRequest), and what its
  * completion in Wait/Test records (NonBlockingCollectiveComplete, hooks-p2p.c). */
 void mv__post_icoll(struct mv__call *c, int ret, int op, int root, uint64_t sent, uint64_t received,

@@ -228,6 +228,12 @@ void mv__pre_coll_begin(struct mv__call *c);
 uint32_t mv__how(MPI_Datatype type, MPI_Op op);
 void mv__post_coll(struct mv__call *c, int op, int root, uint64_t sent, uint64_t received,
                    uint32_t how, MPI_Comm comm);
+/* A v-collective: as mv__post_coll, with the per-member counts this rank passed that matter
+ * (NULL: none) for the compressed trace; mv__at_root: the caller is root of comm. */
+void mv__post_vcoll(struct mv__call *c, int op, int root, uint64_t sent, uint64_t received,
+                    uint32_t how, const int *scounts, MPI_Datatype stype, const int *rcounts,
+                    MPI_Datatype rtype, MPI_Comm comm);
+int mv__at_root(int root, MPI_Comm comm);
 void mv__post_icoll(struct mv__call *c, int ret, int op, int root, uint64_t sent, uint64_t received,
                     uint32_t how, MPI_Comm comm, MPI_Request *request);
 void mv__post_comm_new(struct mv__call *c, int ret, MPI_Comm comm);

@@ -10,8 +10,8 @@
 
 #define MV_MVT_MAGIC "MVCT"
 #define MV_MVT_TRAILER "MVCE"
-#define MV_MVT_VERSION 2
-#define MV_MVT_VERSION_STR "2"
+#define MV_MVT_VERSION 3
+#define MV_MVT_VERSION_STR "3"
 #define MV_MVT_FILE "compressed.mvt"
 
 /* The fields an operation can have, one letter each, written as varints in the order its kind
@@ -20,8 +20,8 @@
  * set: an absolute rank in an unknown communicator), t the tag, b bytes (sent, or the only
  * size), r bytes received, s the symbolic request (lowest free slot), o the root's rank in c + 1
  * (0: none), y and x the datatype and reduction (codes of mv_mvt_type_name, mv_mvt_redop_name),
- * w the symbolic window (creation number), f flags (MV_MVT_ALL_TARGETS, MV_MVT_EXCLUSIVE), k a
- * raw event kind. */
+ * w the symbolic window (creation number), f flags (MV_MVT_ALL_TARGETS, MV_MVT_EXCLUSIVE; for VEC
+ * 0 the counts sent, 1 received), n a number of members, k a raw event kind. */
 #define MV_MVT_ALL_TARGETS 1u   /* SYNC: every target (lock_all, unlock_all, flush_all...) */
 #define MV_MVT_EXCLUSIVE 2u     /* SYNC of MPI_Win_lock: an exclusive lock */
 #define MV_MVT_MAXF 7
@@ -45,7 +45,9 @@
   X(SYNC, "cwpf")       /* lock, unlock, flush (local), Win_sync (c: the window's) */         \
   X(PUT, "cwpby")       /* MPI_Put */                                                         \
   X(GET, "cwpby")       /* MPI_Get (b: bytes received) */                                     \
-  X(ACC, "cwpbryx")     /* Accumulate, Get_accumulate, Fetch_and_op, Compare_and_swap */
+  X(ACC, "cwpbryx")     /* Accumulate, Get_accumulate, Fetch_and_op, Compare_and_swap */       \
+  X(VEC, "fnb")         /* after a v-collective's COLL: n members with b bytes each, in order  \
+                           of rank from the caller's (wrapping): its per-member counts */
 
 enum mv_mvt_op {
 #define MV_MVT_X(name, fields) MV_MVT_OP_##name,

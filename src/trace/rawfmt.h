@@ -46,6 +46,9 @@ enum mv__rec_kind {
   MV__K_IO_ISSUED,         /* a=I/O handle, y=matching id */
   MV__K_IO_COMPLETE,       /* a=I/O handle, x=bytes done, y=matching id */
   MV__K_IO_SEEK,           /* a=I/O handle, sub=OTF2 whence, x=offset requested, y=resulting offset */
+  MV__K_COLL_COUNTS,        /* before a v-collective's COLL_END: sub=0 sent, 1 received, bytes of
+                              members a, a+1, a+2 of the communicator in x, y, z (compressed trace
+                              only: not an OTF2 event, not counted) */
   MV__K_COUNT
 };
 
@@ -95,6 +98,7 @@ static const unsigned char mv__rec_fields[MV__K_COUNT] = {
   [MV__K_IO_ISSUED] = MV__F_Y,
   [MV__K_IO_COMPLETE] = MV__F_X | MV__F_Y,
   [MV__K_IO_SEEK] = MV__F_X | MV__F_Y,
+  [MV__K_COLL_COUNTS] = MV__F_X | MV__F_Y | MV__F_Z,
 };
 #define MV__REC_MAX_WORDS 6
 

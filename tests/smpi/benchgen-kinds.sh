@@ -3,7 +3,9 @@
 # the one-sided pattern (fence, post/start/complete/wait, lock/lock_all with flush; put, get,
 # accumulate, fetch-and-op; a window on a split communicator) and the other kinds (persistent
 # point-to-point, Waitany/Waitsome/Testany, non-blocking collectives, communicators from dup,
-# split and create, collectives with their datatypes and reductions). Each is traced, generated,
+# split and create, collectives with their datatypes and reductions) and the v-collectives
+# (Gatherv, Scatterv, Allgatherv, Alltoallv, Reduce_scatter with counts that differ per member:
+# the counts are recorded, rank-relative). Each is traced, generated,
 # built with smpicc, re-traced: per rank the same calls (function, communicator members, peer,
 # tag, bytes, root, request, window, datatype, reduction) and a simulated time within 2 %.
 set -u
@@ -12,7 +14,7 @@ set -u
 
 have_flavor smpi || finish
 P="$MV_SRC/tests/smpi/benchgen"
-for prog in rma kinds; do
+for prog in rma kinds vcoll; do
   build_program smpi "$P/$prog.c" "$WORK/bin-$prog" || finish
 done
 regen rma 8 "$WORK/bin-rma" 40
@@ -23,4 +25,8 @@ regen kinds 8 "$WORK/bin-kinds" 40
 grep -q "MPI_Startall(2" "$WORK/kinds.c" && grep -q "MPI_Iallreduce(.*MPI_INT, MPI_MAX" "$WORK/kinds.c" &&
   grep -q "MPI_Reduce(.*MPI_LONG, MPI_PROD" "$WORK/kinds.c" ||
   fail "kinds: the generated program lacks Startall, the Iallreduce on ints with MPI_MAX or the MPI_PROD reduce"
+regen vcoll 8 "$WORK/bin-vcoll" 20
+grep -q "MPI_Alltoallv(sbuf, vc\[0\], vc\[1\], MPI_FLOAT" "$WORK/vcoll.c" &&
+  grep -q "MPI_Reduce_scatter(sbuf, rbuf, vc\[2\], MPI_DOUBLE, MPI_MAX" "$WORK/vcoll.c" ||
+  fail "vcoll: the generated program lacks the Alltoallv of floats or the MPI_MAX Reduce_scatter"
 finish
