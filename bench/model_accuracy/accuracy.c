@@ -1,8 +1,8 @@
 /* Accuracy and speed of the PMNF modeler on synthetic kernels, after Extra-P's own tests:
  * noise-free recovery of its 42 default terms (200 + 10*t(p), p = 2..32), and noisy recovery
  * (42 terms x SETS coefficient sets c0, c1 ~ U[1, 1000), 5 repetitions with uniform +-J
- * relative noise, p = 4..64 and p = 2..512) for the robust rule and Extra-P's SMAPE rule, with
- * the CPU time per kernel. `--default-only` keeps the default method's rows (for runs over
+ * relative noise, then skewed log-normal exp(N(0, J)) noise, p = 4..64 and p = 2..512) for
+ * the robust rule and Extra-P's SMAPE rule, with the CPU time per kernel. `--default-only` keeps the default method's rows (for runs over
  * other seeds); `--csv FILE` instead writes 1000 noisy kernels as results.csv for the
  * end-to-end timing of `mpivet model`.
  * Usage: model-accuracy [SETS [SEED [--default-only]]] | --csv FILE. */
@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
 #include "mpivet/model.h"
@@ -84,6 +85,15 @@ static void noise_free(void)
 
 struct cell { int ok, total; double seconds; };
 
+/* Relative noise of level j: uniform in [-j, j], or log-normal (skewed: exp(N(0, j)), a long
+ * right tail as run times have). */
+static int lognormal;
+
+static double noise(gsl_rng *rng, double j)
+{
+  return lognormal ? exp(gsl_ran_gaussian(rng, j)) : 1 + j * (2 * gsl_rng_uniform(rng) - 1);
+}
+
 static void noisy_case(const double *x, size_t n, int k, double c0, double c1, double j,
                        gsl_rng *rng, struct cell *cells)
 {
@@ -93,7 +103,7 @@ static void noisy_case(const double *x, size_t n, int k, double c0, double c1, d
   for (size_t i = 0; i < n; i++) {
     double f = c0 + c1 * tval(k, x[i]);
     for (int r = 0; r < REPS; r++)
-      vals[i][r] = f * (1 + j * (2 * gsl_rng_uniform(rng) - 1));
+      vals[i][r] = f * noise(rng, j);
     vp[i] = vals[i];
     nv[i] = REPS;
   }
@@ -129,8 +139,9 @@ static void noisy(int sets, unsigned long seed)
           double c0 = 1 + 999 * gsl_rng_uniform(rng), c1 = 1 + 999 * gsl_rng_uniform(rng);
           noisy_case(layouts[l].x, layouts[l].n, k, c0, c1, noise_levels[nl], rng, cells[nl]);
         }
-    printf("noisy, %s, %d terms x %d coefficient sets, %d repetitions: exact-term recovery\n",
-           layouts[l].label, NTERMS, sets, REPS);
+    printf("noisy (%s), %s, %d terms x %d coefficient sets, %d repetitions: exact-term "
+           "recovery\n", lognormal ? "log-normal, sigma = J" : "uniform +-J", layouts[l].label,
+           NTERMS, sets, REPS);
     printf("  %-32s  +-1%%   +-5%%  +-10%%  +-20%%   CPU us/kernel\n", "method");
     for (size_t mth = 0; mth < nmethods; mth++) {
       double secs = 0;
@@ -143,7 +154,9 @@ static void noisy(int sets, unsigned long seed)
       }
       printf("   %8.1f\n", 1e6 * secs / total);
     }
-    printf("  %-32s %s  (published, for reference)\n\n", "Extra-P 4.2.5", layouts[l].extrap);
+    if (!lognormal)
+      printf("  %-32s %s  (published, for reference)\n", "Extra-P 4.2.5", layouts[l].extrap);
+    putchar('\n');
   }
   gsl_rng_free(rng);
 }
@@ -183,6 +196,8 @@ int main(int argc, char **argv)
   }
   printf("mpivet model accuracy (seed %lu)\n\n", seed);
   noise_free();
+  noisy(sets, seed);
+  lognormal = 1;   /* after the uniform cases, whose random streams stay as they were */
   noisy(sets, seed);
   return 0;
 }

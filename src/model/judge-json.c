@@ -7,6 +7,7 @@
 
 #include "mpivet/json.h"
 #include "mpivet/judge.h"
+#include "mpivet/units.h"
 
 static const char *const status_names[MV_JUDGE_NSTATUS] = {
   "exact", "approximate", "mismatch", "not modeled", "not measured", NULL,
@@ -33,12 +34,22 @@ int mv_judgement_failed(const struct mv_judgement *j)
   return j->expected && j->status != MV_JUDGE_EXACT && j->status != MV_JUDGE_APPROX;
 }
 
+/* Sizes name series, so a label is exact: the largest binary unit that divides the size
+ * (65536 -> "64 KiB", 1048576 -> "1 MiB"), bytes otherwise ("1500 B", "800 B"); the unit names
+ * are mv_units_format's. */
 void mv_judge_size_label(int sized, const struct mv_msize_spec *s, char *buf, size_t size)
 {
-  if (!sized)
+  long long v = (long long)s->bytes, unit = 1;
+  if (!sized) {
     snprintf(buf, size, "%s", "");
-  else
-    snprintf(buf, size, "%lld B%s", (long long)s->bytes, s->per_process ? " per process" : "");
+    return;
+  }
+  while (unit < (1LL << 30) && v >= unit * 1024 && v % (unit * 1024) == 0)
+    unit *= 1024;
+  char name[MV_UNITS_SIZE];   /* "1 KiB" -> " KiB": the unit mv_units_format names */
+  mv_units_format(MV_UNIT_BYTES, (double)unit, name, sizeof name);
+  snprintf(buf, size, "%lld%s%s", v / unit, strchr(name, ' '),
+           s->per_process ? " per process" : "");
 }
 
 static void write_function(struct mv_json *json, const struct mv_function *f)

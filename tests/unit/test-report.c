@@ -252,8 +252,27 @@ static void test_poor_fit_note(void)
   one_series_release(&r, &ds);
 }
 
+/* Size labels are exact, in the largest binary unit that divides the size (IEC 80000-13:
+ * 1 KiB = 1024 B): worked out by hand. */
+static void test_size_labels(void)
+{
+  static const struct { long long bytes; int pp; const char *want; } c[] = {
+    {800, 0, "800 B"}, {1024, 0, "1 KiB"}, {1500, 0, "1500 B"}, {65536, 1, "64 KiB per process"},
+    {1048576, 0, "1 MiB"}, {3145728, 0, "3 MiB"}, {1049600, 0, "1025 KiB"}, {0, 0, "0 B"},
+    {1LL << 40, 0, "1024 GiB"}};
+  char buf[64];
+  for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+    struct mv_msize_spec sp = {c[i].bytes, c[i].pp};
+    mv_judge_size_label(1, &sp, buf, sizeof buf);
+    ASSERT_STR_EQ(buf, c[i].want);
+  }
+  mv_judge_size_label(0, &(struct mv_msize_spec){8, 0}, buf, sizeof buf);
+  ASSERT_STR_EQ(buf, "");
+}
+
 int main(void)
 {
+  RUN_TEST(test_size_labels);
   RUN_TEST(test_verdicts);
   RUN_TEST(test_per_process_sizes);
   RUN_TEST(test_widened_fit);
