@@ -11,3 +11,8 @@ fail() {
 finish() {
   [ "$FAILS" -eq 0 ] || { echo "$FAILS check(s) failed"; exit 1; }
 }
+# need_flavor NAME: skip the test (exit 77, ctest's SKIP_RETURN_CODE) unless the MPI flavor NAME
+# (openmpi, mpich, smpi) was built.
+need_flavor() {
+  case " ${MV_FLAVORS:-} " in *" $1 "*) ;; *) echo "$1 flavor not built"; exit 77 ;; esac
+}

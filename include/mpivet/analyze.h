@@ -43,6 +43,10 @@ uint64_t mv_analysis_events(const struct mv_analysis *a);
  * delays ("delay") add up to it; it falls short of the total waiting time where a wait's
  * synchronization interval shows neither a delay nor an earlier wait. */
 double mv_analysis_explained(const struct mv_analysis *a);
+/* Wall time of analysis pass i (seconds, this process; in parallel, process 0's) and its name in
+ * *name; -1 when there is no pass i. Passes: reading and the forward replay (wait states), merging
+ * the parts, root causes (delay costs), critical path. */
+double mv_analysis_pass_time(const struct mv_analysis *a, int i, const char **name);
 
 /* Text report: metric tree with totals, then the top `top` wait states with call paths and
  * ranks. JSON: the whole cube (metrics, call paths, ranks, values). 0 or MV_EIO. */

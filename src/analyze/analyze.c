@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "result.h"
 #include "mpivet/error.h"
@@ -264,14 +265,17 @@ static int collect(struct run *r, const struct mv_analyze_exchange *ex, struct m
   check_marker(r);
   void *part = NULL, *all = NULL, *causes = NULL;
   size_t len = 0, alllen = 0, clen = 0;
-  if (!err)
+  struct mv__rc_direct direct = {r->tl, &r->causes};
+  if (!err && ex)   /* serial: the root-cause passes take the timelines as they are */
     err = mv__causes_pack(r->tl, r->defs.nloc, &r->causes, &causes, &clen);
   if (!err)
     err = mv__part_pack(&r->tree, &r->store, &r->rr, unmatched, causes, clen, &part, &len);
   free(causes);
   if (!ex) {
     if (!err)
-      err = mv__result_build(&r->defs, part, len, 1, mv__owner, out);
+      err = mv__result_build(&r->defs, part, len, 1, mv__owner, &direct, out);
+    if (!direct.tl)   /* the result owns the timelines now */
+      r->tl = NULL;
     if (!err && (err = mv__result_load_sites(*out, r->anchor)) != 0) {
       mv_analysis_free(*out);
       *out = NULL;
@@ -282,7 +286,7 @@ static int collect(struct run *r, const struct mv_analyze_exchange *ex, struct m
   int gerr = ex->gather(ex->ctx, part ? part : "", part ? len : 0, &all, &alllen);
   free(part);
   if (!err && !gerr && ex->rank == 0)
-    err = mv__result_build(&r->defs, all, alllen, ex->size, mv__owner, out);
+    err = mv__result_build(&r->defs, all, alllen, ex->size, mv__owner, NULL, out);
   if (!err && !gerr && ex->rank == 0 && (err = mv__result_load_sites(*out, r->anchor)) != 0) {
     mv_analysis_free(*out);
     *out = NULL;
@@ -341,9 +345,16 @@ int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, s
   if (r.engine)
     mv__engine_causes(r.engine, &r.causes);
   if (!err || ex) {   /* in parallel every process must reach the collective calls */
+    double t0 = mv__now();
     int e2 = r.engine ? replay(&r, ex) : 0;
     err = err ? err : e2;
+    double t1 = mv__now();
     int e3 = r.engine ? collect(&r, ex, out) : 0;
+    if (*out) {   /* merging: collecting the parts, building the result, without the two passes */
+      double *sec = (*out)->pass_sec;
+      sec[MV__PASS_REPLAY] = t1 - t0;
+      sec[MV__PASS_MERGE] = mv__now() - t1 - sec[MV__PASS_ROOTCAUSE] - sec[MV__PASS_CRITPATH];
+    }
     err = err ? err : e3;
   }
   if (err && !errbuf[0])
@@ -407,6 +418,27 @@ int mv_analysis_partial(const struct mv_analysis *a, const char **note)
 uint64_t mv_analysis_events(const struct mv_analysis *a)
 {
   return a->events;
+}
+
+const char *const mv__pass_names[MV__PASS_COUNT] = {
+  [MV__PASS_REPLAY] = "read and replay (wait states)", [MV__PASS_MERGE] = "merge parts",
+  [MV__PASS_ROOTCAUSE] = "root causes (delay costs)", [MV__PASS_CRITPATH] = "critical path",
+};
+
+double mv__now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double mv_analysis_pass_time(const struct mv_analysis *a, int i, const char **name)
+{
+  if (i < 0 || i >= MV__PASS_COUNT)
+    return -1;
+  if (name)
+    *name = mv__pass_names[i];
+  return a->pass_sec[i];
 }
 
 double mv_analysis_explained(const struct mv_analysis *a)

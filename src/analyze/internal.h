@@ -37,6 +37,7 @@ struct mv__vec {
 void mv__vec_init(struct mv__vec *v, size_t item);
 void mv__vec_release(struct mv__vec *v);
 void *mv__vec_push(struct mv__vec *v);          /* NULL when out of memory */
+void mv__vec_fit(struct mv__vec *v);            /* give back unused capacity (kept if realloc fails) */
 #define MV__VEC_AT(v, T, i) (((T *)(v)->data)[i])
 
 /* ---- definitions ---- */

@@ -7,42 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "reader.h"
 #include "mpivet/error.h"
 #include "mpivet/grow.h"
-
-struct frame {
-  uint32_t cp, region;
-  uint64_t enter;
-};
-struct payload {
-  uint8_t kind, sub;
-  uint32_t a, b, c;
-};
-struct locstate {
-  struct mv__vec stack;     /* struct frame */
-  struct mv__vec pay;       /* struct payload of the innermost open MPI call */
-  int64_t *time;            /* exclusive ticks per call path */
-  uint32_t ntime;
-  uint32_t mpi_depth;       /* stack depth of the innermost MPI frame + 1, 0 if none */
-  uint64_t last, events;
-  uint32_t seq;
-  int started;              /* an Enter or Leave has been seen */
-};
-struct rd {
-  struct mv__defs *d;
-  struct mv__tree *tree;
-  struct locstate *ls;
-  mv__rec_sink sink;
-  void *arg;
-  struct mv__rec *heap;     /* min-heap by (leave, loc, seq) */
-  size_t nheap, capheap;
-  uint64_t last_ref, now;
-  uint32_t last_idx;
-  int err, emit_mpi;
-  uint64_t events;
-  struct mv__tl *tl;        /* per location, or NULL: no timelines kept */
-};
 
 static void charge(struct rd *r, struct locstate *s, uint64_t t);
 
@@ -136,7 +103,7 @@ static void release(struct rd *r, uint64_t t, int all)
   }
 }
 
-static struct locstate *loc_of(struct rd *r, OTF2_LocationRef ref, uint64_t t, uint32_t *idx)
+struct locstate *mv__rd_loc(struct rd *r, OTF2_LocationRef ref, uint64_t t, uint32_t *idx)
 {
   if (ref != r->last_ref || r->last_idx == MV__NONE) {
     uint64_t *i = mv__map_get(&r->d->loc_index, ref, 0);
@@ -183,12 +150,12 @@ static void charge(struct rd *r, struct locstate *s, uint64_t t)
   s->last = t > s->last ? t : s->last;
 }
 
-static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                  OTF2_AttributeList *al, OTF2_RegionRef region)
+OTF2_CallbackCode mv__rd_enter(OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *al,
+                               OTF2_RegionRef region)
 {
   struct rd *r = u;
   uint32_t idx;
-  struct locstate *s = loc_of(r, l, t, &idx);
+  struct locstate *s = mv__rd_loc(r, l, t, &idx);
   if (!s)
     return OTF2_CALLBACK_SUCCESS;
   uint64_t site = 0;
@@ -232,13 +199,13 @@ static void emit(struct rd *r, struct locstate *s, uint32_t idx, const struct fr
   s->pay.len = 0;
 }
 
-static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                  OTF2_AttributeList *al, OTF2_RegionRef region)
+OTF2_CallbackCode mv__rd_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *al,
+                               OTF2_RegionRef region)
 {
   struct rd *r = u;
   uint32_t idx;
   (void)al, (void)region;
-  struct locstate *s = loc_of(r, l, t, &idx);
+  struct locstate *s = mv__rd_loc(r, l, t, &idx);
   if (!s || !s->stack.len)
     return OTF2_CALLBACK_SUCCESS;   /* unbalanced leave: ignored (reported as truncation) */
   charge(r, s, t);
@@ -251,192 +218,6 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
   s->started = 1;
   tl_push(r, idx, t, s->stack.len ? MV__VEC_AT(&s->stack, struct frame, s->stack.len - 1).cp : MV__TL_PENDING);
   return r->err ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
-}
-
-/* Queue a payload on the innermost open MPI call of location l. */
-static OTF2_CallbackCode add(struct rd *r, OTF2_LocationRef l, uint64_t t, struct payload p,
-                             uint32_t comm, uint32_t peer_rank)
-{
-  uint32_t idx;
-  struct locstate *s = loc_of(r, l, t, &idx);
-  if (!s || !s->mpi_depth)
-    return OTF2_CALLBACK_SUCCESS;   /* payload outside an MPI call: not replayable */
-  if (peer_rank != MV__NONE) {
-    p.b = mv__comm_loc(r->d, comm, peer_rank, idx);
-    if (p.b == MV__NONE)
-      return OTF2_CALLBACK_SUCCESS;
-  }
-  struct payload *q = mv__vec_push(&s->pay);
-  if (!q) {
-    r->err = MV_ENOMEM;
-    return OTF2_CALLBACK_INTERRUPT;
-  }
-  *q = p;
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-static uint32_t win_comm(struct rd *r, uint32_t win)
-{
-  return win < r->d->nwins ? r->d->win_comm[win] : MV__NONE;
-}
-
-#define EV_ARGS OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *al
-#define UNUSED_EV (void)al
-
-static OTF2_CallbackCode on_send(EV_ARGS, uint32_t rcv, OTF2_CommRef comm, uint32_t tag, uint64_t len)
-{
-  UNUSED_EV, (void)len;
-  return add(u, l, t, (struct payload){MV__R_SEND, 0, comm, 0, tag}, comm, rcv);
-}
-
-static OTF2_CallbackCode on_isend(EV_ARGS, uint32_t rcv, OTF2_CommRef comm, uint32_t tag, uint64_t len,
-                                  uint64_t req)
-{
-  UNUSED_EV, (void)len, (void)req;
-  return add(u, l, t, (struct payload){MV__R_ISEND, 0, comm, 0, tag}, comm, rcv);
-}
-
-static OTF2_CallbackCode on_recv(EV_ARGS, uint32_t snd, OTF2_CommRef comm, uint32_t tag, uint64_t len)
-{
-  UNUSED_EV, (void)len;
-  return add(u, l, t, (struct payload){MV__R_RECV, 0, comm, 0, tag}, comm, snd);
-}
-
-static OTF2_CallbackCode on_irecv(EV_ARGS, uint32_t snd, OTF2_CommRef comm, uint32_t tag, uint64_t len,
-                                  uint64_t req)
-{
-  (void)req;
-  return on_recv(l, t, u, al, snd, comm, tag, len);
-}
-
-static OTF2_CallbackCode on_coll(EV_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
-                                 uint64_t sent, uint64_t recvd)
-{
-  struct rd *r = u;
-  UNUSED_EV, (void)sent, (void)recvd;
-  uint32_t rootloc = root == OTF2_UNDEFINED_UINT32 ? MV__NONE : mv__comm_loc(r->d, comm, root, 0);
-  return add(r, l, t, (struct payload){MV__R_COLL, (uint8_t)op, comm, rootloc, 0}, comm, MV__NONE);
-}
-
-static OTF2_CallbackCode on_rcoll(EV_ARGS, OTF2_CollectiveOp op, OTF2_RmaSyncLevel lvl, OTF2_RmaWinRef win,
-                                  uint32_t root, uint64_t sent, uint64_t recvd)
-{
-  UNUSED_EV, (void)lvl, (void)root, (void)sent, (void)recvd;
-  return add(u, l, t, (struct payload){MV__R_RCOLL, (uint8_t)op, win, 0, 0}, 0, MV__NONE);
-}
-
-static OTF2_CallbackCode on_op(struct rd *r, OTF2_LocationRef l, uint64_t t, uint32_t win, uint32_t remote)
-{
-  return add(r, l, t, (struct payload){MV__R_RMAOP, 0, win, 0, 0}, win_comm(r, win), remote);
-}
-
-static OTF2_CallbackCode on_put(EV_ARGS, OTF2_RmaWinRef win, uint32_t remote, uint64_t bytes, uint64_t id)
-{
-  UNUSED_EV, (void)bytes, (void)id;
-  return on_op(u, l, t, win, remote);
-}
-
-static OTF2_CallbackCode on_atomic(EV_ARGS, OTF2_RmaWinRef win, uint32_t remote, OTF2_RmaAtomicType type,
-                                   uint64_t sent, uint64_t recvd, uint64_t id)
-{
-  UNUSED_EV, (void)type, (void)sent, (void)recvd, (void)id;
-  return on_op(u, l, t, win, remote);
-}
-
-static OTF2_CallbackCode on_gsync(EV_ARGS, OTF2_RmaSyncLevel lvl, OTF2_RmaWinRef win, OTF2_GroupRef group)
-{
-  struct rd *r = u;
-  uint32_t idx;
-  UNUSED_EV, (void)lvl;
-  /* the role (post/start/complete/wait) comes from the MPI call holding the event */
-  struct locstate *s = loc_of(r, l, t, &idx);
-  if (!s || !s->mpi_depth)
-    return OTF2_CALLBACK_SUCCESS;
-  s->events--, r->events--;   /* add() counts it again */
-  uint32_t region = MV__VEC_AT(&s->stack, struct frame, s->mpi_depth - 1).region;
-  uint8_t role = region < r->d->nregions ? r->d->regions[region].role : MV__GS_NONE;
-  if (role == MV__GS_NONE)
-    return OTF2_CALLBACK_SUCCESS;
-  return add(r, l, t, (struct payload){MV__R_GSYNC, role, win, 0, group}, 0, MV__NONE);
-}
-
-static OTF2_CallbackCode on_lock(EV_ARGS, OTF2_RmaWinRef win, uint32_t remote, uint64_t id, OTF2_LockType type)
-{
-  struct rd *r = u;
-  UNUSED_EV, (void)id;
-  return add(r, l, t, (struct payload){MV__R_LOCK, type == OTF2_LOCK_EXCLUSIVE, win, 0, 0},
-             win_comm(r, win), remote);
-}
-
-static OTF2_CallbackCode on_unlock(EV_ARGS, OTF2_RmaWinRef win, uint32_t remote, uint64_t id)
-{
-  struct rd *r = u;
-  UNUSED_EV, (void)id;
-  return add(r, l, t, (struct payload){MV__R_UNLOCK, 0, win, 0, 0}, win_comm(r, win), remote);
-}
-
-/* Any other event still advances the clock and the event count. */
-static OTF2_CallbackCode on_unknown(EV_ARGS)
-{
-  struct rd *r = u;
-  uint32_t idx;
-  UNUSED_EV;
-  loc_of(r, l, t, &idx);
-  return r->err ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
-}
-
-/* Events the replay does not need are still counted (and advance the clock). */
-#define UN __attribute__((unused))
-static OTF2_CallbackCode count0(EV_ARGS)
-{
-  return on_unknown(l, t, u, al);
-}
-static OTF2_CallbackCode count_req(EV_ARGS, UN uint64_t req)
-{
-  return on_unknown(l, t, u, al);
-}
-static OTF2_CallbackCode count_win(EV_ARGS, UN OTF2_RmaWinRef win)
-{
-  return on_unknown(l, t, u, al);
-}
-static OTF2_CallbackCode count_op(EV_ARGS, UN OTF2_RmaWinRef win, UN uint64_t id)
-{
-  return on_unknown(l, t, u, al);
-}
-
-static OTF2_GlobalEvtReaderCallbacks *callbacks(void)
-{
-  OTF2_GlobalEvtReaderCallbacks *cb = OTF2_GlobalEvtReaderCallbacks_New();
-  if (!cb)
-    return NULL;
-  OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(cb, on_unknown);
-  OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, on_enter);
-  OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_coll);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaCollectiveEndCallback(cb, on_rcoll);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaPutCallback(cb, on_put);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaGetCallback(cb, on_put);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaAtomicCallback(cb, on_atomic);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaGroupSyncCallback(cb, on_gsync);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaRequestLockCallback(cb, on_lock);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaAcquireLockCallback(cb, on_lock);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaReleaseLockCallback(cb, on_unlock);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, count0);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaCollectiveBeginCallback(cb, count0);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, count_req);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, count_req);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiRequestTestCallback(cb, count_req);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, count_req);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaWinCreateCallback(cb, count_win);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaWinDestroyCallback(cb, count_win);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaOpCompleteBlockingCallback(cb, count_op);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaOpCompleteNonBlockingCallback(cb, count_op);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaOpCompleteRemoteCallback(cb, count_op);
-  return cb;
 }
 
 /* Open the selected locations' definition and event files; unreadable ones mark truncation. */
@@ -529,7 +310,7 @@ int mv__reader_open(void *reader, struct mv__defs *d, const uint8_t *sel, struct
     return 0;
   open_locations(m->rdr, d, sel, &m->res);
   m->ger = OTF2_Reader_GetGlobalEvtReader(m->rdr);
-  OTF2_GlobalEvtReaderCallbacks *cb = callbacks();
+  OTF2_GlobalEvtReaderCallbacks *cb = mv__rd_callbacks();
   if (!cb)
     return MV_ENOMEM;
   if (m->ger) {
@@ -589,6 +370,8 @@ int mv__reader_close(struct mv__reader *m, struct mv__read_result *res)
   m->res.events = r->events;
   *res = m->res;
   for (uint32_t i = 0; i < r->d->nloc; i++) {
+    if (r->tl)   /* the timelines stay for the root-cause passes: without the growth slack */
+      mv__vec_fit(&r->tl[i].t), mv__vec_fit(&r->tl[i].cp);
     mv__vec_release(&r->ls[i].stack);
     mv__vec_release(&r->ls[i].pay);
     free(r->ls[i].time);

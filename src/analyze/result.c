@@ -150,15 +150,51 @@ static uint32_t global_cp(void *ctx, uint32_t loc, uint32_t cp)
   return cp < o->h.ntree ? o->gcp[cp] : 0;
 }
 
+/* The serial part's own timelines and causes, call paths translated to the global tree in place
+ * (no copy: the timelines are the largest part of the analysis's memory). */
+static void translate(struct mv__rc_direct *x, uint32_t nloc, const struct mv__gcp *g)
+{
+  for (uint32_t l = 0; l < nloc; l++) {
+    uint32_t *cp = x->tl[l].cp.data;
+    for (size_t i = 0; i < x->tl[l].cp.len; i++)
+      cp[i] = cp[i] >= MV__TL_PENDING ? cp[i] : g->map(g->ctx, l, cp[i]);
+  }
+  struct mv__wait *w = x->causes->waits.data;
+  for (size_t i = 0; i < x->causes->waits.len; i++)
+    w[i].wcp = g->map(g->ctx, w[i].wloc, w[i].wcp), w[i].dcp = g->map(g->ctx, w[i].dloc, w[i].dcp);
+}
+
+static int rc_passes(struct mv_analysis *a, struct mv__defs *d, const struct mv__tl *tl, const struct mv__causes *c)
+{
+  struct mv__rc_input in;
+  double t0 = mv__now(), t1 = t0;
+  int err;
+  if ((err = mv__rc_input_build(&in, d, tl, c)) == 0) {
+    err = mv__rootcause(&in, a->tree.n, &a->values, &a->explained, &a->blames);
+    t1 = mv__now();
+    err = err ? err : mv__critpath(&in, a->tree.n, &a->values, &a->cpath);
+    mv__rc_input_release(&in);
+  }
+  a->pass_sec[MV__PASS_ROOTCAUSE] = t1 - t0;
+  a->pass_sec[MV__PASS_CRITPATH] = mv__now() - t1;
+  return err;
+}
+
 /* The root-cause and critical-path passes on the merged input of all parts. */
 static int root_causes(struct mv_analysis *a, struct mv__defs *d, struct part *parts, int nparts,
-                       uint32_t (*owner)(uint32_t, uint32_t, int))
+                       uint32_t (*owner)(uint32_t, uint32_t, int), struct mv__rc_direct *direct)
 {
   struct gcp_ctx ctx = {parts, nparts, d->nloc, owner};
   struct mv__gcp g = {global_cp, &ctx};
+  if (direct) {   /* serial: the part's own timelines and causes move into the result */
+    translate(direct, d->nloc, &g);
+    a->tl = direct->tl, a->causes = *direct->causes;
+    direct->tl = NULL;
+    mv__causes_init(direct->causes);
+    return rc_passes(a, d, a->tl, &a->causes);
+  }
   struct mv__tl *tl = a->tl = calloc(d->nloc ? d->nloc : 1, sizeof *tl);
   struct mv__causes *c = &a->causes;
-  struct mv__rc_input in;
   int err = tl ? 0 : MV_ENOMEM;
   for (uint32_t i = 0; tl && i < d->nloc; i++) {
     mv__vec_init(&tl[i].t, sizeof(uint64_t));
@@ -166,16 +202,14 @@ static int root_causes(struct mv_analysis *a, struct mv__defs *d, struct part *p
   }
   for (int i = 0; i < nparts && !err; i++)
     err = mv__causes_unpack(parts[i].causes, parts[i].h.ncauses, d->nloc, &g, tl, c);
-  if (!err && (err = mv__rc_input_build(&in, d, tl, c)) == 0) {
-    err = mv__rootcause(&in, a->tree.n, &a->values, &a->explained, &a->blames);
-    err = err ? err : mv__critpath(&in, a->tree.n, &a->values, &a->cpath);
-    mv__rc_input_release(&in);
-  }
+  if (!err)
+    err = rc_passes(a, d, tl, c);
   return err;
 }
 
 int mv__result_build(struct mv__defs *d, const void *buf, size_t len, int nparts,
-                     uint32_t (*owner)(uint32_t, uint32_t, int), struct mv_analysis **out)
+                     uint32_t (*owner)(uint32_t, uint32_t, int), struct mv__rc_direct *direct,
+                     struct mv_analysis **out)
 {
   struct mv_analysis *a = calloc(1, sizeof *a);
   struct part *parts = calloc((size_t)nparts, sizeof *parts);
@@ -219,7 +253,7 @@ int mv__result_build(struct mv__defs *d, const void *buf, size_t len, int nparts
     err = raw.nomem || a->values.nomem ? MV_ENOMEM : 0;
   }
   if (!err)
-    err = root_causes(a, d, parts, nparts, owner);
+    err = root_causes(a, d, parts, nparts, owner, direct);
   for (int i = 0; parts && i < nparts; i++)
     free(parts[i].gcp);
   free(parts);

@@ -5,6 +5,11 @@
 
 #include "internal.h"
 
+/* The analysis passes timed for --verbose; names in mv__pass_names. */
+enum { MV__PASS_REPLAY, MV__PASS_MERGE, MV__PASS_ROOTCAUSE, MV__PASS_CRITPATH, MV__PASS_COUNT };
+extern const char *const mv__pass_names[MV__PASS_COUNT];
+double mv__now(void);   /* monotonic wall clock, seconds */
+
 struct mv_analysis {
   uint64_t resolution, events, unmatched;
   int partial;
@@ -20,6 +25,7 @@ struct mv_analysis {
   char **site_labels;       /* "module+0xoffset(symbol)" from the archive's callsites.txt */
   uint32_t nsites;
   double explained;         /* waiting time explained by the delay costs (ticks) */
+  double pass_sec[MV__PASS_COUNT];   /* wall time of each pass (mv_analysis_pass_time) */
   /* kept for the reports after the passes: the call-path timelines of the locations, the wait
    * states with their causes and the messages, the critical path, who waited for which delay */
   struct mv__tl *tl;
@@ -46,10 +52,18 @@ struct mv__gcp {
 int mv__causes_pack(const struct mv__tl *tl, uint32_t nloc, const struct mv__causes *c, void **buf, size_t *len);
 int mv__causes_unpack(const void *buf, size_t len, uint32_t nloc, const struct mv__gcp *g, struct mv__tl *tl,
                       struct mv__causes *c);
+/* The root-cause input handed over without packing (serial mode): the timelines and causes of
+ * the only part; their call paths are translated to the global tree in place. */
+struct mv__rc_direct {
+  struct mv__tl *tl;
+  struct mv__causes *causes;
+};
 /* Merge the parts of all processes (concatenated, process order) into a new result. owner(loc)
- * tells which process's tree holds a location's call paths. */
+ * tells which process's tree holds a location's call paths. direct: the root-cause input of a
+ * single part (its packed causes section is then empty), or NULL. */
 int mv__result_build(struct mv__defs *d, const void *parts, size_t len, int nparts,
-                     uint32_t (*owner)(uint32_t loc, uint32_t nloc, int nparts), struct mv_analysis **out);
+                     uint32_t (*owner)(uint32_t loc, uint32_t nloc, int nparts), struct mv__rc_direct *direct,
+                     struct mv_analysis **out);
 uint32_t mv__owner(uint32_t loc, uint32_t nloc, int nparts);
 /* Labels of call sites from callsites.txt next to the anchor (absent file: no labels). */
 int mv__result_load_sites(struct mv_analysis *a, const char *anchor);

@@ -132,6 +132,13 @@ void mv__vec_release(struct mv__vec *v)
   v->len = v->cap = 0;
 }
 
+void mv__vec_fit(struct mv__vec *v)
+{
+  void *p = v->len < v->cap && v->len ? realloc(v->data, v->len * v->item) : NULL;
+  if (p)
+    v->data = p, v->cap = v->len;
+}
+
 void *mv__vec_push(struct mv__vec *v)
 {
   if (mv_grow(&v->data, &v->cap, v->len + 1, v->item, 8))

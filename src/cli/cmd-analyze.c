@@ -14,7 +14,8 @@
 #include "mpivet/paths.h"
 
 static const char usage[] =
-  "usage: mpivet analyze TRACE [--json] [--top N] [--cube FILE.cubex] [--html FILE.html] [--np P [--mpi F]]\n"
+  "usage: mpivet analyze TRACE [--json] [--top N] [--cube FILE.cubex] [--html FILE.html] [--verbose]\n"
+  "                      [--np P [--mpi F]]\n"
   "       mpivet analyze TRACE --value METRIC [--rank R] [--region NAME]\n\n"
   "Find wait states in an OTF2 trace (ours or Score-P's) by replaying its MPI communication:\n"
   "Late Sender (and Wrong Order), Late Receiver, Wait at Barrier, Wait at N x N, Late Broadcast,\n"
@@ -32,6 +33,8 @@ static const char usage[] =
   "              print only the inclusive value of one metric (e.g. late_sender, in seconds;\n"
   "              counters in occurrences), optionally of one rank and of call paths ending\n"
   "              in one region; the metric keys are listed by --json\n"
+  "  --verbose   print each analysis pass's wall time (seconds) on stderr: reading and\n"
+  "              replay (wait states), merging, root causes, critical path (one process only)\n"
   "  -h, --help  this text\n\n"
   "  --np P      analyze in parallel: P processes of mpivet-analyze-mpi under mpirun\n"
   "              (same result as one process; for large traces)\n"
@@ -112,9 +115,9 @@ int cmd_analyze(int argc, char **argv)
     {"value", required_argument, NULL, 'v'}, {"rank", required_argument, NULL, 'r'},
     {"region", required_argument, NULL, 'g'}, {"np", required_argument, NULL, 'n'},
     {"mpi", required_argument, NULL, 'm'}, {"cube", required_argument, NULL, 'c'},
-    {"html", required_argument, NULL, 'H'},
+    {"html", required_argument, NULL, 'H'}, {"verbose", no_argument, NULL, 'V'},
     {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-  int json = 0, c;
+  int json = 0, verbose = 0, c;
   long top = 10, rank = -1, np = 0;
   const char *value = NULL, *region = NULL, *mpi = "openmpi", *cube = NULL, *html = NULL;
   optind = 1;
@@ -124,6 +127,8 @@ int cmd_analyze(int argc, char **argv)
       return MV_EXIT_OK;
     } else if (c == 'j') {
       json = 1;
+    } else if (c == 'V') {
+      verbose = 1;
     } else if (c == 't') {
       if (mv_cli_parse_long(optarg, &top) != 0 || top < 0)
         return mv_cli_error("analyze", "--top: expected a non-negative integer, got \"%s\"", optarg);
@@ -156,10 +161,9 @@ int cmd_analyze(int argc, char **argv)
     return mv_cli_error("analyze", "%s: no OTF2 archive here (expected a folder with traces.otf2)",
                         argv[optind]);
   if (np) {
-    if (value)
-      return mv_cli_error("analyze", "--value works in one process only (drop --np)");
-    if (html)
-      return mv_cli_error("analyze", "--html works in one process only (drop --np)");
+    if (value || html || verbose)
+      return mv_cli_error("analyze", "--%s works in one process only (drop --np)",
+                          value ? "value" : html ? "html" : "verbose");
     return parallel(anchor, (int)np, mpi, json, top, cube);
   }
   struct mv_analysis *a = NULL;
@@ -167,6 +171,12 @@ int cmd_analyze(int argc, char **argv)
   if (rc != 0)
     return mv_cli_fail("analyze", rc, "%s", err);
   const char *note;
+  for (int i = 0; verbose; i++) {
+    double sec = mv_analysis_pass_time(a, i, &note);
+    if (sec < 0)
+      break;
+    fprintf(stderr, "mpivet analyze: pass %d, %s: %.3f s\n", i + 1, note, sec);
+  }
   if (mv_analysis_partial(a, &note))
     fprintf(stderr, "mpivet analyze: warning: partial analysis, the trace is truncated: %s\n", note);
   if (value) {

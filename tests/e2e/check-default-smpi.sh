@@ -11,7 +11,8 @@
 # and the report says so; the guideline checks at p = 128 are in report.txt. A wrong
 # expectation (Bcast O(p^2)) alone is a mismatch: verdict FAIL, exit 1.
 set -euo pipefail
-case " ${MV_FLAVORS:-} " in *" smpi "*) ;; *) echo "smpi flavor not built"; exit 77 ;; esac
+. "$(dirname "$0")/../lib.bash"
+need_flavor smpi
 command -v python3 > /dev/null || { echo "python3 not installed"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -6,7 +6,8 @@
 # Ctrl-C (SIGINT to mpivet's process group, as a terminal sends it) stops the running launch too,
 # although the launcher has a process group of its own: nothing outlives mpivet; resume works.
 set -euo pipefail
-case " ${MV_FLAVORS:-} " in *" smpi "*) ;; *) echo "smpi flavor not built"; exit 77 ;; esac
+. "$(dirname "$0")/../lib.bash"
+need_flavor smpi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 args=(--engine smpi --np 32,64,128 --ops MPI_Bcast@800,MPI_Allreduce@800,MPI_Gather@8p --runs 3

@@ -6,7 +6,8 @@
 # bcast_as_binomial included, which `model` once left unjudged as MPI_Bcast/bcast_as_binomial),
 # and the same rule verdicts.
 set -euo pipefail
-case " ${MV_FLAVORS:-} " in *" smpi "*) ;; *) echo "smpi flavor not built"; exit 77 ;; esac
+. "$(dirname "$0")/../lib.bash"
+need_flavor smpi
 command -v python3 > /dev/null || { echo "python3 not installed"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -5,7 +5,7 @@
 # writer's part has its documented keys. Small SMPI runs (seconds).
 set -euo pipefail
 . "$(dirname "$0")/../lib.bash"
-case " ${MV_FLAVORS:-} " in *" smpi "*) ;; *) echo "smpi flavor not built"; exit 77 ;; esac
+need_flavor smpi
 command -v python3 > /dev/null || { echo "python3 not installed"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -2,7 +2,8 @@
 # mpivet regress on SMPI campaigns: a rerun of the same configuration passes (exit 0), a planted
 # 20% slowdown (every value of the new results x1.2) fails (exit 1) with one JUnit testcase per case.
 set -euo pipefail
-case " ${MV_FLAVORS:-} " in *" smpi "*) ;; *) echo "smpi flavor not built"; exit 77 ;; esac
+. "$(dirname "$0")/../lib.bash"
+need_flavor smpi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 args=(--np 4:32 --ops MPI_Bcast,MPI_Allreduce --runs 4 --reps 3)

@@ -3,7 +3,8 @@
 # report.json (Gather twice: at 800 B in total and at 800 B per process, one plot each), loads
 # no external resource, shows the verdict and the model table, and gives y axes and points units.
 set -euo pipefail
-case " ${MV_FLAVORS:-} " in *" smpi "*) ;; *) echo "smpi flavor not built"; exit 77 ;; esac
+. "$(dirname "$0")/../lib.bash"
+need_flavor smpi
 browser=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$browser" ] || { echo "chromium not installed (scripts/install-deps.sh)"; exit 77; }
 work=$(mktemp -d)

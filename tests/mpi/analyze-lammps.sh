@@ -11,7 +11,7 @@ set -u
 . "$MV_SRC/tests/lib.bash"
 . "$MV_SRC/tests/chromium.bash"
 command -v lmp >/dev/null || { echo "lammps not installed (scripts/install-deps.sh)"; exit 77; }
-case " ${MV_FLAVORS:-} " in *" openmpi "*) ;; *) echo "openmpi flavor not built"; exit 77 ;; esac
+need_flavor openmpi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1

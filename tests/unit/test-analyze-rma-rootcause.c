@@ -354,23 +354,13 @@ static void test_wait_for_progress(void)
 
 int main(void)
 {
-  const char *keep = getenv("MV_ANALYZE_KEEP");
-  if (keep)
-    snprintf(tmpdir, sizeof tmpdir, "%s", keep);
-  else if (!mkdtemp(tmpdir)) {
-    perror("mkdtemp");
+  if (mv_test_tmpdir(tmpdir, sizeof tmpdir, "MV_ANALYZE_KEEP"))
     return 1;
-  }
   RUN_TEST(test_late_post);
   RUN_TEST(test_early_wait);
   RUN_TEST(test_window_collectives);
   RUN_TEST(test_lock_contention);
   RUN_TEST(test_wait_for_progress);
-  if (!keep) {
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    if (system(cmd) != 0)
-      fprintf(stderr, "could not remove %s\n", tmpdir);
-  }
+  mv_test_tmpdir_done(tmpdir, "MV_ANALYZE_KEEP");
   return TEST_EXIT();
 }

@@ -199,22 +199,12 @@ static void test_computation_paths(void)
 
 int main(void)
 {
-  const char *keep = getenv("MV_ANALYZE_KEEP");
-  if (keep)
-    snprintf(tmpdir, sizeof tmpdir, "%s", keep);
-  else if (!mkdtemp(tmpdir)) {
-    perror("mkdtemp");
+  if (mv_test_tmpdir(tmpdir, sizeof tmpdir, "MV_ANALYZE_KEEP"))
     return 1;
-  }
   RUN_TEST(test_chain);
   RUN_TEST(test_collectives);
   RUN_TEST(test_computation_paths);
   RUN_TEST(test_instant_last_entrant);
-  if (!keep) {
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    if (system(cmd) != 0)
-      fprintf(stderr, "could not remove %s\n", tmpdir);
-  }
+  mv_test_tmpdir_done(tmpdir, "MV_ANALYZE_KEEP");
   return TEST_EXIT();
 }

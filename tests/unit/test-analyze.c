@@ -514,13 +514,8 @@ static void test_file_io(void)
 
 int main(void)
 {
-  const char *keep = getenv("MV_ANALYZE_KEEP");
-  if (keep)
-    snprintf(tmpdir, sizeof tmpdir, "%s", keep);
-  else if (!mkdtemp(tmpdir)) {
-    perror("mkdtemp");
+  if (mv_test_tmpdir(tmpdir, sizeof tmpdir, "MV_ANALYZE_KEEP"))
     return 1;
-  }
   RUN_TEST(test_late_sender_receiver);
   RUN_TEST(test_wrong_order_and_waitall);
   RUN_TEST(test_collectives);
@@ -536,9 +531,6 @@ int main(void)
   RUN_TEST(test_truncated);
   RUN_TEST(test_no_overlap);
   RUN_TEST(test_file_io);
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-  if (!keep && system(cmd) != 0)
-    fprintf(stderr, "could not remove %s\n", tmpdir);
+  mv_test_tmpdir_done(tmpdir, "MV_ANALYZE_KEEP");
   return TEST_EXIT();
 }

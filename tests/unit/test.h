@@ -10,6 +10,29 @@
 
 static int mv_test_failures;
 
+/* The tests' scratch folder: the folder the environment variable keep names (so that another
+ * test can reuse what was written, e.g. MV_ANALYZE_KEEP for tests/mpi/analyze-parallel.sh), or a
+ * new one from the mkdtemp template dir ("...XXXXXX", size bytes); 0, or -1 after a message. */
+static inline int mv_test_tmpdir(char *dir, size_t size, const char *keep)
+{
+  const char *k = keep ? getenv(keep) : NULL;
+  if (k)
+    snprintf(dir, size, "%s", k);
+  else if (!mkdtemp(dir)) {
+    perror("mkdtemp");
+    return -1;
+  }
+  return 0;
+}
+/* Remove the scratch folder of mv_test_tmpdir unless the environment variable keep named it. */
+static inline void mv_test_tmpdir_done(const char *dir, const char *keep)
+{
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (!(keep && getenv(keep)) && system(cmd) != 0)
+    fprintf(stderr, "could not remove %s\n", dir);
+}
+
 #define MV_FAIL_(...)                                                  \
   do {                                                                 \
     fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                    \
