@@ -14,34 +14,9 @@
 #include <unistd.h>
 
 #include "analyze/internal.h"
-#include "analyze/synth.h"
 #include "mpivet/analyze.h"
+#include "analyze-fixture.h"
 #include "test.h"
-
-/* MV_ANALYZE_KEEP=DIR keeps the archives in DIR (tests/mpi/analyze-parallel.sh replays them with
- * the parallel analyzer, which must give the same result to the bit). */
-static char tmpdir[256] = "/tmp/mv-test-rma-rootcause-XXXXXX";
-static int archive_no;
-
-static struct mv__synth *open_archive(char *path, size_t size, int nranks, int nwins)
-{
-  snprintf(path, size, "%s/o%d", tmpdir, archive_no++);
-  return mv__synth_open(path, nranks, nwins);
-}
-
-static struct mv_analysis *close_and_analyze(struct mv__synth *s, const char *dir)
-{
-  char anchor[512], err[256];
-  ASSERT_INT_EQ(mv__synth_close(s), 0);
-  snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
-  struct mv_analysis *a = NULL;
-  if (mv_analyze_trace(anchor, NULL, &a, err, sizeof err))
-    fprintf(stderr, "analyze %s: %s\n", dir, err);
-  ASSERT_TRUE(a != NULL);
-  return a;
-}
-
-#define TICKS(a, key, rank, region) mv_analysis_ticks(a, key, rank, region)
 
 /* The identity: short-term plus long-term costs of all delays equal the waiting time of the two
  * patterns (every wait here has a delay or a wait in its interval), to 1e-9 relative. */
@@ -52,12 +27,6 @@ static void check_identity(const struct mv_analysis *a, const char *w1, const ch
   ASSERT_TRUE(wait > 0);
   ASSERT_DOUBLE_NEAR(delay, wait, 1e-9 * wait);
   ASSERT_DOUBLE_NEAR(mv_analysis_explained(a), wait, 1e-9 * wait);
-}
-
-static void compute(struct mv__synth *s, int rank, uint64_t t0, uint64_t t1, const char *name)
-{
-  mv__synth_enter(s, rank, t0, name);
-  mv__synth_leave(s, rank, t1, name);
 }
 
 /* The common start of the synchronization chains: every rank runs prep [0,10]; rank 0 computes
@@ -354,13 +323,13 @@ static void test_wait_for_progress(void)
 
 int main(void)
 {
-  if (mv_test_tmpdir(tmpdir, sizeof tmpdir, "MV_ANALYZE_KEEP"))
+  if (fixture_begin("rma-rootcause", 'o'))
     return 1;
   RUN_TEST(test_late_post);
   RUN_TEST(test_early_wait);
   RUN_TEST(test_window_collectives);
   RUN_TEST(test_lock_contention);
   RUN_TEST(test_wait_for_progress);
-  mv_test_tmpdir_done(tmpdir, "MV_ANALYZE_KEEP");
+  fixture_end();
   return TEST_EXIT();
 }

@@ -10,34 +10,9 @@
 #include <unistd.h>
 
 #include "analyze/internal.h"
-#include "analyze/synth.h"
 #include "mpivet/analyze.h"
+#include "analyze-fixture.h"
 #include "test.h"
-
-/* MV_ANALYZE_KEEP=DIR keeps the archives in DIR (tests/mpi/analyze-parallel.sh replays them with
- * the parallel analyzer, which must give the same result to the bit). */
-static char tmpdir[256] = "/tmp/mv-test-rootcause-XXXXXX";
-static int archive_no;
-
-static struct mv__synth *open_archive(char *path, size_t size, int nranks, int nwins)
-{
-  snprintf(path, size, "%s/r%d", tmpdir, archive_no++);
-  return mv__synth_open(path, nranks, nwins);
-}
-
-static struct mv_analysis *close_and_analyze(struct mv__synth *s, const char *dir)
-{
-  char anchor[512], err[256];
-  ASSERT_INT_EQ(mv__synth_close(s), 0);
-  snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
-  struct mv_analysis *a = NULL;
-  if (mv_analyze_trace(anchor, NULL, &a, err, sizeof err))
-    fprintf(stderr, "analyze %s: %s\n", dir, err);
-  ASSERT_TRUE(a != NULL);
-  return a;
-}
-
-#define TICKS(a, key, rank, region) mv_analysis_ticks(a, key, rank, region)
 
 /* The identity of the cost model: short-term plus long-term costs of all delays equal the
  * waiting time they explain, and here (every wait has a delay or a wait in its interval) all of
@@ -48,12 +23,6 @@ static void check_identity(const struct mv_analysis *a, const char *waits)
   ASSERT_TRUE(wait > 0);
   ASSERT_TRUE(fabs(delay - wait) <= 1e-9 * wait);
   ASSERT_TRUE(fabs(delay - mv_analysis_explained(a)) <= 1e-9 * wait);
-}
-
-static void compute(struct mv__synth *s, int rank, uint64_t t0, uint64_t t1, const char *name)
-{
-  mv__synth_enter(s, rank, t0, name);
-  mv__synth_leave(s, rank, t1, name);
 }
 
 #define ASSERT_HAS(text, s)                                                              \
@@ -232,12 +201,12 @@ static void test_computation_paths(void)
 
 int main(void)
 {
-  if (mv_test_tmpdir(tmpdir, sizeof tmpdir, "MV_ANALYZE_KEEP"))
+  if (fixture_begin("rootcause", 'r'))
     return 1;
   RUN_TEST(test_chain);
   RUN_TEST(test_collectives);
   RUN_TEST(test_computation_paths);
   RUN_TEST(test_instant_last_entrant);
-  mv_test_tmpdir_done(tmpdir, "MV_ANALYZE_KEEP");
+  fixture_end();
   return TEST_EXIT();
 }

@@ -6,42 +6,9 @@
 #include <unistd.h>
 
 #include "analyze/internal.h"
-#include "analyze/synth.h"
 #include "mpivet/analyze.h"
+#include "analyze-fixture.h"
 #include "test.h"
-
-/* MV_ANALYZE_KEEP=DIR keeps the archives in DIR (tests/mpi/analyze-parallel.sh replays them
- * with the parallel analyzer). */
-static char tmpdir[256] = "/tmp/mv-test-analyze-XXXXXX";
-static int archive_no;
-
-static struct mv__synth *open_archive(char *path, size_t size, int nranks, int nwins)
-{
-  snprintf(path, size, "%s/a%d", tmpdir, archive_no++);
-  return mv__synth_open(path, nranks, nwins);
-}
-
-static struct mv_analysis *analyze(const char *dir)
-{
-  char anchor[512], err[256];
-  snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
-  struct mv_analysis *a = NULL;
-  int rc = mv_analyze_trace(anchor, NULL, &a, err, sizeof err);
-  if (rc)
-    fprintf(stderr, "analyze %s: %s\n", dir, err);
-  return a;
-}
-
-#define TICKS(a, key, rank, region) mv_analysis_ticks(a, key, rank, region)
-
-/* Closes the synthetic archive and analyzes it; NULL (a failed check) when either fails. */
-static struct mv_analysis *close_and_analyze(struct mv__synth *s, const char *dir)
-{
-  ASSERT_INT_EQ(mv__synth_close(s), 0);
-  struct mv_analysis *a = analyze(dir);
-  ASSERT_TRUE(a != NULL);
-  return a;
-}
 
 static void test_late_sender_receiver(void)
 {
@@ -514,7 +481,7 @@ static void test_file_io(void)
 
 int main(void)
 {
-  if (mv_test_tmpdir(tmpdir, sizeof tmpdir, "MV_ANALYZE_KEEP"))
+  if (fixture_begin("analyze", 'a'))
     return 1;
   RUN_TEST(test_late_sender_receiver);
   RUN_TEST(test_wrong_order_and_waitall);
@@ -531,6 +498,6 @@ int main(void)
   RUN_TEST(test_truncated);
   RUN_TEST(test_no_overlap);
   RUN_TEST(test_file_io);
-  mv_test_tmpdir_done(tmpdir, "MV_ANALYZE_KEEP");
+  fixture_end();
   return TEST_EXIT();
 }
