@@ -8,6 +8,24 @@
 
 #include "internal.h"
 
+/* Collectives and their non-blocking twins (replayed as the blocking one, with a request slot):
+ * count = bytes of the rank as the tracer records them (mpi-functions.spec) divided as `div` says;
+ * reduce: needs a datatype and an operation. */
+#define MV__BG_COLLECTIVES(X)                                 \
+  X("MPI_Barrier", "MPI_Ibarrier", MV__BG_NONE, 0)            \
+  X("MPI_Bcast", "MPI_Ibcast", MV__BG_ROOTED_BCAST, 0)        \
+  X("MPI_Gather", "MPI_Igather", MV__BG_SENT, 0)              \
+  X("MPI_Scatter", "MPI_Iscatter", MV__BG_RECEIVED, 0)        \
+  X("MPI_Allgather", "MPI_Iallgather", MV__BG_SENT, 0)        \
+  X("MPI_Alltoall", "MPI_Ialltoall", MV__BG_SENT_PER_RANK, 0) \
+  X("MPI_Reduce", "MPI_Ireduce", MV__BG_SENT, 1)              \
+  X("MPI_Allreduce", "MPI_Iallreduce", MV__BG_SENT, 1)        \
+  X("MPI_Scan", "MPI_Iscan", MV__BG_SENT, 1)                  \
+  X("MPI_Exscan", "MPI_Iexscan", MV__BG_SENT, 1)              \
+  X("MPI_Reduce_scatter_block", "MPI_Ireduce_scatter_block", MV__BG_RECEIVED, 1)
+#define MV__BG_BLOCKING(f, nb, div, red) {f, MV__BG_COLL, div, red},
+#define MV__BG_NONBLOCKING(f, nb, div, red) {nb, MV__BG_ICOLL, div, red},
+
 static const struct mv__bg_call table[] = {
   {"MPI_Send", MV__BG_SEND, 0, 0}, {"MPI_Ssend", MV__BG_SEND, 0, 0},
   {"MPI_Rsend", MV__BG_SEND, 0, 0},
@@ -21,19 +39,7 @@ static const struct mv__bg_call table[] = {
   {"MPI_Waitany", MV__BG_WAIT, 0, 0}, {"MPI_Waitsome", MV__BG_WAIT, 0, 0},
   {"MPI_Test", MV__BG_WAIT, 0, 0}, {"MPI_Testall", MV__BG_WAIT, 0, 0},
   {"MPI_Testany", MV__BG_WAIT, 0, 0}, {"MPI_Testsome", MV__BG_WAIT, 0, 0},
-  /* collectives: count = bytes of the rank as the tracer records them (mpi-functions.spec)
-   * divided as `div` says; reduce: needs a datatype and an operation */
-  {"MPI_Barrier", MV__BG_COLL, MV__BG_NONE, 0},
-  {"MPI_Bcast", MV__BG_COLL, MV__BG_ROOTED_BCAST, 0},
-  {"MPI_Gather", MV__BG_COLL, MV__BG_SENT, 0},
-  {"MPI_Scatter", MV__BG_COLL, MV__BG_RECEIVED, 0},
-  {"MPI_Allgather", MV__BG_COLL, MV__BG_SENT, 0},
-  {"MPI_Alltoall", MV__BG_COLL, MV__BG_SENT_PER_RANK, 0},
-  {"MPI_Reduce", MV__BG_COLL, MV__BG_SENT, 1},
-  {"MPI_Allreduce", MV__BG_COLL, MV__BG_SENT, 1},
-  {"MPI_Scan", MV__BG_COLL, MV__BG_SENT, 1},
-  {"MPI_Exscan", MV__BG_COLL, MV__BG_SENT, 1},
-  {"MPI_Reduce_scatter_block", MV__BG_COLL, MV__BG_RECEIVED, 1},
+  MV__BG_COLLECTIVES(MV__BG_BLOCKING)
   /* v-collectives: the per-member counts follow as VEC operations (emit-calls.c, vcoll) */
   {"MPI_Gatherv", MV__BG_COLL, MV__BG_SENT, 0}, {"MPI_Scatterv", MV__BG_COLL, MV__BG_RECEIVED, 0},
   {"MPI_Allgatherv", MV__BG_COLL, MV__BG_SENT, 0}, {"MPI_Alltoallv", MV__BG_COLL, MV__BG_NONE, 0},
@@ -41,18 +47,7 @@ static const struct mv__bg_call table[] = {
   {"MPI_Finalize", MV__BG_FINALIZE, 0, 0},
   /* persistent point-to-point: the requests are made once per signature, then started */
   {"MPI_Start", MV__BG_START, 0, 0}, {"MPI_Startall", MV__BG_START, 0, 0},
-  /* non-blocking collectives: as their blocking version, with a request slot */
-  {"MPI_Ibarrier", MV__BG_ICOLL, MV__BG_NONE, 0},
-  {"MPI_Ibcast", MV__BG_ICOLL, MV__BG_ROOTED_BCAST, 0},
-  {"MPI_Igather", MV__BG_ICOLL, MV__BG_SENT, 0},
-  {"MPI_Iscatter", MV__BG_ICOLL, MV__BG_RECEIVED, 0},
-  {"MPI_Iallgather", MV__BG_ICOLL, MV__BG_SENT, 0},
-  {"MPI_Ialltoall", MV__BG_ICOLL, MV__BG_SENT_PER_RANK, 0},
-  {"MPI_Ireduce", MV__BG_ICOLL, MV__BG_SENT, 1},
-  {"MPI_Iallreduce", MV__BG_ICOLL, MV__BG_SENT, 1},
-  {"MPI_Iscan", MV__BG_ICOLL, MV__BG_SENT, 1},
-  {"MPI_Iexscan", MV__BG_ICOLL, MV__BG_SENT, 1},
-  {"MPI_Ireduce_scatter_block", MV__BG_ICOLL, MV__BG_RECEIVED, 1},
+  MV__BG_COLLECTIVES(MV__BG_NONBLOCKING)
   /* one-sided: windows of the recorded communicator, epochs, locks, operations at offset 0 */
   {"MPI_Win_create", MV__BG_WIN, 0, 0}, {"MPI_Win_allocate", MV__BG_WIN, 0, 0},
   {"MPI_Win_free", MV__BG_WIN, 0, 0},
