@@ -16,5 +16,9 @@ int mv_path_mpi(const char *flavor, const char *name, char *buf, size_t size);
 /* 1 when path exists and is not a regular file (/dev/null, a FIFO, a terminal): an output that
  * must be written in place, never replaced by a renamed temporary. */
 int mv_path_is_special(const char *path);
+/* Full path of the executable `name` as the shell finds it: `name` itself when it holds a '/',
+ * else the first PATH entry where it is executable (an empty entry is the current folder);
+ * MV_ENOENT when there is none. */
+int mv_path_find(const char *name, char *buf, size_t size);
 
 #endif

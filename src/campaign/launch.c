@@ -131,28 +131,11 @@ int mv_launch_max_np(const struct mv_launch_spec *spec)
   return e ? e->max_np(spec) : 0;
 }
 
-/* An executable named `name` somewhere in PATH (or a path)? */
-static int in_path(const char *name)
-{
-  if (strchr(name, '/'))
-    return access(name, X_OK) == 0;
-  const char *path = getenv("PATH");
-  char dir[4096], full[4200];
-  while (path && *path) {
-    size_t n = strcspn(path, ":");
-    snprintf(dir, sizeof dir, "%.*s", (int)n, path);
-    snprintf(full, sizeof full, "%s/%s", n ? dir : ".", name);
-    if (access(full, X_OK) == 0)
-      return 1;
-    path += n + (path[n] == ':');
-  }
-  return 0;
-}
-
 int mv_launch_available(const struct mv_launch_spec *spec)
 {
   const struct mv__launch_engine *e = engine_of(spec);
-  return e && in_path(e->launcher(spec)) ? 0 : MV_ENOENT;
+  char found[4200];
+  return e && mv_path_find(e->launcher(spec), found, sizeof found) == 0 ? 0 : MV_ENOENT;
 }
 
 int mv_launch_command(const struct mv_launch_spec *spec, struct mv_cmdline *out)

@@ -54,23 +54,12 @@ static const char *flavor_in(const char *path)
   return NULL;
 }
 
-/* The launcher's own path: as given, or found in PATH. "" when not found. */
+/* The launcher's own path, links resolved: as given, or found in PATH. "" when not found. */
 static void resolve(const char *launcher, char *resolved)
 {
-  char cand[PATH_MAX];
-  resolved[0] = 0;
-  if (strchr(launcher, '/')) {
-    if (!realpath(launcher, resolved))
-      resolved[0] = 0;
-    return;
-  }
-  for (const char *p = getenv("PATH"); p && *p && !resolved[0];) {
-    size_t n = strcspn(p, ":");
-    snprintf(cand, sizeof cand, "%.*s/%s", (int)n, p, launcher);
-    if (access(cand, X_OK) == 0 && !realpath(cand, resolved))
-      resolved[0] = 0;
-    p += n + (p[n] == ':');
-  }
+  char found[PATH_MAX];
+  if (mv_path_find(launcher, found, sizeof found) != 0 || !realpath(found, resolved))
+    resolved[0] = 0;
 }
 
 /* The flavor a launcher belongs to (mpirun.mpich, or an mpirun that resolves to MPICH's hydra:

@@ -1,5 +1,6 @@
 /* Locating mpivet's own files: the directory of the running executable, share/mpivet data and
- * the per-flavor MPI programs, in the build tree or an installed prefix (env overrides first). */
+ * the per-flavor MPI programs, in the build tree or an installed prefix (env overrides first);
+ * executables found as the shell finds them in PATH. */
 #include "mpivet/paths.h"
 
 #include <limits.h>
@@ -72,4 +73,20 @@ int mv_path_is_special(const char *path)
 {
   struct stat st;
   return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+int mv_path_find(const char *name, char *buf, size_t size)
+{
+  if (strchr(name, '/')) {
+    snprintf(buf, size, "%s", name);
+    return access(name, X_OK) == 0 ? 0 : MV_ENOENT;
+  }
+  for (const char *p = getenv("PATH"); p && *p;) {
+    size_t n = strcspn(p, ":");
+    snprintf(buf, size, "%.*s/%s", (int)(n ? n : 1), n ? p : ".", name);
+    if (access(buf, X_OK) == 0)
+      return 0;
+    p += n + (p[n] == ':');
+  }
+  return MV_ENOENT;
 }
