@@ -12,7 +12,9 @@ case " ${MV_FLAVORS//;/ } " in *" smpi "*) ;; *) echo "smpi flavor not built"; e
 have_flavor openmpi || finish
 TESTED=1
 build_program openmpi "$MV_SRC/bench/sim/rma-epochs.c" "$WORK/rma" || finish
-NP=4 trace_run openmpi "$WORK/tr" -- "$WORK/rma" 10 || finish
+# Open MPI 4.1's default one-sided component (osc/rdma) aborts this program now and then with
+# MPI_ERR_WIN at 4 oversubscribed ranks (3 of 12 runs here); osc/pt2pt ran it 12 of 12 times.
+OMPI_MCA_osc=pt2pt NP=4 trace_run openmpi "$WORK/tr" -- "$WORK/rma" 10 || finish
 "$MPIVET" benchgen "$WORK/tr" -o "$WORK/bench.c" >"$WORK/gen.log" 2>&1 ||
   { fail "benchgen exit $?: $(cat "$WORK/gen.log")"; finish; }
 for call in MPI_Win_create MPI_Win_fence MPI_Win_post MPI_Win_start MPI_Win_complete MPI_Win_wait \
