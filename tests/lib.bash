@@ -16,3 +16,21 @@ finish() {
 need_flavor() {
   case " ${MV_FLAVORS:-} " in *" $1 "*) ;; *) echo "$1 flavor not built"; exit 77 ;; esac
 }
+# need_python: skip the test (exit 77) unless python3 is installed.
+need_python() {
+  command -v python3 > /dev/null || { echo "python3 not installed"; exit 77; }
+}
+# scratch VAR: a new temporary folder in the variable VAR, removed when the test exits.
+scratch() {
+  local d
+  d=$(mktemp -d) || exit 1
+  printf -v "$1" '%s' "$d"
+  trap "rm -rf '$d'" EXIT
+}
+# expect_ok DESCRIPTION COMMAND...: the command must succeed; a failure is counted (finish ends
+# the test with exit 1) and the test goes on.
+expect_ok() {
+  local what=$1
+  shift
+  "$@" || KEEP_GOING=1 fail "$what"
+}

@@ -6,9 +6,8 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.bash"
 need_flavor smpi
-command -v python3 > /dev/null || { echo "python3 not installed"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+need_python
+scratch work
 
 "$MPIVET" bench --engine smpi --np 4 --ops MPI_Bcast --msizes 8 --reps 2 --runs 2 -o "$work/b" \
   > "$work/bench.log" 2>&1 || { cat "$work/bench.log"; fail "mpivet bench"; }
