@@ -16,6 +16,20 @@ finish() {
 need_flavor() {
   case " ${MV_FLAVORS:-} " in *" $1 "*) ;; *) echo "$1 flavor not built"; exit 77 ;; esac
 }
+# real_flavors: REAL_FLAVORS, the real MPI flavors built (openmpi, mpich); skips the test (exit 77)
+# when there is none.
+real_flavors() {
+  REAL_FLAVORS=
+  local f
+  for f in openmpi mpich; do
+    case " ${MV_FLAVORS:-} " in *" $f "*) REAL_FLAVORS+=" $f" ;; esac
+  done
+  [ -n "$REAL_FLAVORS" ] || { echo "no real MPI flavor built"; exit 77; }
+}
+# mpi_launcher FLAVOR: the launcher of a real MPI flavor.
+mpi_launcher() {
+  if [ "$1" = mpich ]; then echo mpiexec.mpich; else echo mpirun.openmpi; fi
+}
 # need_python: skip the test (exit 77) unless python3 is installed.
 need_python() {
   command -v python3 > /dev/null || { echo "python3 not installed"; exit 77; }
