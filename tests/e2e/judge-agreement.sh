@@ -26,7 +26,7 @@ python3 - "$work/c/report.json" "$work/model.json" <<'P'
 import json, sys
 report = json.load(open(sys.argv[1]))
 model = json.load(open(sys.argv[2]))
-assert model["format"] == "mpivet-judgement 1", model.get("format")
+assert (model["format"], model["version"]) == ("mpivet-judgement", 2), model.get("format")
 key = lambda f: (f["function"], f["metric"], f["size"])
 judged = {key(f): f for f in model["functions"]}
 fields = ("expectation", "model", "leading_order", "divergence", "match", "adjusted_r2", "note")
