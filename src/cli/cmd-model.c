@@ -69,8 +69,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
     {"params", required_argument, NULL, 'p'}, {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
   int c;
-  optind = 1;
-  while ((c = getopt_long(argc, argv, "he:m:jt:p:", longopts, NULL)) != -1) {
+  while ((c = mv_cli_getopt(CMD, argc, argv, "he:m:jt:p:", longopts, NULL)) != -1) {
     if (c == 'h') {
       usage(stdout);
       return -1;
@@ -89,7 +88,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
         return mv_cli_error(CMD, "--params: expected p or p,msize, got \"%s\"", optarg);
       o->with_msize = strcmp(optarg, "p,msize") == 0;
     } else {
-      return mv_cli_bad_option(CMD, argv, optopt);
+      return MV_EXIT_USAGE;
     }
   }
   if (optind == argc)

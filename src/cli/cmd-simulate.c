@@ -146,14 +146,13 @@ int cmd_simulate(int argc, char **argv)
 {
   struct opts o = {.s = {.np = 2, .timeout_s = 3600}};
   int c;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+  while ((c = mv_cli_getopt("simulate", argc, argv, "+h", longopts, NULL)) != -1) {
     if (c == 'h') {
       fputs(usage, stdout);
       return mv_cli_finish(MV_EXIT_OK);
     }
-    if (c == '?' || c == ':')
-      return mv_cli_bad_option("simulate", argv, optopt);
+    if (c == '?')
+      return MV_EXIT_USAGE;
     int rc = option(&o, c, optarg);
     if (rc)
       return rc;
