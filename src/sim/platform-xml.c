@@ -81,9 +81,14 @@ static int is_name_char(char c)
          c == '-' || c == '.' || c == ':';
 }
 
+static int is_space(char c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 static void skip_space(struct scan *s)
 {
-  while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
+  while (s->p < s->end && is_space(*s->p))
     s->p++;
 }
 
@@ -369,10 +374,11 @@ static int doctype(struct scan *s)
   char norm[128], buf[64];
   size_t n = 0;
   const char *at = s->p;
-  for (; s->p < s->end && *s->p != '>' && n + 2 < sizeof norm; s->p++)   /* spaces as one */
-    if (!((*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r') &&
-          (s->p[1] == ' ' || s->p[1] == '\t' || s->p[1] == '\n' || s->p[1] == '\r' || s->p[1] == '>')))
-      norm[n++] = *s->p == '\'' ? '"' : (*s->p == '\t' || *s->p == '\n' || *s->p == '\r') ? ' ' : *s->p;
+  for (; s->p < s->end && *s->p != '>' && n + 2 < sizeof norm; s->p++) {   /* spaces as one */
+    int space = is_space(*s->p), next = s->p + 1 < s->end ? s->p[1] : '>';
+    if (!space || !(is_space(next) || next == '>'))
+      norm[n++] = *s->p == '\'' ? '"' : space ? ' ' : *s->p;
+  }
   norm[n++] = '>';
   norm[n] = '\0';
   if (s->p >= s->end || *s->p != '>' || s->roots || s->doctype ||
