@@ -294,9 +294,7 @@ static void print_rules(const struct mv_judgements *js)
 static int print_json(const struct opts *o, const struct mv_judgements *js)
 {
   struct mv_json j;
-  mv_json_init(&j, stdout, 1);
-  mv_json_object_begin(&j);
-  mv_json_kv_string(&j, "format", "mpivet-judgement 1");
+  mv_json_document_begin(&j, stdout, 1, MV_JSON_JUDGEMENT);
   mv_json_key(&j, "functions");
   mv_json_array_begin(&j);
   for (size_t i = 0; i < js->n; i++) {

@@ -87,8 +87,7 @@ static void print_result(const struct opts *o, const struct mv_simulate_result *
     return;
   }
   struct mv_json j;
-  mv_json_init(&j, stdout, 0);
-  mv_json_object_begin(&j);
+  mv_json_document_begin(&j, stdout, 0, MV_JSON_SIMULATION);
   mv_json_kv_string(&j, "program", o->s.program);
   mv_json_kv_int(&j, "np", o->s.np);
   mv_json_kv_string(&j, "calibration", o->s.calibration);
