@@ -80,4 +80,39 @@ cp -r "$cal" "$tmp/incomplete"; rm "$tmp/incomplete/kernels.h"
 cp -r "$cal" "$tmp/v2"; sed -i 's/"version": 2/"version": 1/' "$tmp/v2/calibration.json"
 "$MPIVET" simulate --calibration "$tmp/v2" "$tmp/hello.c" 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "version 1, this mpivet reads version 2" "$tmp/err" || fail "other version: exit $rc"
+# per-host kernel models (M_H): a 2-host platform whose second host's dgemm model is twice the
+# first's; each rank emulates one dgemm of 1e-3 s (host node-0) or 2e-3 s (node-1, matched by
+# index) and prints the simulated time it took; a kernel without a row runs (pooled row absent).
+cp -r "$cal" "$tmp/hosts"
+flops=$(grep -o '"host_speed_flops": [0-9.e+-]*' "$cal/calibration.json" | awk '{print $2}')
+echo "#define MV_EMULATE_HOST_FLOPS $flops" > "$tmp/hosts/kernels.h"
+cat >> "$tmp/hosts/kernels.h" <<'H'
+#define MV_EMULATE_MODEL_TABLE \
+  {"dgemm", "", -1, {1e-9, 0, 0, 0, 0, 0, 0, 0}, {0}}, \
+  {"dgemm", "calibrated-a", 0, {1e-9, 0, 0, 0, 0, 0, 0, 0}, {0}}, \
+  {"dgemm", "calibrated-b", 1, {2e-9, 0, 0, 0, 0, 0, 0, 0}, {0}},
+H
+cat > "$tmp/hosts.c" <<'C'
+#include <mpi.h>
+#include <stdio.h>
+#include "mpivet/emulate.h"
+int main(int argc, char **argv)
+{
+  int r, ran = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  double t0 = MPI_Wtime();
+  MV_EMULATE("dgemm", 100, 100, 100, ran = 1);
+  double t = MPI_Wtime() - t0;
+  MV_EMULATE("dtrsm", 10, 10, 10, ran = 2);
+  printf("rank %d dgemm %.6f s ran %d\n", r, t, ran);
+  MPI_Finalize();
+  return 0;
+}
+C
+"$MPIVET" simulate --calibration "$tmp/hosts" --platform cluster:2 --np 2 "$tmp/hosts.c" > "$tmp/o" 2>&1 \
+  || { cat "$tmp/o"; fail "per-host simulate"; }
+awk '/^rank 0 dgemm .* ran 2$/ {a = $4} /^rank 1 dgemm .* ran 2$/ {b = $4}
+     END {exit !(a > 0.00099 && a < 0.00102 && b > 0.00199 && b < 0.00203)}' "$tmp/o" \
+  || { cat "$tmp/o"; fail "per-host kernel models not applied (expected 1 ms on node-0, 2 ms on node-1)"; }
 echo "calibrate + simulate: ok"
