@@ -67,7 +67,7 @@ static int root_causes(const struct mv__view *v, FILE *fp, int top, struct who *
   fprintf(fp, "  delay costs %.6g s explain %.6g s of waiting time\n",
           mv__xsum_value(v->total[MV__M_DELAY]) / res, a->explained / res);
   if (!n)
-    fprintf(fp, "  none\n");
+    mv__print_none(a, fp);
   for (size_t i = 0; i < n && (int)i < top; i++) {
     char all[256], direct[256];
     who_waited(a, c[i].loc, c[i].cp, w);
