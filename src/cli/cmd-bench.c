@@ -122,8 +122,7 @@ static int parse(int argc, char **argv, struct bench_cli *b)
 {
   int c, idx = 0;
   long v;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "o:h", longopts, &idx)) != -1) {
+  while ((c = mv_cli_getopt("bench", argc, argv, "o:h", longopts, &idx)) != -1) {
     switch (c) {
     case 'h': fputs(usage, stdout); return -1;
     case 'o': b->out = optarg; break;
@@ -139,7 +138,7 @@ static int parse(int argc, char **argv, struct bench_cli *b)
     case 'p': if (mv_cli_parse_long(optarg, &v) || v < 0 || v > 1 << 20) return mv_cli_error("bench", "--ppn: expected a count, got \"%s\"", optarg); b->spec.ppn = (int)v; break;
     case 'r': if (mv_cli_parse_long(optarg, &v) || v < 1 || v > 100000) return mv_cli_error("bench", "--runs: expected a positive count, got \"%s\"", optarg); b->runs = (int)v; break;
     case 't': if (mv_cli_parse_double(optarg, &b->spec.timeout_s) || b->spec.timeout_s < 0) return mv_cli_error("bench", "--timeout: expected seconds, got \"%s\"", optarg); break;
-    case '?': return mv_cli_bad_option("bench", argv, optopt);
+    case '?': return MV_EXIT_USAGE;
     default: {
       if (longopts[idx].val == 257)
         b->msizes = optarg;

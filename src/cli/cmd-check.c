@@ -100,9 +100,7 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
     {"nodes", 1, 0, 'N'}, {"partition", 1, 0, 'Q'}, {"time-limit", 1, 0, 'T'}, {"pmi", 1, 0, 'I'},
     {0, 0, 0, 0}};
   int ch, rc = 0;
-  optind = 1;
-  opterr = 0;
-  while (rc == 0 && (ch = getopt_long(argc, argv, "+ho:", longopts, NULL)) != -1) {
+  while (rc == 0 && (ch = mv_cli_getopt("check", argc, argv, "+ho:", longopts, NULL)) != -1) {
     switch (ch) {
     case 'e': o->engine = optarg; break;
     case 'm': o->mpi = optarg; break;
@@ -131,7 +129,7 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
     case 'T': o->time_limit = optarg; break;
     case 'I': o->pmi = optarg; break;
     case 'h': fputs(usage, stdout); return -1;
-    default: return mv_cli_bad_option("check", argv, optopt);
+    default: return MV_EXIT_USAGE;
     }
   }
   if (rc == 0 && optind != argc)
