@@ -29,6 +29,11 @@ int mv_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 /* Every name of an --ops list is an operation or group of mpivet-bench; sized: a name may end
  * in @SIZE (which the plan checks). 0, or the exit code after the message. */
 int mv_cli_check_ops(const char *cmd, const char *arg, int sized);
+/* --platform SPEC|FILE of an smpi run (platform-arg.c): a built-in spec, or a SimGrid XML file
+ * read whole (and --hosts checked against it); *count gets the hosts the ranks go to (0 without
+ * --platform), and ppn > 0 must place max_np ranks. 0, or the exit code after the message. */
+int mv_cli_platform_hosts(const char *cmd, const char *platform, const char *hosts, long ppn,
+                          int max_np, long *count);
 /* 1 when arg is -h or --help. */
 int mv_cli_is_help(const char *arg);
 /* Parse a whole-string integer / double; 0 on success, MV_EPARSE otherwise. */
