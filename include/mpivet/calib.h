@@ -11,10 +11,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "mpivet/json.h"
 #include "mpivet/platform.h"
 
-#define MV_CALIB_FORMAT "mpivet-calibration"
-#define MV_CALIB_VERSION 1
+/* calibration.json's "format" and "version" (the JSON documents' table, mpivet/json.h) */
+#define MV_CALIB_FORMAT mv_json_format_name(MV_JSON_CALIBRATION)
+#define MV_CALIB_VERSION MV_JSON_CALIBRATION_VERSION
 #define MV_CALIB_MAX_PIECES 8
 #define MV_CALIB_MAX_HOSTS 16
 

@@ -135,14 +135,13 @@ int cmd_calibrate(int argc, char **argv)
                                 .reps = 10, .kernel_samples = 60, .kernels = "dgemm,dtrsm",
                                 .family = 2, .noise = 2, .self_check = 1, .timeout_s = 1800};
   int c;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+  while ((c = mv_cli_getopt("calibrate", argc, argv, "o:h", longopts, NULL)) != -1) {
     if (c == 'h') {
       fputs(usage, stdout);
       return mv_cli_finish(MV_EXIT_OK);
     }
-    if (c == '?' || c == ':')
-      return mv_cli_bad_option("calibrate", argv, optopt);
+    if (c == '?')
+      return MV_EXIT_USAGE;
     int rc = option(&s, c, optarg);
     if (rc)
       return rc;

@@ -131,7 +131,7 @@ static int check_json(const char *dir, struct mv_calib_folder *f, char *err, siz
     rc = FAIL(MV_EPARSE, "%s: expected \"format\": \"%s\", got %s", path, MV_CALIB_FORMAT,
               rc ? "none" : s);
   else if ((mv_calib_json_member(json, "version", s, sizeof s) && strcpy(s, "none")) ||
-           strcmp(s, "1") != 0)
+           strtol(s, NULL, 10) != MV_CALIB_VERSION || strspn(s, "0123456789") != strlen(s))
     rc = FAIL(MV_EUNSUP, "%s: calibration format version %s, this mpivet reads version %d "
               "(calibrate again)", path, s, MV_CALIB_VERSION);
   else if (number_member(json, "link_latency_s", &f->latency_s) ||

@@ -139,10 +139,7 @@ static void json_kernels(struct mv_json *j, const struct mv_calibration *c)
 int mv_calib_write_json(const struct mv_calibration *c, FILE *fp)
 {
   struct mv_json j;
-  mv_json_init(&j, fp, 1);
-  mv_json_object_begin(&j);
-  mv_json_kv_string(&j, "format", MV_CALIB_FORMAT);
-  mv_json_kv_int(&j, "version", MV_CALIB_VERSION);
+  mv_json_document_begin(&j, fp, 1, MV_JSON_CALIBRATION);
   mv_json_kv_string(&j, "mpi", c->mpi);
   mv_json_kv_string(&j, "engine", c->engine);
   mv_json_kv_int(&j, "np", c->np);
