@@ -313,10 +313,7 @@ static int comp_forms(struct ctx *x, size_t k)
         continue;
       const struct mv_mvt_class *cl = &sc->t[j]->classes[c];
       const struct mv_mvt_hist *h = &cl->comp[s];
-      double calls = 0, first = (double)h->first / (double)cl->nranks;
-      for (size_t b = 0; b < h->n; b++)
-        calls += (double)h->count[b];
-      calls -= (double)cl->nranks;
+      double first = (double)h->first / (double)cl->nranks, calls = (double)h->values - (double)cl->nranks;
       x->p[n] = sc->t[j]->nranks, x->v[n] = first;
       rest[n++] = calls > 0 ? ((double)h->sum - (double)h->first) / calls : 0;
     }
