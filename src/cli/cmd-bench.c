@@ -195,11 +195,8 @@ static void read_bench_meta(const char *path, struct mv_jval *root)
   size_t len = 0, at;
   const char *what;
   memset(root, 0, sizeof *root);
-  FILE *fp = fopen(path, "r");
-  if (fp && mv_read_stream(fp, &text, &len) == 0)
+  if (mv_read_file(path, 0, &text, &len, NULL) == 0)
     mv_jread_parse(text, len, root, &at, &what);   /* on failure root stays null */
-  if (fp)
-    fclose(fp);
   free(text);
 }
 
