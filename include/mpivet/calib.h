@@ -15,7 +15,7 @@
 
 #define MV_CALIB_FORMAT "mpivet-calibration"
 #define MV_CALIB_VERSION 1
-#define MV_CALIB_MAX_PIECES 8
+#define MV_CALIB_MAX_PIECES 12
 #define MV_CALIB_MAX_HOSTS 16
 
 /* Operations measured by mpivet-calib, in the order of its op column names. */
