@@ -8,7 +8,9 @@
 # `mpivet simulate` prints counts the pages of SMPI_SHARED_MALLOC once per mapping, 6 GB for
 # what is 0.3 GB of memory). As root the real runs and the small simulations run under
 # `chrt -f 20` (a loaded machine stretches real runs and SMPI's benchmarked computation alike);
-# the 1024-rank one does not (it is long). Usage: hpl.sh CAL [RUNS=3] [SIZES="1000 2000 3000"]
+# the 1024-rank one does not (it is long). Usage: hpl.sh CAL [RUNS=3] [SIZES="1000 2000 3000"];
+# HPL_GRIDS="1x1x1 2x1x2" (ranks x P x Q) picks the grids, HPL_1024=0 skips the 1024-rank run,
+# HPL_OUT=DIR keeps the builds and runs there.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/../.." && pwd)
 cal=$(cd "$1" && pwd); runs=${2:-3}; sizes=${3:-"1000 2000 3000"}
@@ -22,7 +24,8 @@ input() { sed -e "s/@N@/$1/; s/@NB@/$2/; s/@P@/$3/; s/@Q@/$4/" "$here/hpccinf.in
 gflops() { grep -Eo 'gflops [0-9.]+' | awk '{print $2}'; }
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 printf "%5s %6s %5s %14s %14s %8s\n" ranks N grid "real Gflop/s" "predicted" error
-for grid in "1 1 1" "2 1 2" "4 2 2"; do
+for grid in ${HPL_GRIDS:-"1x1x1 2x1x2 4x2x2"}; do
+  grid=${grid//x/ }
   read -r np p q <<< "$grid"
   for n in $sizes; do
     d="$out/run-$np-$n"; mkdir -p "$d"; cd "$d"; input "$n" 128 "$p" "$q"
@@ -36,6 +39,7 @@ for grid in "1 1 1" "2 1 2" "4 2 2"; do
       "$(echo "100 * ($pred - $real) / $real" | bc -l)"
   done
 done
+[ "${HPL_1024:-1}" = 0 ] && exit 0   # HPL_1024=0: the table only
 d="$out/run-1024"; mkdir -p "$d"; cd "$d"; input 20000 128 32 32
 pss_peak() {  # the largest proportional set size (KiB) of smpimain while it runs
   local max=0 p v

@@ -29,9 +29,10 @@ struct mv_mvt_sig {
 };
 struct mv_mvt_item { uint64_t sym, count; };   /* sym: signature * 2, or rule * 2 + 1 */
 struct mv_mvt_rule { size_t n; struct mv_mvt_item *items; };
-/* Log bins (mvt.h) of the values, their sum (ns) and the first value (summed over the ranks of
- * a class). */
-struct mv_mvt_hist { size_t n; uint32_t *bin; uint64_t *count; uint64_t sum, first; };
+/* Times of one signature in a class (ns): values in all (calls x ranks), their sum, the first
+ * value (summed over the ranks), and the log bins (mvt.h) of the other values with relative
+ * weights (the file keeps them relative to the fullest bin, MV_MVT_WEIGHT_MAX). */
+struct mv_mvt_hist { size_t n; uint32_t *bin; uint64_t *weight; uint64_t values, sum, first; };
 struct mv_mvt_class {
   size_t nranks;
   uint32_t *ranks;                  /* sorted world ranks */
@@ -70,6 +71,9 @@ void mv_mvt_release(struct mv_mvt *t);
 const char *mv_mvt_op_name(int kind);
 /* The middle of a log bin in ns (the value a replay uses). */
 double mv_mvt_bin_ns(uint32_t bin);
+/* Calls per rank of each of the class's signatures (calls[nsigs], the grammar expanded,
+ * saturating at UINT64_MAX); 0 or MV_ENOMEM. */
+int mv_mvt_sig_calls(const struct mv_mvt_class *c, uint64_t *calls);
 /* Total calls a class makes (the grammar expanded, counts multiplied); UINT64_MAX on overflow. */
 uint64_t mv_mvt_class_calls(const struct mv_mvt_class *c);
 /* Human-readable dump of the whole file. */

@@ -11,27 +11,58 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "mpivet/json.h"
 #include "mpivet/platform.h"
 
-#define MV_CALIB_FORMAT "mpivet-calibration"
-#define MV_CALIB_VERSION 1
-#define MV_CALIB_MAX_PIECES 12
+/* calibration.json's "format" and "version" (the JSON documents' table, mpivet/json.h) */
+#define MV_CALIB_FORMAT mv_json_format_name(MV_JSON_CALIBRATION)
+#define MV_CALIB_VERSION MV_JSON_CALIBRATION_VERSION
+#define MV_CALIB_MAX_PIECES 12   /* up to 8 fitted segments and the clipped tail */
 #define MV_CALIB_MAX_HOSTS 16
+#define MV_CALIB_MAX_MODELS 128   /* kernel models: pooled and per host */
+#define MV_CALIB_MAX_RECORDS 64   /* files of recorded kernel calls */
 
-/* Operations measured by mpivet-calib, in the order of its op column names. */
-#define MV_CALIB_OPS(XX)                                                        \
-  XX(PINGPONG, "pingpong", "one-way time (half round trip)")                    \
-  XX(SEND,     "send",     "time inside MPI_Send")                              \
-  XX(ISEND,    "isend",    "time inside MPI_Isend")                             \
-  XX(RECV,     "recv",     "time inside MPI_Recv after the message arrived")    \
-  XX(TEST,     "test",     "one MPI_Test on a pending request")                 \
-  XX(IPROBE,   "iprobe",   "one MPI_Iprobe that finds nothing")                 \
-  XX(WTIME,    "wtime",    "one MPI_Wtime")                                     \
-  XX(DGEMM,    "dgemm",    "dgemm C -= A B, m x k times k x n")                 \
-  XX(DTRSM,    "dtrsm",    "dtrsm left lower unit, m x m into m x n")
+/* Operations of a calibration, in the order of mpivet-calib's op column names: the network
+ * operations it measures, then the kernels (shape: 3 = m x n x k, 4 = triangular m x m times
+ * m x n with k = m, 2 = m x n with k = 1, 1 = vectors of m with n = k = 1). mpivet-calib times
+ * dgemm and dtrsm on random shapes; every kernel can come from an application's own calls
+ * recorded through include/mpivet/emulate.h (`mpivet calibrate --kernel-records`). */
+#define MV_CALIB_OPS(XX)                                                           \
+  XX(PINGPONG, "pingpong", 0, "one-way time (half round trip)")                    \
+  XX(SEND,     "send",     0, "time inside MPI_Send")                              \
+  XX(ISEND,    "isend",    0, "time inside MPI_Isend")                             \
+  XX(RECV,     "recv",     0, "time inside MPI_Recv after the message arrived")    \
+  XX(TEST,     "test",     0, "one MPI_Test on a pending request")                 \
+  XX(IPROBE,   "iprobe",   0, "one MPI_Iprobe that finds nothing")                 \
+  XX(WTIME,    "wtime",    0, "one MPI_Wtime")                                     \
+  XX(DGEMM,    "dgemm",    3, "dgemm C -= A B, m x k times k x n")                 \
+  XX(DTRSM,    "dtrsm",    4, "dtrsm left lower unit, m x m into m x n")           \
+  XX(DGEMV,    "dgemv",    2, "dgemv, m x n matrix times vector")                  \
+  XX(DGER,     "dger",     2, "dger, rank-1 update of m x n")                      \
+  XX(DTRSV,    "dtrsv",    2, "dtrsv, triangular m x m solve (n = m)")             \
+  XX(DSWAP,    "dswap",    1, "dswap of two vectors of m")                         \
+  XX(DCOPY,    "dcopy",    1, "dcopy of a vector of m")                            \
+  XX(DAXPY,    "daxpy",    1, "daxpy on vectors of m")                             \
+  XX(DSCAL,    "dscal",    1, "dscal of a vector of m")                            \
+  XX(IDAMAX,   "idamax",   1, "idamax over a vector of m")                         \
+  XX(LASWP00N, "HPL_dlaswp00N", 3, "HPL row swaps, m pivots over n columns, k rows") \
+  XX(LASWP10N, "HPL_dlaswp10N", 2, "HPL column swaps, m x n")                      \
+  XX(LASWP01N, "HPL_dlaswp01N", 2, "HPL row gather into U, m rows x n")            \
+  XX(LASWP01T, "HPL_dlaswp01T", 2, "HPL row gather into U transposed, m x n")      \
+  XX(LASWP02N, "HPL_dlaswp02N", 2, "HPL row pack, m x n")                          \
+  XX(LASWP03N, "HPL_dlaswp03N", 2, "HPL row copy back, m x n")                     \
+  XX(LASWP03T, "HPL_dlaswp03T", 2, "HPL row copy back transposed, m x n")          \
+  XX(LASWP04N, "HPL_dlaswp04N", 2, "HPL row copy and swap, m x n")                 \
+  XX(LASWP04T, "HPL_dlaswp04T", 2, "HPL row copy and swap transposed, m x n")      \
+  XX(LASWP05N, "HPL_dlaswp05N", 2, "HPL row scatter, m x n")                       \
+  XX(LASWP05T, "HPL_dlaswp05T", 2, "HPL row scatter transposed, m x n")            \
+  XX(LASWP06N, "HPL_dlaswp06N", 2, "HPL row swap with U, m x n")                   \
+  XX(LASWP06T, "HPL_dlaswp06T", 2, "HPL row swap with U transposed, m x n")        \
+  XX(DLACPY,   "HPL_dlacpy",    2, "HPL matrix copy, m x n")                       \
+  XX(DLATCPY,  "HPL_dlatcpy",   2, "HPL transposed matrix copy, m x n")
 
 enum mv_calib_op {
-#define XX(id, name, what) MV_CALIB_##id,
+#define XX(id, name, shape, what) MV_CALIB_##id,
   MV_CALIB_OPS(XX)
 #undef XX
   MV_CALIB_NOPS
@@ -40,6 +71,7 @@ enum mv_calib_op {
 
 const char *mv_calib_op_name(enum mv_calib_op op);
 const char *mv_calib_op_what(enum mv_calib_op op);
+int mv_calib_op_shape(enum mv_calib_op op);   /* 0: network, else the kernel's shape */
 int mv_calib_op_find(const char *name);   /* op or -1 */
 
 /* One measurement (a CSV row of mpivet-calib). */
@@ -64,6 +96,10 @@ void mv_calib_data_release(struct mv_calib_data *d);
  * "file:line:column: expected X, got \"Y\"" in err for a bad row. */
 int mv_calib_data_read(FILE *fp, const char *name, struct mv_calib_data *d, char *err, size_t errsize);
 
+/* Replace every kernel's samples in d by those in rec (recorded application calls), for each
+ * kernel that rec has; host names are carried over. MV_ENOMEM, MV_EINVAL (too many hosts). */
+int mv_calib_data_take_kernels(struct mv_calib_data *d, const struct mv_calib_data *rec);
+
 /* y = a + b x for x > from (the first piece also below), as SMPI reads "from:a:b;..." lists. */
 struct mv_piece { double from, to, a, b; };
 struct mv_piecewise { size_t n; struct mv_piece p[MV_CALIB_MAX_PIECES]; };
@@ -76,17 +112,21 @@ double mv_piecewise_eval(const struct mv_piecewise *f, double x);
 struct mv_kernel_model {
   enum mv_calib_op op;
   int family, noise;                 /* 0..2 */
-  int host;                          /* -1: every host pooled */
+  int host;                          /* -1: every host pooled, else index in the data's hosts */
+  char host_name[64];                /* "" when pooled */
   double coef[MV_KERNEL_TERMS];      /* seconds per term */
   double sd[MV_KERNEL_TERMS];        /* N-2: sd polynomial; N-1: sd[7] = sigma */
   double r2, median_rel_err;         /* fit quality on the samples */
-  size_t n;
+  double sum_ratio;                  /* sum of the fit's predictions / sum of measured seconds,
+                                      * before coef and sd are divided by it */
+  size_t n;                          /* samples fitted */
+  size_t stalls;                     /* samples dropped as descheduled (see kernel-model.c) */
 };
 void mv_kernel_terms(int m, int n, int k, double *t);
 double mv_kernel_predict(const struct mv_kernel_model *km, int m, int n, int k);
 double mv_kernel_sd(const struct mv_kernel_model *km, int m, int n, int k);
-/* Least squares (GSL) of family/noise on the op's samples of host (-1: all). MV_ENUMERIC when
- * there are too few samples. */
+/* Least squares (GSL) of family/noise on the op's samples of host (-1: all) that have m, n > 0.
+ * MV_ENUMERIC when there are too few samples (twice the model's terms). */
 int mv_kernel_fit(const struct mv_calib_data *d, enum mv_calib_op op, int family, int noise,
                   int host, struct mv_kernel_model *km);
 
@@ -100,7 +140,7 @@ struct mv_calibration {
   double test_s, iprobe_s, wtime_s;
   double eager_bytes;                       /* async-small-thresh and send-is-detached-thresh */
   double flops;                             /* host speed (dgemm rate), 0: unknown */
-  struct mv_kernel_model kernels[2];        /* dgemm, dtrsm as chosen */
+  struct mv_kernel_model kernels[MV_CALIB_MAX_MODELS];   /* pooled, then per host if several */
   int nkernels;
   int family, noise;                        /* chosen kernel model */
   /* recorded */
@@ -113,7 +153,8 @@ struct mv_calibration {
 /* Network part: medians per op and size, segmented fits, thresholds, factors, overheads and
  * polling costs. MV_ENUMERIC when an op has too few sizes. */
 int mv_calib_fit_network(const struct mv_calib_data *d, struct mv_calibration *c);
-/* Kernel part: family/noise fits of every kernel present; flops from dgemm. */
+/* Kernel part: family/noise fits of every kernel with enough samples (pooled, and per host when
+ * the data has several hosts); flops from dgemm. */
 int mv_calib_fit_kernels(const struct mv_calib_data *d, struct mv_calibration *c);
 
 /* The calibrated platform: spec (NULL: "cluster:<hosts>") with calibrated speed, links and

@@ -1,15 +1,23 @@
-/* Kernel emulation for SMPI, as the HPL thesis does (chapter 4): under SMPI a compute kernel is
+/* Kernel emulation for SMPI, as the HPL thesis does (chapters 3-4): under SMPI a compute kernel is
  * replaced by its calibrated model (the duration is injected with smpi_execute_flops_benched, the
  * kernel does not run), on a real MPI it runs untouched. Models come from the kernels.h of a
- * calibration folder (`mpivet simulate --calibration DIR` force-includes it): seconds as a
- * polynomial over mnk, mn, mk, nk, m, n, k, 1 with a noise standard deviation of the same form,
- * drawn from a per-rank seeded normal generator (MV_EMULATE_SEED, default 1, plus the rank).
- * Shared and partially shared allocations map to SMPI's, to malloc on real MPI.
+ * calibration folder (`mpivet simulate --calibration DIR` force-includes it): one table row per
+ * kernel and host (MV_EMULATE_MODEL_TABLE), seconds as a polynomial over mnk, mn, mk, nk, m, n, k,
+ * 1 with a noise standard deviation of the same form, drawn from a per-rank seeded normal
+ * generator (MV_EMULATE_SEED, default 1, plus the rank). A rank takes the model of its simulated
+ * host (the host's name, or node-I for the calibration's I-th host), else the pooled one (host
+ * ""); a kernel without a model runs and SMPI times it.
  *
+ *   MV_EMULATE("dgemm", m, n, k, cblas_dgemm(...));   any kernel named in mpivet/calib.h
  *   MV_EMULATE_DGEMM(m, n, k, cblas_dgemm(...));      MV_EMULATE_DTRSM(m, n, cblas_dtrsm(...));
  *   MV_EMULATE_KERNEL(seconds, my_kernel(...));       (a user kernel with its own model)
  *   double *a = MV_SHARED_MALLOC(bytes);  MV_SHARED_FREE(a);
  *   MV_PARTIAL_SHARED_MALLOC(bytes, offsets, nblocks)  (offsets: begin/end pairs that are shared)
+ *
+ * Recording (real MPI, compiled with -DMV_EMULATE_RECORD): every MV_EMULATE call is timed and,
+ * when the environment has MV_EMULATE_RECORD_DIR, written at exit to DIR/kernels-RANK.csv in
+ * mpivet-calib's format, for `mpivet calibrate --kernel-records` (the thesis fits the small
+ * kernels on timings of the application's own calls).
  *
  * The header is self-contained (static inline functions, no library to link). */
 #ifndef MPIVET_EMULATE_H
@@ -17,7 +25,9 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <mpi.h>
 
@@ -45,8 +55,22 @@
 #define MV_EMULATE_HOST_FLOPS 1e9
 #endif
 
-/* A standard normal draw from a per-rank generator (SMPI privatizes this static per rank). */
-static inline double mv_emulate_normal(void)
+/* One model: kernel name, calibrated host ("" pooled) and its index (-1 pooled), coefficients. */
+struct mv_emulate_model {
+  const char *kernel, *host;
+  int host_index;
+  double coef[8], sd[8];
+};
+
+#if MV_EMULATING && defined(MV_EMULATE_MODEL_TABLE)
+__attribute__((unused)) static const struct mv_emulate_model mv_emulate_models[] = {
+    MV_EMULATE_MODEL_TABLE{0, 0, 0, {0}, {0}}};
+#else
+__attribute__((unused)) static const struct mv_emulate_model mv_emulate_models[] = {{0, 0, 0, {0}, {0}}};
+#endif
+
+/* A uniform draw in (0, 1) from a per-rank generator (SMPI privatizes this static per rank). */
+static inline double mv_emulate_uniform(void)
 {
   static uint64_t state;
   if (state == 0) {
@@ -54,12 +78,15 @@ static inline double mv_emulate_normal(void)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     state = (uint64_t)MV_EMULATE_SEED * 0x9e3779b97f4a7c15ull + (uint64_t)rank + 1;
   }
-  double u[2];
-  for (int i = 0; i < 2; i++) {
-    state ^= state << 13, state ^= state >> 7, state ^= state << 17;   /* xorshift64 */
-    u[i] = ((double)(state >> 11) + 0.5) / 9007199254740992.0;
-  }
-  return sqrt(-2 * log(u[0])) * cos(6.283185307179586 * u[1]);
+  state ^= state << 13, state ^= state >> 7, state ^= state << 17;   /* xorshift64 */
+  return ((double)(state >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* A standard normal draw (Box-Muller). */
+static inline double mv_emulate_normal(void)
+{
+  double u0 = mv_emulate_uniform(), u1 = mv_emulate_uniform();
+  return sqrt(-2 * log(u0)) * cos(6.283185307179586 * u1);
 }
 
 /* Model value over the terms mnk, mn, mk, nk, m, n, k, 1. */
@@ -80,17 +107,133 @@ static inline void mv_emulate_seconds(double seconds)
 #endif
 }
 
-/* Model + noise; 1 when the kernel was emulated. */
-static inline int mv_emulate_model(const double *coef, const double *sd, double m, double n, double k)
+/* Model + noise of a table row. */
+static inline void mv_emulate_model(const struct mv_emulate_model *km, double m, double n, double k)
 {
-  if (m <= 0 || n <= 0 || k <= 0)
-    return 1;   /* an empty call costs nothing */
-  double t = mv_emulate_poly(coef, m, n, k), s = mv_emulate_poly(sd, m, n, k);
+  if (m <= 0 || n <= 0)
+    return;   /* an empty call costs nothing (k = 0 may not: dgemm still scales C) */
+  double t = mv_emulate_poly(km->coef, m, n, k), s = mv_emulate_poly(km->sd, m, n, k);
   if (s > 0)
     t += s * mv_emulate_normal();
   mv_emulate_seconds(t > 0 ? t : 0);
-  return 1;
 }
+
+/* The row for kernel on this rank's host: same host name, else node-I for calibrated host I,
+ * else the pooled row; -1 when the kernel has no model. */
+static inline int mv_emulate_find(const char *kernel)
+{
+  char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
+  int len = 0, node = -1, pooled = -1, by_index = -1;
+  MPI_Get_processor_name(host, &len);
+  if (sscanf(host, "node-%d", &node) != 1)
+    node = -1;
+  for (int i = 0; mv_emulate_models[i].kernel; i++) {
+    const struct mv_emulate_model *km = &mv_emulate_models[i];
+    if (strcmp(km->kernel, kernel) != 0)
+      continue;
+    if (km->host_index < 0)
+      pooled = i;
+    else if (strcmp(km->host, host) == 0)
+      return i;
+    else if (km->host_index == node)
+      by_index = i;
+  }
+  return by_index >= 0 ? by_index : pooled;
+}
+
+#ifdef MV_EMULATE_RECORD
+#include <time.h>
+#include <unistd.h>
+/* Recorded calls, one buffer per process (weak: one definition however many files include this). */
+struct mv_emulate_call { const char *kernel; int m, n, k; double seconds; };
+struct mv_emulate_recorder {
+  struct mv_emulate_call *call;
+  size_t n, cap;
+  int state;   /* 0: not started, 1: recording, -1: off (no MV_EMULATE_RECORD_DIR, no memory) */
+  int rank;
+};
+__attribute__((weak)) struct mv_emulate_recorder mv_emulate_recorder;
+#define MV_EMULATE_RECORD_MAX 2000000
+
+static inline double mv_emulate_clock(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* At exit: DIR/kernels-RANK.csv with mpivet-calib's header (a failed write loses the record
+ * only; the application's own result is untouched). */
+static inline void mv_emulate_record_flush(void)
+{
+  struct mv_emulate_recorder *r = &mv_emulate_recorder;
+  const char *dir = getenv("MV_EMULATE_RECORD_DIR");
+  char path[4096], host[256] = "";
+  if (r->state != 1 || !dir)
+    return;
+  gethostname(host, sizeof host - 1);
+  snprintf(path, sizeof path, "%s/kernels-%d.csv", dir, r->rank);
+  FILE *fp = fopen(path, "w");
+  if (!fp)
+    return;
+  fprintf(fp, "order,op,rank,host,pair,bytes,m,n,k,rep,seconds\n");
+  for (size_t i = 0; i < r->n; i++)
+    fprintf(fp, "%zu,%s,%d,%s,,0,%d,%d,%d,%zu,%.9e\n", i, r->call[i].kernel, r->rank, host,
+            r->call[i].m, r->call[i].n, r->call[i].k, i, r->call[i].seconds);
+  fclose(fp);
+  r->state = -1;
+}
+
+static inline void mv_emulate_record(const char *kernel, int m, int n, int k, double seconds)
+{
+  struct mv_emulate_recorder *r = &mv_emulate_recorder;
+  if (r->state == 0) {
+    int init = 0;
+    MPI_Initialized(&init);
+    r->state = getenv("MV_EMULATE_RECORD_DIR") && init ? 1 : -1;
+    if (r->state == 1) {
+      MPI_Comm_rank(MPI_COMM_WORLD, &r->rank);
+      r->cap = MV_EMULATE_RECORD_MAX;
+      r->call = malloc(r->cap * sizeof *r->call);
+      r->state = r->call ? 1 : -1;
+      if (r->call)
+        atexit(mv_emulate_record_flush);
+    }
+  }
+  if (r->state == 1 && r->n < r->cap)
+    r->call[r->n++] = (struct mv_emulate_call){kernel, m, n, k, seconds};
+}
+
+#define MV_EMULATE_RUN(kernel, m, n, k, stmt)                                   \
+  do {                                                                          \
+    double mv__t0 = mv_emulate_clock();                                         \
+    stmt;                                                                       \
+    mv_emulate_record((kernel), (m), (n), (k), mv_emulate_clock() - mv__t0);    \
+  } while (0)
+#else
+#define MV_EMULATE_RUN(kernel, m, n, k, stmt) do { stmt; } while (0)
+#endif
+
+/* Kernel named kernel with dimensions m, n, k (1 for unused ones): its model under SMPI when the
+ * calibration has one (looked up once per call site and rank), else stmt. */
+#if MV_EMULATING
+#define MV_EMULATE(kernel, m, n, k, stmt)                                         \
+  do {                                                                            \
+    static int mv__row = -2;                                                      \
+    if (mv__row == -2)                                                            \
+      mv__row = mv_emulate_find(kernel);                                          \
+    if (mv__row >= 0)                                                             \
+      mv_emulate_model(&mv_emulate_models[mv__row], (m), (n), (k));               \
+    else {                                                                        \
+      stmt;                                                                       \
+    }                                                                             \
+  } while (0)
+#else
+#define MV_EMULATE(kernel, m, n, k, stmt) MV_EMULATE_RUN(kernel, m, n, k, stmt)
+#endif
+
+#define MV_EMULATE_DGEMM(m, n, k, stmt) MV_EMULATE("dgemm", m, n, k, stmt)
+#define MV_EMULATE_DTRSM(m, n, stmt) MV_EMULATE("dtrsm", m, n, m, stmt)
 
 #define MV_EMULATE_KERNEL(seconds, stmt)  \
   do {                                    \
@@ -100,25 +243,5 @@ static inline int mv_emulate_model(const double *coef, const double *sd, double 
       stmt;                               \
     }                                     \
   } while (0)
-
-#if MV_EMULATING && defined(MV_EMULATE_MODEL_DGEMM)
-#define MV_EMULATE_DGEMM(m, n, k, stmt)                                                  \
-  do {                                                                                   \
-    static const double mv__c[8] = MV_EMULATE_DGEMM_COEF, mv__s[8] = MV_EMULATE_DGEMM_SD; \
-    mv_emulate_model(mv__c, mv__s, (m), (n), (k));                                       \
-  } while (0)
-#else
-#define MV_EMULATE_DGEMM(m, n, k, stmt) do { stmt; } while (0)
-#endif
-
-#if MV_EMULATING && defined(MV_EMULATE_MODEL_DTRSM)
-#define MV_EMULATE_DTRSM(m, n, stmt)                                                     \
-  do {                                                                                   \
-    static const double mv__c[8] = MV_EMULATE_DTRSM_COEF, mv__s[8] = MV_EMULATE_DTRSM_SD; \
-    mv_emulate_model(mv__c, mv__s, (m), (n), (m));                                       \
-  } while (0)
-#else
-#define MV_EMULATE_DTRSM(m, n, stmt) do { stmt; } while (0)
-#endif
 
 #endif

@@ -1,6 +1,7 @@
 /* Error values returned by every mpivet library function.
  * One X-macro list produces the enum and mv_strerror(); functions return 0 or a negative MV_E*.
- * Library code never prints and never exits: the command layer turns these into messages. */
+ * Library code never prints and never exits: the command layer turns these into messages.
+ * Where and why travel with the value in a struct mv_error (docs/layout.md, "Errors"). */
 #ifndef MPIVET_ERROR_H
 #define MPIVET_ERROR_H
 
@@ -28,5 +29,23 @@ typedef enum {
 
 /* Human-readable text for an error value (0 or negative). Never NULL. */
 const char *mv_strerror(int err);
+
+#include <stddef.h>
+
+/* The context of an error: a function that can fail on its input takes a struct mv_error *
+ * (NULL: the caller wants the value only), fills it and returns the same MV_E* value; src/cli
+ * prints mv_error_text. */
+struct mv_error {
+  int code;          /* the MV_E* value returned; 0 when nothing failed */
+  char where[512];   /* the input: "results.csv:12:7", "calibration.json", or "" */
+  char what[512];    /* "expected a number, got \"abc\"", "No such file or directory" */
+};
+
+/* Records code in e (when not NULL): where is file[:line[:column]] (a line or column of 0 is
+ * left out; file NULL: no place), what is the printf text. Returns code. */
+int mv_error_set(struct mv_error *e, int code, const char *file, long line, long column,
+                 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* "where: what" (what alone without a place) in buf; returns buf. */
+const char *mv_error_text(const struct mv_error *e, char *buf, size_t size);
 
 #endif

@@ -18,4 +18,10 @@ int mv_grow_implied(void *ptr, size_t n, size_t need, size_t elem);
  * Returns 0, MV_ENOMEM or MV_EIO; the stream stays open. */
 int mv_read_stream(FILE *fp, char **buf, size_t *len);
 
+struct mv_error;
+/* Read the file at path whole, as mv_read_stream; max > 0 refuses a larger file. Returns 0,
+ * MV_ENOENT (no such file), MV_EIO (cannot open or read), MV_ERANGE (larger than max) or
+ * MV_ENOMEM, with the reason in e ("PATH: No such file or directory", "PATH: read error"). */
+int mv_read_file(const char *path, size_t max, char **buf, size_t *len, struct mv_error *e);
+
 #endif

@@ -30,6 +30,34 @@ void mv_json_null(struct mv_json *j);
 void mv_json_kv_string(struct mv_json *j, const char *key, const char *s);
 void mv_json_kv_number(struct mv_json *j, const char *key, double v);
 void mv_json_kv_int(struct mv_json *j, const char *key, long long v);
+
+/* The JSON documents mpivet writes, each named by its "format" and "version" (docs/formats.md,
+ * "JSON documents"): the version is raised when a key changes meaning or goes away. */
+#define MV_JSON_FORMATS(XX)                                                \
+  XX(META, "mpivet-meta", 3)               /* meta.json of a results folder */  \
+  XX(REPORT, "mpivet-report", 2)           /* report.json of mpivet check */    \
+  XX(JUDGEMENT, "mpivet-judgement", 2)     /* mpivet model --json */            \
+  XX(CALIBRATION, "mpivet-calibration", 2) /* calibration.json; 2: kernels.h's model table */ \
+  XX(REGRESS, "mpivet-regress", 1)         /* mpivet regress --json */          \
+  XX(ANALYSIS, "mpivet-analysis", 1)       /* mpivet analyze --json */          \
+  XX(SIMULATION, "mpivet-simulation", 1)   /* mpivet simulate --json */
+
+enum mv_json_format {
+#define XX(id, name, version) MV_JSON_##id,
+  MV_JSON_FORMATS(XX)
+#undef XX
+};
+enum {
+#define XX(id, name, version) MV_JSON_##id##_VERSION = version,
+  MV_JSON_FORMATS(XX)
+#undef XX
+};
+
+/* The "format" name of a document, e.g. "mpivet-report". */
+const char *mv_json_format_name(enum mv_json_format f);
+/* Starts document f: mv_json_init, the top-level object and its first two keys, "format" and
+ * "version". The writer adds its keys, then mv_json_object_end and mv_json_finish. */
+void mv_json_document_begin(struct mv_json *j, FILE *fp, int pretty, enum mv_json_format f);
 /* Ends the document with a newline; returns MV_EIO when the stream had an error. */
 int mv_json_finish(struct mv_json *j);
 

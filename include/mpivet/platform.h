@@ -46,4 +46,36 @@ int mv_platform_write_hostfile(const struct mv_platform *p, int np, int ppn, FIL
  * meta.json's ranks_per_host. */
 int mv_platform_ranks_per_host(long hosts, int np, int ppn);
 
+/* Hosts of a user SimGrid XML platform, in file order: group g names prefix<N>suffix for N in
+ * first .. first + count - 1 (a <cluster> radical range), or the one host `prefix` when
+ * numbered is 0 (<host>, <peer>). count is the total. */
+struct mv_platform_host_group {
+  char *prefix, *suffix;
+  long first, count;
+  int numbered;
+};
+struct mv_platform_hosts {
+  struct mv_platform_host_group *group;
+  size_t ngroups;
+  long count;
+};
+
+/* Read the hosts of a SimGrid 3.32 platform file (platform-xml.c): the file must be well-formed
+ * XML with a <platform version="4.1"> root, every <host>/<peer> needs id and speed, every
+ * <cluster>/<cabinet> id, prefix, suffix, radical, speed, bw and lat, and at least one host.
+ * MV_EPARSE with "PATH:LINE:COLUMN: ..." in err, MV_ENOENT/MV_EIO with "PATH: <strerror>".
+ * On success release h with mv_platform_hosts_release. _parse reads text[0..len) named name. */
+int mv_platform_xml_hosts(const char *path, struct mv_platform_hosts *h, char *err, size_t errsize);
+int mv_platform_xml_hosts_parse(const char *text, size_t len, const char *name,
+                                struct mv_platform_hosts *h, char *err, size_t errsize);
+/* Name of host i (0 <= i < count) into buf; MV_ERANGE when out of range or too long. */
+int mv_platform_hosts_name(const struct mv_platform_hosts *h, long i, char *buf, size_t size);
+/* 1 when name is one of the hosts. */
+int mv_platform_hosts_has(const struct mv_platform_hosts *h, const char *name);
+void mv_platform_hosts_release(struct mv_platform_hosts *h);
+
+/* Host index (0-based, among `hosts`) of rank r when ppn ranks share a host (ppn 0: one per host,
+ * wrapping around): the one placement rule of every hostfile. */
+long mv_platform_rank_host(long hosts, int ppn, int r);
+
 #endif

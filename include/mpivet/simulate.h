@@ -54,6 +54,8 @@ struct mv_calibrate_spec {
   long long max_size;
   int reps, kernel_samples, load;
   const char *kernels;      /* "dgemm,dtrsm", "none" */
+  const char *records[MV_CALIB_MAX_RECORDS];   /* --kernel-records CSV files */
+  int nrecords;
   int family, noise;        /* kernel model chosen for kernels.h */
   unsigned long long seed;  /* 0: from the clock */
   int self_check;

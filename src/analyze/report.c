@@ -205,8 +205,7 @@ int mv_analysis_write_json(const struct mv_analysis *a, FILE *fp)
   struct mv_json j;
   int err = mv__view_init(&v, a);
   if (!err) {
-    mv_json_init(&j, fp, 1);
-    mv_json_object_begin(&j);
+    mv_json_document_begin(&j, fp, 1, MV_JSON_ANALYSIS);
     mv_json_kv_string(&j, "tool", "mpivet analyze " MV_VERSION " (git " MV_GIT_REVISION ")");
     mv_json_kv_int(&j, "events", (long long)a->events);
     mv_json_kv_int(&j, "locations", a->nloc);

@@ -9,22 +9,29 @@
 #include "view.h"
 #include "mpivet/error.h"
 
-/* "1-3, 5" for the ranks r with on[r] set (r < n). */
-static void rank_list(char *buf, size_t size, const uint8_t *on, uint32_t n)
+/* "ranks 1-3, 5", "rank 2" (or "rank ?" for none) for the ranks r with on[r] set (r < n). */
+static const char *rank_list(char *buf, size_t size, const uint8_t *on, uint32_t n)
 {
   size_t len = 0;
-  buf[0] = 0;
+  char *list = buf + 6;   /* after "ranks " */
+  size -= 6;
+  list[0] = 0;
   for (uint32_t r = 0; r < n && len + 1 < size; r++) {
     if (!on[r])
       continue;
     uint32_t e = r;
     while (e + 1 < n && on[e + 1])
       e++;
-    int k = e > r ? snprintf(buf + len, size - len, "%s%u-%u", len ? ", " : "", r, e)
-                  : snprintf(buf + len, size - len, "%s%u", len ? ", " : "", r);
+    int k = e > r ? snprintf(list + len, size - len, "%s%u-%u", len ? ", " : "", r, e)
+                  : snprintf(list + len, size - len, "%s%u", len ? ", " : "", r);
     len = k < 0 || (size_t)k >= size - len ? size - 1 : len + (size_t)k;
     r = e;
   }
+  int many = strpbrk(list, "-,") != NULL;
+  memcpy(buf + !many, many ? "ranks " : "rank ", 6 - !many);
+  if (!len)
+    snprintf(list, size, "?");
+  return buf + !many;
 }
 
 struct who {
@@ -54,14 +61,12 @@ static void who_waited(const struct mv_analysis *a, uint32_t loc, uint32_t cp, s
   }
 }
 
-static int root_causes(const struct mv__view *v, FILE *fp, int top, struct who *w)
+/* The top delays c[0..n) in words. */
+static void root_causes(const struct mv__view *v, FILE *fp, int top, struct who *w,
+                        const struct mv__cause *c, size_t n)
 {
   const struct mv_analysis *a = v->a;
   double res = (double)a->resolution;
-  size_t n = 0;
-  struct mv__cause *c = mv__causes_of(a, MV__M_DELAY, &n);
-  if (!c)
-    return MV_ENOMEM;
   fprintf(fp, "\nroot causes (delay costs: the waiting time each delay caused, directly and through "
               "the waits it propagated):\n");
   fprintf(fp, "  delay costs %.6g s explain %.6g s of waiting time\n",
@@ -69,30 +74,24 @@ static int root_causes(const struct mv__view *v, FILE *fp, int top, struct who *
   if (!n)
     fprintf(fp, "  none\n");
   for (size_t i = 0; i < n && (int)i < top; i++) {
-    char all[256], direct[256];
+    char all[262], direct[262];   /* "ranks " and 256 for the list */
     who_waited(a, c[i].loc, c[i].cp, w);
-    rank_list(all, sizeof all, w->all, w->nranks);
-    rank_list(direct, sizeof direct, w->direct, w->nranks);
-    fprintf(fp, "  %2zu. %.6g s of waiting on rank%s %s is caused by %s on rank %u", i + 1, c[i].total / res,
-            strpbrk(all, "-,") ? "s" : "", all[0] ? all : "?", v->path[c[i].cp], a->loc_rank[c[i].loc]);
+    fprintf(fp, "  %2zu. %.6g s of waiting on %s is caused by %s on rank %u", i + 1, c[i].total / res,
+            rank_list(all, sizeof all, w->all, w->nranks), v->path[c[i].cp], a->loc_rank[c[i].loc]);
     if (w->most != MV__NONE)
       fprintf(fp, " (%.6g s longer than on rank %u)", w->delay / res, w->most);
-    fprintf(fp, "\n      %.6g s directly (rank%s %s waited), %.6g s through the waits that propagated it\n",
-            (c[i].total - c[i].longterm) / res, strpbrk(direct, "-,") ? "s" : "", direct[0] ? direct : "?",
+    fprintf(fp, "\n      %.6g s directly (%s waited), %.6g s through the waits that propagated it\n",
+            (c[i].total - c[i].longterm) / res, rank_list(direct, sizeof direct, w->direct, w->nranks),
             c[i].longterm / res);
   }
-  free(c);
-  return 0;
 }
 
-static int critical_path(const struct mv__view *v, FILE *fp, int top, struct who *w)
+/* The critical path and its top call paths p[0..ncp) in words. */
+static void critical_path(const struct mv__view *v, FILE *fp, int top, struct who *w,
+                          const struct mv__cause *p, size_t ncp)
 {
   const struct mv_analysis *a = v->a;
   double res = (double)a->resolution;
-  size_t ncp = 0;
-  struct mv__cause *p = mv__causes_of(a, MV__M_CP, &ncp);
-  if (!p)
-    return MV_ENOMEM;
   memset(w->all, 0, w->nranks);
   uint32_t last = MV__NONE, hand = 0;
   for (size_t i = 0; i < a->cpath.len; i++) {
@@ -103,29 +102,31 @@ static int critical_path(const struct mv__view *v, FILE *fp, int top, struct who
     hand += i > 0 && s->loc != MV__VEC_AT(&a->cpath, struct mv__cpseg, i - 1).loc;
     last = i == 0 ? r : last;
   }
-  char ranks[256];
-  rank_list(ranks, sizeof ranks, w->all, w->nranks);
+  char ranks[262];
   fprintf(fp, "\ncritical path: %.6g s, back from the end of rank %u (the last to finish) to the start, "
-              "handed over %u times at wait states, through rank%s %s; longest on it:\n",
-          mv__xsum_value(v->total[MV__M_CP]) / res, last, hand, strpbrk(ranks, "-,") ? "s" : "",
-          ranks[0] ? ranks : "?");
+              "handed over %u times at wait states, through %s; longest on it:\n",
+          mv__xsum_value(v->total[MV__M_CP]) / res, last, hand,
+          rank_list(ranks, sizeof ranks, w->all, w->nranks));
   for (size_t i = 0; i < ncp && (int)i < top; i++)
     fprintf(fp, "  %2zu. %.6g s in %s on rank %u\n", i + 1, p[i].total / res, v->path[p[i].cp],
             a->loc_rank[p[i].loc]);
   fprintf(fp, "  critical-path imbalance %.6g s (time on the path above the call paths' average "
               "non-waiting time: what balancing them would save)\n",
           mv__xsum_value(v->total[MV__M_CPIMB]) / res);
-  free(p);
-  return 0;
 }
 
 int mv__text_causes(const struct mv__view *v, FILE *fp, int top)
 {
   struct who w = {0};
+  size_t n = 0, ncp = 0;
   w.nranks = v->a->nranks;
   w.all = calloc(w.nranks + 1, 1), w.direct = calloc(w.nranks + 1, 1);
-  int err = !w.all || !w.direct ? MV_ENOMEM : root_causes(v, fp, top, &w);
-  err = err ? err : critical_path(v, fp, top, &w);
-  free(w.all), free(w.direct);
+  struct mv__cause *c = mv__causes_of(v->a, MV__M_DELAY, &n), *p = mv__causes_of(v->a, MV__M_CP, &ncp);
+  int err = !w.all || !w.direct || !c || !p ? MV_ENOMEM : 0;
+  if (!err) {
+    root_causes(v, fp, top, &w, c, n);
+    critical_path(v, fp, top, &w, p, ncp);
+  }
+  free(w.all), free(w.direct), free(c), free(p);
   return err;
 }

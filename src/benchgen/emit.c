@@ -128,30 +128,25 @@ static void comms(struct mv__gen *g)
           "      MPI_Comm_rank(comm[s], &crank[s]);\n      MPI_Comm_size(comm[s], &csize[s]);\n    }\n}\n\n");
 }
 
-/* The first value, then the other values' bins, their middles scaled so that their mean is
- * the recorded one (the total is exact). */
+/* The first value, then the other values' bins in their proportions, their middles scaled so
+ * that their mean is the recorded one (the total is kept). */
 static void dist(struct mv__gen *g, size_t k, size_t s, const struct mv_mvt_hist *h, size_t nranks)
 {
   double first = (double)h->first / (double)(nranks ? nranks : 1), mid = 0, cum = 0, total = 0;
   first = first < 1e18 ? first : 1e18;
-  unsigned fb = mv_mvt_bin((uint64_t)(first + 0.5), 256);
-  double *c = calloc(h->n + 1, sizeof *c);
-  for (size_t i = 0; c && i < h->n; i++) {  /* the ranks' first values leave the others */
-    c[i] = (double)h->count[i];
-    if (h->bin[i] == fb)
-      c[i] = c[i] > (double)nranks ? c[i] - (double)nranks : 0;
-    mid += mv_mvt_bin_ns(h->bin[i]) * c[i], total += c[i];
-  }
-  double rest = (double)h->sum - first * (double)nranks, f = mid > 0 && rest > 0 ? rest / mid : 0;
+  for (size_t i = 0; i < h->n; i++)
+    mid += mv_mvt_bin_ns(h->bin[i]) * (double)h->weight[i], total += (double)h->weight[i];
+  double others = h->values > nranks ? (double)(h->values - nranks) : 0;
+  double rest = h->sum > h->first ? (double)(h->sum - h->first) : 0;
+  double f = mid > 0 && rest > 0 && others > 0 ? rest / others / (mid / total) : 0;
   fprintf(g->out, "static const double c%zu_v%zu[] = {0", k, s);
   for (size_t i = 0; i < h->n; i++)
     fprintf(g->out, ", %.9g", mv_mvt_bin_ns(h->bin[i]) * f);
   fprintf(g->out, "}, c%zu_n%zu[] = {0", k, s);
-  for (size_t i = 0; c && i < h->n; i++)
-    fprintf(g->out, ", %.17g", cum += c[i]);
+  for (size_t i = 0; i < h->n; i++)
+    fprintf(g->out, ", %.17g", cum += (double)h->weight[i]);
   fprintf(g->out, "};\nstatic struct dist c%zu_d%zu = {%.9g, %zu, c%zu_v%zu + 1, c%zu_n%zu + 1, 0};\n",
-          k, s, first, total > 0 ? h->n : 0, k, s, k, s);
-  free(c);
+          k, s, first, total > 0 && others > 0 ? h->n : 0, k, s, k, s);
 }
 
 static void item(struct mv__gen *g, size_t k, const struct mv_mvt_item *it)

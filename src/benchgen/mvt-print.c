@@ -35,26 +35,34 @@ static uint64_t add(uint64_t a, uint64_t b)
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-static uint64_t rule_calls(const struct mv_mvt_class *c, const struct mv_mvt_rule *r, uint64_t *memo)
+int mv_mvt_sig_calls(const struct mv_mvt_class *c, uint64_t *calls)
 {
-  uint64_t n = 0;
-  for (size_t i = 0; i < r->n; i++) {
-    uint64_t s = r->items[i].sym, one = 1;
-    if (s & 1) {
-      if (memo[s >> 1] == 0)
-        memo[s >> 1] = rule_calls(c, &c->rules[s >> 1], memo);
-      one = memo[s >> 1];
+  uint64_t *times = calloc(c->nrules + 1, sizeof *times);   /* how often each rule runs */
+  if (!times)
+    return MV_ENOMEM;
+  memset(calls, 0, c->nsigs * sizeof *calls);
+  for (size_t r = c->nrules + 1; r-- > 0;) {   /* a rule refers only to earlier rules */
+    const struct mv_mvt_rule *rule = r == c->nrules ? &c->main : &c->rules[r];
+    uint64_t runs = r == c->nrules ? 1 : times[r];
+    for (size_t i = 0; i < rule->n; i++) {
+      uint64_t s = rule->items[i].sym, n = mul(runs, rule->items[i].count);
+      uint64_t *to = s & 1 ? &times[s >> 1] : &calls[s >> 1];
+      if ((s & 1 ? s >> 1 < r : s >> 1 < c->nsigs))
+        *to = add(*to, n);
     }
-    n = add(n, mul(one, r->items[i].count));
   }
-  return n;
+  free(times);
+  return 0;
 }
 
 uint64_t mv_mvt_class_calls(const struct mv_mvt_class *c)
 {
-  uint64_t *memo = calloc(c->nrules + 1, sizeof *memo);
-  uint64_t n = memo ? rule_calls(c, &c->main, memo) : UINT64_MAX;
-  free(memo);
+  uint64_t *calls = calloc(c->nsigs + 1, sizeof *calls), n = 0;
+  if (!calls || mv_mvt_sig_calls(c, calls) != 0)
+    n = UINT64_MAX;
+  for (size_t i = 0; calls && n != UINT64_MAX && i < c->nsigs; i++)
+    n = add(n, calls[i]);
+  free(calls);
   return n;
 }
 
@@ -111,16 +119,14 @@ static void print_items(const struct mv_mvt_rule *r, const struct mv_mvt_class *
 
 static void print_hist(const char *what, const struct mv_mvt_hist *h, FILE *out)
 {
-  double sum = 0, lo = INFINITY, hi = 0;
-  uint64_t n = 0;
+  double lo = INFINITY, hi = 0;
   for (size_t i = 0; i < h->n; i++) {
     double v = mv_mvt_bin_ns(h->bin[i]) / 1e3;
-    sum += v * (double)h->count[i], n += h->count[i];
     lo = v < lo ? v : lo, hi = v > hi ? v : hi;
   }
-  (void)sum;
-  if (n)
-    fprintf(out, " %s %.3g us (%.3g..%.3g us, %zu bins)", what, (double)h->sum / 1e3 / (double)n, lo, hi, h->n);
+  if (h->values)
+    fprintf(out, " %s %.3g us (%.3g..%.3g us, %zu bins)", what, (double)h->sum / 1e3 / (double)h->values,
+            h->n ? lo : 0, hi, h->n);
 }
 
 static void print_ranks(const uint32_t *r, size_t n, FILE *out)

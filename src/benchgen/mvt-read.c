@@ -182,25 +182,76 @@ static void rule(struct cur *c, struct mv_mvt_rule *r, uint64_t nsigs, uint64_t 
   }
 }
 
-static void hist(struct cur *c, struct mv_mvt_hist *h)
+/* A binary32 time (mvt.h): finite, not negative. */
+static double f32(struct cur *c, const char *what)
 {
-  uint64_t n, d, k = 0;
-  get(c, &h->sum, UINT64_MAX, "expected a sum of times");
+  double v = 0;
+  if (!c->rc && mv_mvt_get_f32(&c->p, c->end, &v) != 0)
+    fail(c, MV_EPARSE, what);
+  return v;
+}
+
+static uint64_t ns_of(double v)
+{
+  return v < 1.8e19 ? (uint64_t)(v + 0.5) : UINT64_MAX;
+}
+
+/* mean of the other values, first, bins with weights; values and sum follow from the grammar */
+static void hist(struct cur *c, struct mv_mvt_hist *h, double *mean)
+{
+  uint64_t n, d, k = 0, m;
+  get(c, &m, UINT64_MAX, "expected a mean time");
+  *mean = (double)m / MV_MVT_MEAN_SCALE;
   get(c, &h->first, UINT64_MAX, "expected a first time");
   get(c, &n, 256, "expected a number of bins");
   h->bin = array(c, n, sizeof *h->bin);
-  h->count = array(c, n, sizeof *h->count);
-  for (h->n = 0; h->bin && h->count && h->n < n && !c->rc; h->n++) {
-    get(c, &d, 256, "expected a bin"), get(c, &h->count[h->n], UINT64_MAX, "expected a bin count");
+  h->weight = array(c, n, sizeof *h->weight);
+  for (h->n = 0; h->bin && h->weight && h->n < n && !c->rc; h->n++) {
+    get(c, &d, 256, "expected a bin"), get(c, &h->weight[h->n], MV_MVT_WEIGHT_MAX, "expected a bin weight (1..127)");
     if ((k += d) >= 256 || (h->n > 0 && d == 0))
       fail(c, MV_EPARSE, "bins out of order");
+    if (!c->rc && h->weight[h->n] == 0)
+      fail(c, MV_EPARSE, "expected a bin weight (1..127)");
     h->bin[h->n] = (uint32_t)k;
   }
 }
 
-static void klass(struct cur *c, const struct mv_mvt *t, struct mv_mvt_class *k)
+/* Values of each histogram (calls per rank x ranks) and their sums. */
+static void totals(struct cur *c, struct mv_mvt_class *k, const double *mean)
 {
-  uint64_t n, g, nr;
+  uint64_t *calls = array(c, k->nsigs, sizeof *calls);
+  if (calls && mv_mvt_sig_calls(k, calls) != 0)
+    fail(c, MV_ENOMEM, "out of memory");
+  for (size_t i = 0; calls && !c->rc && i < 2 * k->nsigs; i++) {
+    struct mv_mvt_hist *h = i % 2 ? &k->dur[i / 2] : &k->comp[i / 2];
+    uint64_t n = calls[i / 2];
+    h->values = n > UINT64_MAX / k->nranks ? UINT64_MAX : n * k->nranks;
+    double rest = h->values > k->nranks ? (double)(h->values - k->nranks) * mean[i] : 0;
+    h->sum = ns_of((double)h->first + rest);
+  }
+  free(calls);
+}
+
+/* The loops of a class: grammar g of the table (checked against the class's signatures). */
+static void grammar(struct cur *c, struct mv_mvt_class *k, const struct cur *g)
+{
+  struct cur sub = *g;
+  uint64_t nr;
+  count(&sub, &nr, "expected a number of rules");
+  k->rules = array(&sub, nr, sizeof *k->rules);
+  for (k->nrules = 0; k->rules && k->nrules < nr && !sub.rc; k->nrules++)
+    rule(&sub, &k->rules[k->nrules], k->nsigs, k->nrules);
+  rule(&sub, &k->main, k->nsigs, k->nrules);
+  if (!sub.rc && sub.p != sub.end)
+    fail(&sub, MV_EPARSE, "a grammar longer than its rules");
+  if (sub.rc && !c->rc)
+    c->rc = sub.rc;
+}
+
+static void klass(struct cur *c, const struct mv_mvt *t, struct mv_mvt_class *k, const struct cur *gs,
+                  size_t ngs)
+{
+  uint64_t n, g;
   k->ranks = seq(c, &k->nranks, t->nranks, t->nranks, "expected the class's ranks");
   if (!c->rc && k->nranks == 0)
     fail(c, MV_EPARSE, "a rank class without ranks");
@@ -212,16 +263,35 @@ static void klass(struct cur *c, const struct mv_mvt *t, struct mv_mvt_class *k)
       fail(c, MV_EPARSE, "a signature id but no signatures");
     k->sigs[k->nsigs] = (uint32_t)g;
   }
-  count(c, &nr, "expected a number of rules");
-  k->rules = array(c, nr, sizeof *k->rules);
-  for (k->nrules = 0; k->rules && k->nrules < nr && !c->rc; k->nrules++)
-    rule(c, &k->rules[k->nrules], k->nsigs, k->nrules);
-  rule(c, &k->main, k->nsigs, k->nrules);
-  get(c, &k->span_ns, UINT64_MAX, "expected the span");
+  get(c, &g, ngs ? ngs - 1 : 0, "expected a grammar id");
+  if (!c->rc && !ngs)
+    fail(c, MV_EPARSE, "a grammar id but no grammars");
+  if (!c->rc)
+    grammar(c, k, &gs[g]);
+  k->span_ns = ns_of(f32(c, "expected the span"));
   k->comp = array(c, k->nsigs, sizeof *k->comp);
   k->dur = array(c, k->nsigs, sizeof *k->dur);
-  for (size_t i = 0; k->comp && k->dur && i < k->nsigs && !c->rc; i++)
-    hist(c, &k->comp[i]), hist(c, &k->dur[i]);
+  double *mean = array(c, 2 * k->nsigs, sizeof *mean);
+  for (size_t i = 0; mean && k->comp && k->dur && i < k->nsigs && !c->rc; i++)
+    hist(c, &k->comp[i], &mean[2 * i]), hist(c, &k->dur[i], &mean[2 * i + 1]);
+  if (!c->rc)
+    totals(c, k, mean);
+  free(mean);
+}
+
+/* The grammar table: where each grammar's bytes are (parsed per class that uses it). */
+static struct cur *grammar_table(struct cur *c, size_t *n)
+{
+  uint64_t ng, len;
+  count(c, &ng, "expected the number of grammars");
+  struct cur *g = array(c, ng, sizeof *g);
+  for (*n = 0; g && *n < ng && !c->rc; (*n)++) {
+    count(c, &len, "expected a grammar length");
+    g[*n] = *c;
+    g[*n].end = c->p + len;
+    c->p += len;
+  }
+  return g;
 }
 
 static void header(struct cur *c, struct mv_mvt *t)
@@ -240,7 +310,7 @@ static void header(struct cur *c, struct mv_mvt *t)
   t->nranks = (uint32_t)v;
   if (!c->rc && v == 0)
     fail(c, MV_EPARSE, "expected the number of ranks (1..2^24)");
-  get(c, &t->elapsed_ns, UINT64_MAX, "expected the elapsed time");
+  t->elapsed_ns = ns_of(f32(c, "expected the elapsed time"));
   t->meta = str(c, "expected the meta string");
   t->truncated = str(c, "expected the truncation string");
 }
@@ -279,10 +349,13 @@ int mv_mvt_parse(const uint8_t *p, size_t n, struct mv_mvt *t, char *err, size_t
   memset(t, 0, sizeof *t);
   header(&c, t);
   tables(&c, t);
+  size_t ngs = 0;
+  struct cur *gs = grammar_table(&c, &ngs);
   count(&c, &nc, "expected the number of rank classes");
   t->classes = array(&c, nc, sizeof *t->classes);
   for (t->nclasses = 0; t->classes && t->nclasses < nc && !c.rc; t->nclasses++)
-    klass(&c, t, &t->classes[t->nclasses]);
+    klass(&c, t, &t->classes[t->nclasses], gs, ngs);
+  free(gs);
   if (!c.rc && (c.end - c.p != 4 || memcmp(c.p, MV_MVT_TRAILER, 4) != 0))
     fail(&c, MV_EPARSE, "expected the MVCE trailer at the end (file cut or garbled)");
   if (c.rc)
@@ -328,7 +401,7 @@ void mv_mvt_release(struct mv_mvt *t)
     for (size_t r = 0; k->rules && r < k->nrules + 1; r++)
       free_rule(&k->rules[r]);
     for (size_t s = 0; k->comp && k->dur && s < k->nsigs + 1; s++)
-      free(k->comp[s].bin), free(k->comp[s].count), free(k->dur[s].bin), free(k->dur[s].count);
+      free(k->comp[s].bin), free(k->comp[s].weight), free(k->dur[s].bin), free(k->dur[s].weight);
     free(k->ranks), free(k->sigs), free(k->rules), free_rule(&k->main), free(k->comp), free(k->dur);
   }
   free(t->meta), free(t->truncated), free(t->region_ids), free(t->region_names), free(t->comms), free(t->sigs);

@@ -22,7 +22,7 @@
 #define HOST_LEN 64
 
 static const char *const op_names[MV_CALIB_NOPS] = {
-#define XX(id, name, what) name,
+#define XX(id, name, shape, what) name,
   MV_CALIB_OPS(XX)
 #undef XX
 };

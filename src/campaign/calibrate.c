@@ -77,6 +77,21 @@ static int read_csv(const char *csv, struct mv_calib_data *d, char *err, size_t 
   return rc;
 }
 
+/* The kernels of --kernel-records files replace mpivet-calib's random shapes. */
+static int take_records(const struct mv_calibrate_spec *s, struct mv_calib_data *d, char *err,
+                        size_t errsize)
+{
+  struct mv_calib_data rec;
+  mv_calib_data_init(&rec);
+  int rc = 0;
+  for (int i = 0; !rc && i < s->nrecords; i++)
+    rc = read_csv(s->records[i], &rec, err, errsize);
+  if (!rc && (rc = mv_calib_data_take_kernels(d, &rec)) != 0)
+    snprintf(err, errsize, "kernel records: %s (at most %d hosts)", mv_strerror(rc), MV_CALIB_MAX_HOSTS);
+  mv_calib_data_release(&rec);
+  return rc;
+}
+
 typedef int (*writer_fn)(const struct mv_calibration *c, const struct mv_calib_data *d, FILE *fp);
 
 static int write_settings(const struct mv_calibration *c, const struct mv_calib_data *d, FILE *fp)
@@ -236,6 +251,7 @@ int mv_calibrate(const struct mv_calibrate_spec *s, struct mv_calibrate_result *
   snprintf(c->engine, sizeof c->engine, "%s", s->engine);
   c->np = s->np, c->max_size = (double)s->max_size, c->family = s->family, c->noise = s->noise;
   rc = read_csv(csv, &d, err, errsize);
+  rc = rc ? rc : take_records(s, &d, err, errsize);
   rc = rc ? rc : fit_and_write(s, &d, c, err, errsize);
   if (!rc && s->self_check)
     res->checked = (rc = self_check(s, &d, &res->check, err, errsize)) == 0;

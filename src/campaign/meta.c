@@ -111,7 +111,7 @@ static void write_plan(struct mv_json *j, const struct mv_campaign *c)
   mv_json_object_end(j);
   const char *engine = mv_campaign_get(c, "engine"), *ppn = mv_campaign_get(c, "ppn");
   const char *hosts = mv_campaign_get(c, "platform_hosts");
-  if (hosts) {   /* ranks sharing a host at each process count of nprocs (SMPI built-in platforms) */
+  if (hosts) {   /* ranks sharing a host at each process count of nprocs (SMPI platforms) */
     mv_json_key(j, "ranks_per_host");
     mv_json_array_begin(j);
     for (size_t i = 0; i < p->n_nprocs; i++)

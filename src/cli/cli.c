@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,23 +39,53 @@ int mv_cli_fail(const char *cmd, int err, const char *fmt, ...)
   return err == MV_EEXTERN ? MV_EXIT_EXTERNAL : MV_EXIT_USAGE;
 }
 
-int mv_cli_bad_option(const char *cmd, char **argv, int optopt)
+/* The long name of short option c, or NULL. */
+static const char *long_name(const struct option *longopts, int c)
 {
-  extern int optind;
+  for (const struct option *o = longopts; o && o->name; o++)
+    if (!o->flag && o->val == c)
+      return o->name;
+  return NULL;
+}
+
+/* The message for a getopt_long failure: ret is ':' (missing value) or '?' (anything else). */
+static int bad_option(const char *cmd, char **argv, const struct option *longopts, int ret)
+{
   const char *arg = optind > 0 ? argv[optind - 1] : NULL;
   if (arg && strncmp(arg, "--", 2) == 0) {
-    /* A long option: optopt is its code (not a character) when it is known. */
     int n = (int)strcspn(arg, "=");
-    if (!optopt)
-      return mv_cli_error(cmd, "unknown option %.*s (see mpivet %s --help)", n, arg, cmd);
-    return mv_cli_error(cmd, "option %.*s %s (see mpivet %s --help)", n, arg,
-                        arg[n] == '=' ? "takes no value" : "needs a value", cmd);
+    if (ret == ':')
+      return mv_cli_error(cmd, "option %.*s needs a value (see mpivet %s --help)", n, arg, cmd);
+    /* optopt is the option's code when the name was known, so the value was the fault. */
+    if (optopt)
+      return mv_cli_error(cmd, "option %.*s takes no value (see mpivet %s --help)", n, arg, cmd);
+    return mv_cli_error(cmd, "unknown option %.*s (see mpivet %s --help)", n, arg, cmd);
   }
-  if (optopt > 0 && optopt < 128 && isgraph(optopt))
-    return mv_cli_error(cmd, "option -%c needs a value or is unknown (see mpivet %s --help)",
-                        optopt, cmd);
-  return mv_cli_error(cmd, "unknown option or missing value: %s (see mpivet %s --help)",
-                      arg ? arg : "?", cmd);
+  if (optopt > 0 && optopt < 128 && isgraph(optopt)) {
+    const char *name = long_name(longopts, optopt);
+    if (ret == ':')
+      return mv_cli_error(cmd, "option -%c%s%s%s needs a value (see mpivet %s --help)", optopt,
+                          name ? " (--" : "", name ? name : "", name ? ")" : "", cmd);
+    return mv_cli_error(cmd, "unknown option -%c (see mpivet %s --help)", optopt, cmd);
+  }
+  return mv_cli_error(cmd, "unknown option %s (see mpivet %s --help)", arg ? arg : "?", cmd);
+}
+
+int mv_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+                  const struct option *longopts, int *longindex)
+{
+  /* A leading ':' (after a '+', which must come first) makes getopt tell a missing value (':')
+   * from an unknown option ('?'). */
+  char spec[64];
+  int plus = shortopts[0] == '+';
+  snprintf(spec, sizeof spec, "%s:%s", plus ? "+" : "", shortopts + plus);
+  opterr = 0;
+  int c = getopt_long(argc, argv, spec, longopts, longindex);
+  if (c == '?' || c == ':') {
+    bad_option(cmd, argv, longopts, c);
+    return '?';
+  }
+  return c;
 }
 
 int mv_cli_check_ops(const char *cmd, const char *arg, int sized)

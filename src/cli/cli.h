@@ -18,11 +18,22 @@ enum mv_exit {
 int mv_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Same, for an error value from the library: exit 3 for MV_EEXTERN, 2 otherwise. */
 int mv_cli_fail(const char *cmd, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* The one-line error for a getopt_long failure (unknown option or missing argument). */
-int mv_cli_bad_option(const char *cmd, char **argv, int optopt);
+struct option;
+/* getopt_long for every command: the next option of argv (-1 after the last), getopt's own
+ * messages off. An unknown option, a missing value or a value given to a flag prints one line
+ * naming the option ("option --np needs a value", "option -o (--output) needs a value",
+ * "unknown option --bogus") and returns '?', so no command uses '?' as an option code.
+ * main dispatches each command once, with getopt in its initial state (optind 1). */
+int mv_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+                  const struct option *longopts, int *longindex);
 /* Every name of an --ops list is an operation or group of mpivet-bench; sized: a name may end
  * in @SIZE (which the plan checks). 0, or the exit code after the message. */
 int mv_cli_check_ops(const char *cmd, const char *arg, int sized);
+/* --platform SPEC|FILE of an smpi run (platform-arg.c): a built-in spec, or a SimGrid XML file
+ * read whole (and --hosts checked against it); *count gets the hosts the ranks go to (0 without
+ * --platform), and ppn > 0 must place max_np ranks. 0, or the exit code after the message. */
+int mv_cli_platform_hosts(const char *cmd, const char *platform, const char *hosts, long ppn,
+                          int max_np, long *count);
 /* 1 when arg is -h or --help. */
 int mv_cli_is_help(const char *arg);
 /* Parse a whole-string integer / double; 0 on success, MV_EPARSE otherwise. */

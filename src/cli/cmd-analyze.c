@@ -140,8 +140,7 @@ int cmd_analyze(int argc, char **argv)
   int json = 0, verbose = 0, c;
   long top = 10, rank = -1, np = 0;
   const char *value = NULL, *region = NULL, *mpi = "openmpi", *cube = NULL, *html = NULL;
-  optind = 1;
-  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+  while ((c = mv_cli_getopt("analyze", argc, argv, "h", opts, NULL)) != -1) {
     if (c == 'h') {
       fputs(usage, stdout);
       return MV_EXIT_OK;
@@ -171,7 +170,7 @@ int cmd_analyze(int argc, char **argv)
       if (mv_cli_parse_long(optarg, &rank) != 0 || rank < 0)
         return mv_cli_error("analyze", "--rank: expected a non-negative integer, got \"%s\"", optarg);
     } else {
-      return mv_cli_bad_option("analyze", argv, optopt);
+      return MV_EXIT_USAGE;
     }
   }
   if (optind != argc - 1)

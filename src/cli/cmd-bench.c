@@ -116,14 +116,14 @@ struct bench_cli {
   const char *out;
   const char *msizes;         /* --msizes as given, NULL: mpivet-bench's default */
   const char *smpi[16];       /* smpirun options of mv_campaign_smpi_args */
+  long platform_hosts;        /* hosts of --platform (0: the default, a host per --ppn ranks) */
 };
 
 static int parse(int argc, char **argv, struct bench_cli *b)
 {
   int c, idx = 0;
   long v;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "o:h", longopts, &idx)) != -1) {
+  while ((c = mv_cli_getopt("bench", argc, argv, "o:h", longopts, &idx)) != -1) {
     switch (c) {
     case 'h': fputs(usage, stdout); return -1;
     case 'o': b->out = optarg; break;
@@ -139,7 +139,7 @@ static int parse(int argc, char **argv, struct bench_cli *b)
     case 'p': if (mv_cli_parse_long(optarg, &v) || v < 0 || v > 1 << 20) return mv_cli_error("bench", "--ppn: expected a count, got \"%s\"", optarg); b->spec.ppn = (int)v; break;
     case 'r': if (mv_cli_parse_long(optarg, &v) || v < 1 || v > 100000) return mv_cli_error("bench", "--runs: expected a positive count, got \"%s\"", optarg); b->runs = (int)v; break;
     case 't': if (mv_cli_parse_double(optarg, &b->spec.timeout_s) || b->spec.timeout_s < 0) return mv_cli_error("bench", "--timeout: expected seconds, got \"%s\"", optarg); break;
-    case '?': return mv_cli_bad_option("bench", argv, optopt);
+    case '?': return MV_EXIT_USAGE;
     default: {
       if (longopts[idx].val == 257)
         b->msizes = optarg;
@@ -167,15 +167,21 @@ static int check_spec(struct bench_cli *b)
   if (b->spec.np > max)
     return mv_cli_error("bench", "--np %d is larger than %s allows here (%d%s)", b->spec.np,
                         b->spec.engine, max, b->spec.hosts ? "" : "; give --hosts for more");
-  struct mv_platform p;
   char err[256];
-  struct stat st;
+  int rc;
   if (mv_launch_srun_check(&b->spec, err, sizeof err))
     return mv_cli_error("bench", "%s", err);
-  if (mv_engine_facts(b->spec.engine)->simulated && b->spec.platform &&
-      stat(b->spec.platform, &st) != 0 &&
-      mv_platform_parse(b->spec.platform, &p, err, sizeof err))
-    return mv_cli_error("bench", "--%s", err);
+  if (b->spec.platform && !mv_engine_facts(b->spec.engine)->simulated)
+    return mv_cli_error("bench", "--platform applies to --engine smpi only (got --engine %s)",
+                        b->spec.engine);
+  if ((rc = mv_cli_platform_hosts("bench", b->spec.platform, b->spec.hosts, b->spec.ppn,
+                                  b->spec.np, &b->platform_hosts)))
+    return rc;
+  int k = mv_platform_ranks_per_host(b->platform_hosts, b->spec.np, b->spec.ppn);
+  if (b->platform_hosts && k > 1 && b->spec.ppn == 0)
+    fprintf(stderr, "mpivet bench: warning: np %d runs %d ranks per host of the %ld hosts of %s; "
+            "a rank per host needs a platform of %d hosts\n", b->spec.np, k, b->platform_hosts,
+            b->spec.platform, b->spec.np);
   if (mv_launch_available(&b->spec))
     return mv_cli_fail("bench", MV_EEXTERN, "%s engine: launcher not found in PATH", b->spec.engine);
   return 0;
@@ -189,11 +195,8 @@ static void read_bench_meta(const char *path, struct mv_jval *root)
   size_t len = 0, at;
   const char *what;
   memset(root, 0, sizeof *root);
-  FILE *fp = fopen(path, "r");
-  if (fp && mv_read_stream(fp, &text, &len) == 0)
+  if (mv_read_file(path, 0, &text, &len, NULL) == 0)
     mv_jread_parse(text, len, root, &at, &what);   /* on failure root stays null */
-  if (fp)
-    fclose(fp);
   free(text);
 }
 
@@ -225,15 +228,19 @@ static void launch_meta(struct mv_json *j, int run, const struct mv_launch_resul
   mv_jval_release(&root);
 }
 
-static void meta_head(struct mv_json *j, const struct mv_launch_spec *s, int runs)
+static void meta_head(struct mv_json *j, const struct bench_cli *b)
 {
+  const struct mv_launch_spec *s = &b->spec;
   mv_json_kv_string(j, "engine", s->engine);
   mv_json_kv_string(j, "flavor", mv_launch_flavor(s));
   mv_json_kv_int(j, "np", s->np);
   mv_json_kv_int(j, "ppn", s->ppn);
   mv_json_kv_string(j, "hosts", s->hosts);
   mv_json_kv_string(j, "platform", s->platform);
-  mv_json_kv_int(j, "runs", runs);
+  if (mv_engine_facts(s->engine)->simulated)   /* the default platform: a host per ppn ranks */
+    mv_json_kv_int(j, "ranks_per_host", mv_platform_ranks_per_host(
+                   b->platform_hosts ? b->platform_hosts : s->np, s->np, s->ppn));
+  mv_json_kv_int(j, "runs", b->runs);
 }
 
 static int run_all(struct bench_cli *b, struct mv_json *j, struct mv_results_writer *w)
@@ -276,7 +283,7 @@ struct bench_meta {
 static int bench_meta(struct mv_json *j, void *arg)
 {
   struct bench_meta *m = arg;
-  meta_head(j, &m->b->spec, m->b->runs);
+  meta_head(j, m->b);
   m->exit = run_all(m->b, j, m->w);
   return m->exit ? MV_EEXTERN : 0;
 }

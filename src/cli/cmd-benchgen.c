@@ -45,8 +45,7 @@ static int parse(int argc, char **argv, struct opts *o)
     {"coll-as-p2p", required_argument, 0, 'a'}, {"no-check", no_argument, 0, 'n'},
     {"force", no_argument, 0, 'f'}, {"compare", required_argument, 0, 'C'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
   int c;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+  while ((c = mv_cli_getopt("benchgen", argc, argv, "o:h", longopts, NULL)) != -1) {
     double *scale = c == 'c' ? &o->gen.compute_scale : &o->gen.msg_scale;
     if (c == 'h') {
       fputs(usage, stdout);
@@ -66,8 +65,8 @@ static int parse(int argc, char **argv, struct opts *o)
     else if ((c == 'c' || c == 'm') && (mv_cli_parse_double(optarg, scale) || !(*scale >= 0) || *scale > 1e6))
       return mv_cli_error("benchgen", "--%s: expected a factor between 0 and 1e6, got \"%s\"",
                           c == 'c' ? "compute-scale" : "msg-scale", optarg);
-    else if (c == '?' || c == ':')
-      return mv_cli_bad_option("benchgen", argv, optopt);
+    else if (c == '?')
+      return MV_EXIT_USAGE;
   }
   if (optind != argc - 1)
     return mv_cli_error("benchgen", "expected one trace folder (see --help)");

@@ -14,7 +14,8 @@
 
 static const char usage[] =
   "usage: mpivet calibrate [--engine mpirun|srun] [--mpi openmpi|mpich] [--np N] [--hosts LIST]\n"
-  "                        [--max-size BYTES] [--reps N] [--kernels LIST] -o DIR\n\n"
+  "                        [--max-size BYTES] [--reps N] [--kernels LIST]\n"
+  "                        [--kernel-records FILE]... -o DIR\n\n"
   "Calibrate an SMPI platform for this machine (SimGrid's procedure): ping-pong, Send/Isend/Recv\n"
   "overheads, Test/Iprobe/Wtime costs and BLAS kernels measured by mpivet-calib, fitted by\n"
   "segmented regression (breakpoints chosen by BIC). DIR gets platform.xml, smpi-settings.txt,\n"
@@ -27,6 +28,9 @@ static const char usage[] =
   "  --reps N            repetitions of every operation and size [10]\n"
   "  --kernels LIST      BLAS kernels to model: dgemm, dtrsm, none [dgemm,dtrsm]\n"
   "  --kernel-samples N  random shapes per kernel [60]\n"
+  "  --kernel-records F  kernel calls timed in an application built with MV_EMULATE_RECORD\n"
+  "                      (mpivet/emulate.h; CSV like measurements.csv); repeatable. Every kernel\n"
+  "                      in them is modelled from them (per host too), instead of random shapes\n"
   "  --kernel-model M    family and noise of the kernel models in kernels.h: M-0|M-1|M-2 with\n"
   "                      N-0|N-1|N-2, e.g. M-2,N-2 [M-2,N-2]\n"
   "  --load N            busy threads per rank while measuring (calibrate under load) [0]\n"
@@ -39,6 +43,7 @@ static const char usage[] =
 static const struct option longopts[] = {
   {"engine", 1, 0, 'E'}, {"mpi", 1, 0, 'M'}, {"np", 1, 0, 'n'}, {"hosts", 1, 0, 'H'},
   {"max-size", 1, 0, 'm'}, {"reps", 1, 0, 'r'}, {"kernels", 1, 0, 'k'}, {"kernel-samples", 1, 0, 's'},
+  {"kernel-records", 1, 0, 'R'},
   {"kernel-model", 1, 0, 'K'}, {"load", 1, 0, 'l'}, {"seed", 1, 0, 'S'}, {"no-self-check", 0, 0, 'N'},
   {"timeout", 1, 0, 't'}, {"output", 1, 0, 'o'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
 
@@ -60,6 +65,11 @@ static int option(struct mv_calibrate_spec *s, int c, const char *arg)
   case 'H': s->hosts = arg; break;
   case 'k': s->kernels = arg; break;
   case 'o': s->dir = arg; break;
+  case 'R':
+    if (s->nrecords == MV_CALIB_MAX_RECORDS)
+      return mv_cli_error("calibrate", "--kernel-records: at most %d files", MV_CALIB_MAX_RECORDS);
+    s->records[s->nrecords++] = arg;
+    break;
   case 'N': s->self_check = 0; break;
   case 'n': rc = count("np", arg, 2, 4096, &v); s->np = (int)v; break;
   case 'm': rc = count("max-size", arg, 16, 1L << 31, &v); s->max_size = v; break;
@@ -110,9 +120,11 @@ static void print_result(const struct mv_calibrate_result *r, const char *dir)
   for (int op = 0; op < MV_CALIB_NNET; op++)
     printf("  %-8s %zu segments\n", mv_calib_op_name(op), c->fit[op].n);
   for (int i = 0; i < c->nkernels; i++)
-    printf("  %-8s M-%d N-%d: R^2 %.4f, median relative error %.1f %%\n",
-           mv_calib_op_name(c->kernels[i].op), c->kernels[i].family, c->kernels[i].noise,
-           c->kernels[i].r2, 100 * c->kernels[i].median_rel_err);
+    printf("  %-8s%s%s M-%d N-%d: %zu samples (%zu stalls dropped), R^2 %.4f, median relative "
+           "error %.1f %%, predicted/measured total %.3f\n", mv_calib_op_name(c->kernels[i].op),
+           c->kernels[i].host < 0 ? "" : " on ", c->kernels[i].host_name, c->kernels[i].family,
+           c->kernels[i].noise, c->kernels[i].n, c->kernels[i].stalls, c->kernels[i].r2,
+           100 * c->kernels[i].median_rel_err, c->kernels[i].sum_ratio);
   if (!r->checked)
     return;
   printf("self-check (calibration program under SMPI, %.1f s): median relative error\n"
@@ -135,14 +147,13 @@ int cmd_calibrate(int argc, char **argv)
                                 .reps = 10, .kernel_samples = 60, .kernels = "dgemm,dtrsm",
                                 .family = 2, .noise = 2, .self_check = 1, .timeout_s = 1800};
   int c;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+  while ((c = mv_cli_getopt("calibrate", argc, argv, "o:h", longopts, NULL)) != -1) {
     if (c == 'h') {
       fputs(usage, stdout);
       return mv_cli_finish(MV_EXIT_OK);
     }
-    if (c == '?' || c == ':')
-      return mv_cli_bad_option("calibrate", argv, optopt);
+    if (c == '?')
+      return MV_EXIT_USAGE;
     int rc = option(&s, c, optarg);
     if (rc)
       return rc;

@@ -100,9 +100,7 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
     {"nodes", 1, 0, 'N'}, {"partition", 1, 0, 'Q'}, {"time-limit", 1, 0, 'T'}, {"pmi", 1, 0, 'I'},
     {0, 0, 0, 0}};
   int ch, rc = 0;
-  optind = 1;
-  opterr = 0;
-  while (rc == 0 && (ch = getopt_long(argc, argv, "+ho:", longopts, NULL)) != -1) {
+  while (rc == 0 && (ch = mv_cli_getopt("check", argc, argv, "+ho:", longopts, NULL)) != -1) {
     switch (ch) {
     case 'e': o->engine = optarg; break;
     case 'm': o->mpi = optarg; break;
@@ -131,7 +129,7 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
     case 'T': o->time_limit = optarg; break;
     case 'I': o->pmi = optarg; break;
     case 'h': fputs(usage, stdout); return -1;
-    default: return mv_cli_bad_option("check", argv, optopt);
+    default: return MV_EXIT_USAGE;
     }
   }
   if (rc == 0 && optind != argc)
@@ -201,18 +199,19 @@ static int build_plan(struct mv_campaign *c, const struct check_opts *o)
 
 /* One SMPI platform for every process count: a built-in spec (default cluster:<largest np>)
  * is passed to the engine as is and recorded as platform.xml for meta.json. */
-static int smpi_platform(struct mv_campaign *c, const struct check_opts *o)
+static int smpi_platform(struct mv_campaign *c, const struct check_opts *o, long file_hosts)
 {
-  char spec[64], err[256], path[MV_CAMPAIGN_PATH_MAX + 32];
+  char spec[64], err[256], path[MV_CAMPAIGN_PATH_MAX + 32], hosts[32];
   struct stat st;
-  if (o->platform && stat(o->platform, &st) == 0)
-    return mv_campaign_set(c, "platform", o->platform) || mv_campaign_set(c, "platform_file",
-                                                                           o->platform);
+  if (o->platform && stat(o->platform, &st) == 0) {   /* hosts read by mv_cli_platform_hosts */
+    snprintf(hosts, sizeof hosts, "%ld", file_hosts);
+    return mv_campaign_set(c, "platform", o->platform) || mv_campaign_set(c, "platform_hosts", hosts) ||
+           mv_campaign_set(c, "platform_file", o->platform);
+  }
   snprintf(spec, sizeof spec, "cluster:%d", c->plan.nprocs[c->plan.n_nprocs - 1]);
   struct mv_platform pf;
   if (mv_platform_parse(o->platform ? o->platform : spec, &pf, err, sizeof err))
     return mv_cli_error("check", "--platform: %s", err);
-  char hosts[32];
   snprintf(hosts, sizeof hosts, "%d", pf.hosts);
   if (mv_campaign_set(c, "platform_hosts", hosts))
     return mv_cli_fail("check", MV_ENOMEM, "out of memory");
@@ -281,9 +280,6 @@ static int check_options(const struct check_opts *o)
 {
   const struct mv_engine_facts *f = mv_engine_facts(o->engine);
   long ppn;
-  char err[256];
-  struct mv_platform pf;
-  struct stat st;
   if (o->mpi && f->simulated)
     return mv_cli_error("check", "--mpi %s: the smpi engine runs SMPI's own MPI (--mpi is for "
                         "--engine mpirun or srun)", o->mpi);
@@ -294,10 +290,6 @@ static int check_options(const struct check_opts *o)
   if (o->platform && !f->simulated)
     return mv_cli_error("check", "--platform applies to --engine smpi only (got --engine %s)",
                         o->engine);
-  if (o->platform && stat(o->platform, &st) == 0 && !S_ISREG(st.st_mode))
-    return mv_cli_error("check", "--platform: %s: not a file", o->platform);
-  if (o->platform && stat(o->platform, &st) != 0 && mv_platform_parse(o->platform, &pf, err, sizeof err))
-    return mv_cli_error("check", "--platform: %s", err);
   return mv_cli_check_ops("check", o->ops, 1);
 }
 
@@ -314,6 +306,13 @@ static int new_campaign(struct mv_campaign *c, struct check_opts *o)
     return rc;
   if ((rc = build_plan(c, o)))
     return rc;
+  long hosts = 0, ppn = 0;
+  if (o->ppn)
+    mv_cli_parse_long(o->ppn, &ppn);   /* checked by check_options */
+  if (mv_engine_facts(o->engine)->simulated &&
+      (rc = mv_cli_platform_hosts("check", o->platform, o->hosts, ppn,
+                                  c->plan.nprocs[c->plan.n_nprocs - 1], &hosts)))
+    return rc;
   if (!o->out) {
     time_t now = time(NULL);
     strftime(dir, sizeof dir, "results/check-%Y%m%d-%H%M%S", localtime(&now));
@@ -323,7 +322,7 @@ static int new_campaign(struct mv_campaign *c, struct check_opts *o)
     return rc;
   if (mv_campaign_create(c, o->out))
     return mv_cli_error("check", "%s", c->error[0] ? c->error : "cannot create the campaign folder");
-  if (mv_engine_facts(o->engine)->simulated && (rc = smpi_platform(c, o)))
+  if (mv_engine_facts(o->engine)->simulated && (rc = smpi_platform(c, o, hosts)))
     return rc;
   /* the plan file must carry the platform too: rewrite it with the final options */
   return mv_campaign_save(c) ? mv_cli_error("check", "%s: cannot save the plan", c->dir) : 0;
@@ -331,7 +330,7 @@ static int new_campaign(struct mv_campaign *c, struct check_opts *o)
 
 /* "np 32..64 run 2..4 ranks per host of the 16 hosts of cluster:16" when a platform has fewer
  * hosts than ranks (SMPI then places several ranks per host, which changes the times); "" when
- * every rank has a host of its own or the host count is unknown (an XML file). */
+ * every rank has a host of its own. */
 static void shared_hosts(const struct mv_campaign *c, char *buf, size_t size)
 {
   const char *hosts = mv_campaign_get(c, "platform_hosts"), *ppn = mv_campaign_get(c, "ppn");

@@ -90,14 +90,13 @@ int cmd_convert(int argc, char **argv)
   const char *out = NULL, *to = NULL;
   struct mv_convert_options copt = {0};
   int c;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+  while ((c = mv_cli_getopt("convert", argc, argv, "o:h", opts, NULL)) != -1) {
     switch (c) {
     case 'o': out = optarg; break;
     case 't': to = optarg; break;
     case 'l': copt.library = optarg; break;
     case 'h': fputs(usage, stdout); return MV_EXIT_OK;
-    default: return mv_cli_bad_option("convert", argv, optopt);
+    default: return MV_EXIT_USAGE;
     }
   }
   if (optind != argc - 1)

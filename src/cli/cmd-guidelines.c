@@ -154,14 +154,13 @@ int cmd_guidelines(int argc, char **argv)
   const char *catalog = NULL;
   int json = 0, c;
   mv_gl_options_init(&opt);
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+  while ((c = mv_cli_getopt("guidelines", argc, argv, "h", opts, NULL)) != -1) {
     if (c == 'h') {
       fputs(usage, stdout);
       return mv_cli_finish(MV_EXIT_OK);
     }
-    if (c == '?' || c == ':')
-      return mv_cli_bad_option("guidelines", argv, optopt);
+    if (c == '?')
+      return MV_EXIT_USAGE;
     if (parse_option(c, optarg, &opt, &catalog, &json))
       return MV_EXIT_USAGE;
   }

@@ -69,8 +69,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
     {"params", required_argument, NULL, 'p'}, {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
   int c;
-  optind = 1;
-  while ((c = getopt_long(argc, argv, "he:m:jt:p:", longopts, NULL)) != -1) {
+  while ((c = mv_cli_getopt(CMD, argc, argv, "he:m:jt:p:", longopts, NULL)) != -1) {
     if (c == 'h') {
       usage(stdout);
       return -1;
@@ -89,7 +88,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
         return mv_cli_error(CMD, "--params: expected p or p,msize, got \"%s\"", optarg);
       o->with_msize = strcmp(optarg, "p,msize") == 0;
     } else {
-      return mv_cli_bad_option(CMD, argv, optopt);
+      return MV_EXIT_USAGE;
     }
   }
   if (optind == argc)
@@ -295,9 +294,7 @@ static void print_rules(const struct mv_judgements *js)
 static int print_json(const struct opts *o, const struct mv_judgements *js)
 {
   struct mv_json j;
-  mv_json_init(&j, stdout, 1);
-  mv_json_object_begin(&j);
-  mv_json_kv_string(&j, "format", "mpivet-judgement 1");
+  mv_json_document_begin(&j, stdout, 1, MV_JSON_JUDGEMENT);
   mv_json_key(&j, "functions");
   mv_json_array_begin(&j);
   for (size_t i = 0; i < js->n; i++) {

@@ -41,8 +41,7 @@ int cmd_platform(int argc, char **argv)
   const char *out = NULL, *hostfile = NULL;
   long np = 0, ppn = 0;
   int c;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+  while ((c = mv_cli_getopt("platform", argc, argv, "o:h", longopts, NULL)) != -1) {
     if (c == 'h') {
       fputs(usage, stdout);
       return mv_cli_finish(MV_EXIT_OK);
@@ -55,8 +54,8 @@ int cmd_platform(int argc, char **argv)
       return mv_cli_error("platform", "--np: expected a positive count, got \"%s\"", optarg);
     else if (c == 'p' && (mv_cli_parse_long(optarg, &ppn) || ppn < 0))
       return mv_cli_error("platform", "--ppn: expected a count, got \"%s\"", optarg);
-    else if (c == '?' || c == ':')
-      return mv_cli_bad_option("platform", argv, optopt);
+    else if (c == '?')
+      return MV_EXIT_USAGE;
   }
   if (optind != argc - 1)
     return mv_cli_error("platform", "expected one platform SPEC (see --help)");

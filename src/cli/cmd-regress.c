@@ -88,9 +88,7 @@ static int parse_args(int argc, char **argv, struct mv_regress_options *o, const
     {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
   int ch;
   long n;
-  optind = 1;
-  opterr = 0;
-  while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+  while ((ch = mv_cli_getopt("regress", argc, argv, "h", longopts, NULL)) != -1) {
     switch (ch) {
     case 'b': *base = optarg; break;
     case 'j': *junit = optarg; break;
@@ -115,7 +113,7 @@ static int parse_args(int argc, char **argv, struct mv_regress_options *o, const
       break;
     case 'G': o->growth = 0; break;
     case 'h': fputs(usage, stdout); return -1;
-    default: return mv_cli_bad_option("regress", argv, optopt);
+    default: return MV_EXIT_USAGE;
     }
   }
   return 0;

@@ -87,8 +87,7 @@ static void print_result(const struct opts *o, const struct mv_simulate_result *
     return;
   }
   struct mv_json j;
-  mv_json_init(&j, stdout, 0);
-  mv_json_object_begin(&j);
+  mv_json_document_begin(&j, stdout, 0, MV_JSON_SIMULATION);
   mv_json_kv_string(&j, "program", o->s.program);
   mv_json_kv_int(&j, "np", o->s.np);
   mv_json_kv_string(&j, "calibration", o->s.calibration);
@@ -146,14 +145,13 @@ int cmd_simulate(int argc, char **argv)
 {
   struct opts o = {.s = {.np = 2, .timeout_s = 3600}};
   int c;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+  while ((c = mv_cli_getopt("simulate", argc, argv, "+h", longopts, NULL)) != -1) {
     if (c == 'h') {
       fputs(usage, stdout);
       return mv_cli_finish(MV_EXIT_OK);
     }
-    if (c == '?' || c == ':')
-      return mv_cli_bad_option("simulate", argv, optopt);
+    if (c == '?')
+      return MV_EXIT_USAGE;
     int rc = option(&o, c, optarg);
     if (rc)
       return rc;

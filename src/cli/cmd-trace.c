@@ -99,8 +99,7 @@ static int parse(int argc, char **argv, struct opts *o)
     {"format", required_argument, NULL, 'f'},
     {NULL, 0, NULL, 0}};
   int c;
-  optind = 1;
-  while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
+  while ((c = mv_cli_getopt("trace", argc, argv, "+o:h", longopts, NULL)) != -1) {
     switch (c) {
     case 'o': o->dir = optarg; break;
     case 'b': o->buffer = optarg; break;
@@ -113,7 +112,7 @@ static int parse(int argc, char **argv, struct opts *o)
       o->format = optarg;
       break;
     case 'h': fputs(usage, stdout); return 1;
-    default: return mv_cli_bad_option("trace", argv, optopt) + 100;
+    default: return MV_EXIT_USAGE + 100;
     }
   }
   return 0;

@@ -1,6 +1,5 @@
 /* mpivet's entry point: git-style dispatch of `mpivet <command> [options]` through the
  * table in commands.def, plus --help and --version at the top level. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,8 +36,6 @@ int main(int argc, char **argv)
 {
   /* GSL's default handler aborts; mpivet checks GSL's return values instead. */
   gsl_set_error_handler_off();
-  /* Commands report option errors themselves, in one line (mv_cli_bad_option). */
-  opterr = 0;
   if (argc < 2) {
     usage(stderr);
     return MV_EXIT_USAGE;

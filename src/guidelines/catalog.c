@@ -1,7 +1,6 @@
 /* The guideline catalog: a line-oriented text file (share/mpivet/guidelines.catalog) naming
  * the monotony and split-robustness functions and, for each pattern guideline, the function,
  * its mock-up id in results.csv and the calls the mock-up is made of. */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,18 +210,13 @@ int mv_catalog_load(struct mv_catalog *cat, const char *path)
     }
     path = share;
   }
-  FILE *fp = fopen(path, "rb");
-  if (!fp) {
-    snprintf(cat->error, sizeof cat->error, "%.400s: %s", path, strerror(errno));
-    return MV_ENOENT;
-  }
   char *text = NULL;
   size_t len = 0;
-  int rc = mv_read_stream(fp, &text, &len);
-  if (rc == MV_EIO)
-    snprintf(cat->error, sizeof cat->error, "%.400s: read error", path);
-  fclose(fp);
-  if (rc == 0)
+  struct mv_error e;
+  int rc = mv_read_file(path, 0, &text, &len, &e);
+  if (rc)
+    mv_error_text(&e, cat->error, sizeof cat->error);
+  else
     rc = mv_catalog_parse(cat, text, len, path);
   free(text);
   return rc;

@@ -4,7 +4,6 @@
  * (message-size specs: src/results/sizelist.c). Errors read "file:line:column: expected ...,
  * got ...". */
 #include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -273,20 +272,14 @@ int mv_expect_parse(struct mv_expect_file *f, const char *name, const char *text
 
 int mv_expect_parse_file(struct mv_expect_file *f, const char *path, char *err, size_t errsize)
 {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) {
-    if (err && errsize)
-      snprintf(err, errsize, "%s: %s", path, strerror(errno));
-    return errno == ENOENT ? MV_ENOENT : MV_EIO;
-  }
   char *buf = NULL;
   size_t len = 0;
-  int rc = mv_read_stream(fp, &buf, &len);
-  fclose(fp);
+  struct mv_error e;
+  int rc = mv_read_file(path, 0, &buf, &len, &e);
   if (rc == 0)
     rc = mv_expect_parse(f, path, buf, len, err, errsize);
-  else if (rc == MV_EIO && err && errsize)
-    snprintf(err, errsize, "%s: read error", path);
+  else if (err && errsize)
+    mv_error_text(&e, err, errsize);
   free(buf);
   return rc;
 }

@@ -36,8 +36,10 @@ double mv__noise_var(const struct mv__prep *p, double rss, double rdf, double *d
 
 /* Best weighted RSS per level (level l = l terms plus the constant); NAN when a level has no
  * admissible hypothesis. cv[l] is its leave-one-out weighted error (NAN = unknown). Returns the
- * chosen level: climb while the next level improves significantly (F test at o->alpha with the
- * noise variance of mv__noise_var) and, from level 2 on, also lowers the cross-validated error. */
+ * chosen level: the smallest level l above the current one that improves on it significantly
+ * (F test at o->alpha with the noise variance of mv__noise_var) and, from level 2 on, also
+ * lowers the cross-validated error becomes current; a level that does not is skipped, not the
+ * end of the climb (one term of two parameters may explain little where a sum explains all). */
 int mv__choose_level(const struct mv__prep *p, const double *rss, const double *cv,
                      int nlevels, double alpha);
 

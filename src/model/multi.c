@@ -1,7 +1,8 @@
-/* The multi-parameter modeler: one-parameter models along each parameter give a few candidate
- * terms per parameter; hypotheses combine them as sums and products (every collection of
- * parameter subsets that covers the active parameters, Extra-P's scheme); the robust
- * term-count rule picks one. mv_model_fit_series dispatches here for two or more parameters. */
+/* The multi-parameter modeler: one-parameter models along each parameter (on the longest lines
+ * of points along it, as Extra-P selects them) give a few candidate terms per parameter;
+ * hypotheses combine them as sums and products (every collection of parameter subsets that
+ * covers the active parameters, Extra-P's scheme); the robust term-count rule picks one.
+ * mv_model_fit_series dispatches here for two or more parameters. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,62 +40,101 @@ static double *tvals(const struct multi *m, int k, int c)
   return m->tv + ((size_t)k * NCAND + (size_t)c) * m->n;
 }
 
-/* Points along parameter k with every other parameter at its smallest value; when fewer than
- * three, one geometric-mean value per distinct x_k over all points. */
-static int line_fit(struct multi *m, int k, const struct mv_fit_options *o)
+/* Same coordinates as points i and j in every parameter but k. */
+static int same_line(const struct mv_series *s, int k, size_t i, size_t j)
+{
+  size_t np = (size_t)s->nparams;
+  for (size_t d = 0; d < np; d++)
+    if (d != (size_t)k && s->coords[i * np + d] != s->coords[j * np + d])
+      return 0;
+  return 1;
+}
+
+/* The one-parameter data along parameter k, as Extra-P selects them: the points of the longest
+ * lines along k (points that differ in x_k only), or every point when no line has 3. One point
+ * per x_k keeps its repetitions; several are averaged (the mean of their locations). */
+static size_t line_points(const struct multi *m, int k, size_t *len, size_t *at, double *x,
+                          double *avg, size_t *nv, const double **vals)
 {
   const struct mv_series *s = m->s;
-  size_t n = s->npoints, np = (size_t)s->nparams, cnt = 0;
-  double lo[MV_MODEL_MAX_PARAMS];
-  for (size_t d = 0; d < np; d++) {
-    lo[d] = INFINITY;
-    for (size_t i = 0; i < n; i++)
-      lo[d] = fmin(lo[d], s->coords[i * np + d]);
-  }
-  double *x = malloc(n * (2 * sizeof(double) + sizeof(size_t) + sizeof(double *)));
-  if (!x)
-    return MV_ENOMEM;
-  double *gm = x + n;
-  size_t *nv = (size_t *)(gm + n);
-  const double **vals = (const double **)(nv + n);
+  size_t n = s->npoints, np = (size_t)s->nparams, cnt = 0, longest = 0, most = 0;
   for (size_t i = 0; i < n; i++) {
-    int base = 1;
-    for (size_t d = 0; d < np; d++)
-      base &= d == (size_t)k || s->coords[i * np + d] == lo[d];
-    if (base) {
-      x[cnt] = s->coords[i * np + (size_t)k];
+    len[i] = 0;
+    for (size_t j = 0; j < n; j++)
+      len[i] += same_line(s, k, i, j);
+    longest = len[i] > longest ? len[i] : longest;
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (longest >= 3 && len[i] != longest)
+      continue;
+    double xi = s->coords[i * np + (size_t)k];
+    size_t j = 0;
+    while (j < cnt && x[j] != xi)
+      j++;
+    if (j == cnt) {
+      x[cnt] = xi;
+      avg[cnt] = 0.0;
+      at[cnt] = 0;
       nv[cnt] = s->nvalues[i];
       vals[cnt++] = s->values[i];
     }
+    avg[j] += m->prep.ys[i];
+    most = ++at[j] > most ? at[j] : most;
   }
-  if (cnt < 3) {
-    cnt = 0;
-    for (size_t i = 0; i < n; i++) {
-      double xi = s->coords[i * np + (size_t)k], lsum = 0.0;
-      size_t j, c = 0;
-      for (j = 0; j < cnt && x[j] != xi; j++)
-        ;
-      if (j < cnt)
-        continue;
-      for (size_t l = 0; l < n; l++)
-        if (s->coords[l * np + (size_t)k] == xi && m->prep.ys[l] > 0) {
-          lsum += log(m->prep.ys[l]);
-          c++;
-        }
-      x[cnt] = xi;
-      gm[cnt] = c ? exp(lsum / (double)c) : m->prep.ys[i];
-      nv[cnt] = 1;
-      vals[cnt] = &gm[cnt];
-      cnt++;
+  for (size_t j = 0; j < cnt; j++) {
+    avg[j] /= (double)at[j];
+    if (most > 1) {
+      vals[j] = &avg[j];
+      nv[j] = 1;
     }
   }
+  return cnt;
+}
+
+/* Adds the terms of a line's model to parameter k's candidates (once each; a falling line's
+ * x^-e terms lie past m->space and are not ours). */
+static void add_terms(struct multi *m, int k, const struct mv_model *model)
+{
+  for (int j = 0; j < model->fn.nterms; j++)
+    for (int i = 0; i < (int)m->ns; i++) {
+      const struct mv_factor *a = &m->space[i].f[0], *b = &model->fn.terms[j].f[0];
+      if (a->poly != b->poly || a->log != b->log || a->exp2 != b->exp2)
+        continue;
+      int dup = 0;
+      for (int c = 0; c < m->ncand[k]; c++)
+        dup |= m->cand[k][c] == i;
+      if (!dup && m->ncand[k] < NCAND)
+        m->cand[k][m->ncand[k]++] = i;
+      break;
+    }
+}
+
+/* Parameter k's candidate terms: absent, the terms the robust rule models its line with, and
+ * the term Extra-P's rule (lowest leave-one-out SMAPE) picks there; when both answer a constant,
+ * the one-term fits of lowest residual, so that all points decide. */
+static int line_fit(struct multi *m, int k, const struct mv_fit_options *o)
+{
+  size_t n = m->s->npoints;
+  double *x = malloc(n * (2 * sizeof(double) + 3 * sizeof(size_t) + sizeof(double *)));
+  if (!x)
+    return MV_ENOMEM;
+  double *avg = x + n;
+  size_t *len = (size_t *)(avg + n), *at = len + n, *nv = at + n;
+  const double **vals = (const double **)(nv + n);
+  size_t cnt = line_points(m, k, len, at, x, avg, nv, vals);
   struct mv_model model;
+  struct mv_fit_options so = *o;
   int top[NCAND - 1];
-  int rc = mv__fit_1p_ex(x, nv, vals, cnt, s->params[k], o, &model, top, NCAND - 1);
+  so.select = MV_SELECT_SMAPE;
   m->ncand[k] = 1;
   m->cand[k][0] = -1;
-  for (int j = 0; rc == 0 && j < NCAND - 1 && top[j] >= 0; j++)
-    if (top[j] < (int)m->ns)   /* a falling line adds x^-e terms past m->space: not ours */
+  int rc = mv__fit_1p_ex(x, nv, vals, cnt, m->s->params[k], o, &model, top, NCAND - 1);
+  if (rc == 0)
+    add_terms(m, k, &model);
+  if (rc == 0 && mv_model_fit_1p(x, nv, vals, cnt, m->s->params[k], &so, &model) == 0)
+    add_terms(m, k, &model);
+  for (int j = 0; rc == 0 && m->ncand[k] == 1 && j < NCAND - 1 && top[j] >= 0; j++)
+    if (top[j] < (int)m->ns)
       m->cand[k][m->ncand[k]++] = top[j];
   free(x);
   return rc;

@@ -179,8 +179,10 @@ int mv__choose_level(const struct mv__prep *p, const double *rss, const double *
   double tiny = 1e-20 * (double)p->n;
   int cur = 0;
   for (int l = 1; l < nlevels; l++) {
-    if (isnan(rss[l]) || rss[cur] <= tiny)
+    if (rss[cur] <= tiny)
       break;
+    if (isnan(rss[l]))
+      continue;
     if (rss[l] <= tiny) {
       cur = l;
       continue;
@@ -197,9 +199,8 @@ int mv__choose_level(const struct mv__prep *p, const double *rss, const double *
     double f = (rss[cur] - rss[l]) / (double)(l - cur) / s2;
     double crit = mv_stats_f_quantile(1.0 - alpha, (double)(l - cur), df);
     int cv_ok = l < 2 || isnan(cv[l]) || isnan(cv[cur]) || cv[l] < cv[cur];
-    if (!(f > crit) || !cv_ok)
-      break;
-    cur = l;
+    if (f > crit && cv_ok)
+      cur = l;   /* else a larger level may still beat cur: it is tested against cur */
   }
   return cur;
 }

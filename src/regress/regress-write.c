@@ -44,8 +44,7 @@ int mv_regress_write_text(const struct mv_regress_report *r, FILE *fp)
 int mv_regress_write_json(const struct mv_regress_report *r, FILE *fp)
 {
   struct mv_json j;
-  mv_json_init(&j, fp, 1);
-  mv_json_object_begin(&j);
+  mv_json_document_begin(&j, fp, 1, MV_JSON_REGRESS);
   mv_json_kv_number(&j, "tolerance", r->tolerance);
   mv_json_kv_number(&j, "alpha", r->alpha);
   mv_json_kv_int(&j, "cases", (long long)r->n);

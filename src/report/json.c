@@ -55,9 +55,7 @@ static void write_rules(struct mv_json *j, const struct mv_report *r)
 int mv_report_write_json(const struct mv_report *r, FILE *fp)
 {
   struct mv_json j;
-  mv_json_init(&j, fp, 1);
-  mv_json_object_begin(&j);
-  mv_json_kv_string(&j, "format", "mpivet-report 1");
+  mv_json_document_begin(&j, fp, 1, MV_JSON_REPORT);
   mv_json_kv_string(&j, "title", r->title);
   mv_json_kv_string(&j, "library", r->library);
   mv_json_kv_string(&j, "engine", r->engine);

@@ -254,20 +254,14 @@ int mv_extrap_parse(struct mv_extrap *x, const char *name, const char *text, siz
 
 int mv_extrap_read(struct mv_extrap *x, const char *path, char *err, size_t errsize)
 {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) {
-    if (err)
-      snprintf(err, errsize, "%s: cannot open: %s", path, strerror(errno));
-    return errno == ENOENT ? MV_ENOENT : MV_EIO;
-  }
   char *buf = NULL;
   size_t len = 0;
-  int rc = mv_read_stream(fp, &buf, &len);
-  fclose(fp);
+  struct mv_error e;
+  int rc = mv_read_file(path, 0, &buf, &len, &e);
   if (rc == 0)
     rc = mv_extrap_parse(x, path, buf, len, err, errsize);
   else if (err)
-    snprintf(err, errsize, "%s: cannot read: %s", path, mv_strerror(rc));
+    mv_error_text(&e, err, errsize);
   free(buf);
   return rc;
 }

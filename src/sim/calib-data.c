@@ -11,12 +11,17 @@
 #include "util/csv.h"
 
 static const char *const names[] = {
-#define XX(id, name, what) name,
+#define XX(id, name, shape, what) name,
   MV_CALIB_OPS(XX)
 #undef XX
 };
 static const char *const whats[] = {
-#define XX(id, name, what) what,
+#define XX(id, name, shape, what) what,
+  MV_CALIB_OPS(XX)
+#undef XX
+};
+static const int shapes[] = {
+#define XX(id, name, shape, what) shape,
   MV_CALIB_OPS(XX)
 #undef XX
 };
@@ -26,6 +31,8 @@ enum { F_ORDER, F_OP, F_RANK, F_HOST, F_PAIR, F_BYTES, F_M, F_N, F_K, F_REP, F_S
 
 const char *mv_calib_op_name(enum mv_calib_op op) { return op < MV_CALIB_NOPS ? names[op] : "?"; }
 const char *mv_calib_op_what(enum mv_calib_op op) { return op < MV_CALIB_NOPS ? whats[op] : "?"; }
+
+int mv_calib_op_shape(enum mv_calib_op op) { return op < MV_CALIB_NOPS ? shapes[op] : 0; }
 
 int mv_calib_op_find(const char *name)
 {
@@ -89,7 +96,7 @@ static int row(struct mv_calib_data *d, struct mv__csv_fields *f, const char *na
       return BAD(f->column[i], i == F_SECONDS ? "seconds >= 0" : "a count >= 0", f->field[i]);
   if ((s.host = host_index(d, f->field[F_HOST])) < 0)
     return BAD(f->column[F_HOST], "at most 16 host names of < 64 characters", f->field[F_HOST]);
-  if (op < MV_CALIB_DGEMM && strcmp(f->field[F_PAIR], "same") && strcmp(f->field[F_PAIR], "other"))
+  if (!shapes[op] && strcmp(f->field[F_PAIR], "same") && strcmp(f->field[F_PAIR], "other"))
     return BAD(f->column[F_PAIR], "same or other", f->field[F_PAIR]);
   s.other = strcmp(f->field[F_PAIR], "other") == 0;
   s.bytes = v[F_BYTES];
@@ -128,5 +135,22 @@ int mv_calib_data_read(FILE *fp, const char *name, struct mv_calib_data *d, char
     return MV_EIO;
   if (line < 2)
     return BAD((size_t)1, "a header and measurements", line ? "only the header" : "an empty file");
+  return 0;
+}
+
+int mv_calib_data_take_kernels(struct mv_calib_data *d, const struct mv_calib_data *rec)
+{
+  for (int op = 0; op < MV_CALIB_NOPS; op++) {
+    if (!shapes[op] || rec->n[op] == 0)
+      continue;
+    d->n[op] = 0;
+    for (size_t i = 0; i < rec->n[op]; i++) {
+      struct mv_calib_sample s = rec->s[op][i];
+      if ((s.host = host_index(d, rec->hosts[s.host])) < 0)
+        return MV_EINVAL;
+      if (push(d, op, &s))
+        return MV_ENOMEM;
+    }
+  }
   return 0;
 }

@@ -92,18 +92,14 @@ int mv_calib_json_member(const char *json, const char *key, char *out, size_t si
   return *p == '}' ? MV_ENOENT : MV_EPARSE;
 }
 
-static char *slurp(const char *path, size_t max)
+/* The file at path (at most max bytes), or NULL with the reason in err. */
+static char *slurp(const char *path, size_t max, char *err, size_t errsize)
 {
-  FILE *fp = fopen(path, "r");
-  char *buf = fp ? malloc(max + 1) : NULL;
-  size_t n = buf ? fread(buf, 1, max + 1, fp) : 0;
-  if (fp)
-    fclose(fp);
-  if (!buf || n > max) {
-    free(buf);
-    return NULL;
-  }
-  buf[n] = '\0';
+  char *buf = NULL;
+  size_t len;
+  struct mv_error e;
+  if (mv_read_file(path, max, &buf, &len, &e))
+    mv_error_text(&e, err, errsize);
   return buf;
 }
 
@@ -123,15 +119,15 @@ static int check_json(const char *dir, struct mv_calib_folder *f, char *err, siz
 {
   char path[4200], s[64] = "none";
   snprintf(path, sizeof path, "%s/calibration.json", dir);
-  char *json = slurp(path, MAX_JSON);
+  char *json = slurp(path, MAX_JSON, err, errsize);
   if (!json)
-    return FAIL(MV_EIO, "%s: cannot read (or larger than 1 MiB)", path);
+    return MV_EIO;
   int rc = mv_calib_json_member(json, "format", s, sizeof s);
   if (rc || strcmp(s, MV_CALIB_FORMAT) != 0)
     rc = FAIL(MV_EPARSE, "%s: expected \"format\": \"%s\", got %s", path, MV_CALIB_FORMAT,
               rc ? "none" : s);
   else if ((mv_calib_json_member(json, "version", s, sizeof s) && strcpy(s, "none")) ||
-           strcmp(s, "1") != 0)
+           strtol(s, NULL, 10) != MV_CALIB_VERSION || strspn(s, "0123456789") != strlen(s))
     rc = FAIL(MV_EUNSUP, "%s: calibration format version %s, this mpivet reads version %d "
               "(calibrate again)", path, s, MV_CALIB_VERSION);
   else if (number_member(json, "link_latency_s", &f->latency_s) ||
@@ -146,9 +142,9 @@ static int check_json(const char *dir, struct mv_calib_folder *f, char *err, siz
 /* smpi-settings.txt: "key:value" lines, '#' comments. */
 static int read_settings(const char *path, struct mv_calib_folder *f, char *err, size_t errsize)
 {
-  char *text = slurp(path, MAX_JSON);
+  char *text = slurp(path, MAX_JSON, err, errsize);
   if (!text)
-    return FAIL(MV_EIO, "%s: cannot read", path);
+    return MV_EIO;
   int rc = 0;
   long line = 0;
   for (char *save = NULL, *l = strtok_r(text, "\n", &save); l && !rc; l = strtok_r(NULL, "\n", &save)) {

@@ -69,27 +69,30 @@ static void coef_list(FILE *fp, const double *v)
   fputc('}', fp);
 }
 
+/* One MV_EMULATE_MODEL_TABLE row per model: kernel, host name ("" pooled), host index (-1
+ * pooled), coefficients and noise coefficients (N-1: the constant term only). */
 int mv_calib_write_kernels_h(const struct mv_calibration *c, FILE *fp)
 {
-  fprintf(fp, "/* Kernel models written by mpivet calibrate (generated, do not edit): seconds as a\n"
-              " * polynomial over mnk, mn, mk, nk, m, n, k, 1; sd the noise model's standard deviation. */\n"
-              "#define MV_EMULATE_HOST_FLOPS %.9g\n", host_flops(c));
+  fprintf(fp, "/* Kernel models written by mpivet calibrate (generated, do not edit) for mpivet/emulate.h:\n"
+              " * {kernel, host, host index, seconds over mnk, mn, mk, nk, m, n, k, 1, noise sd over the\n"
+              " * same terms}; host \"\" and index -1: every host pooled. */\n"
+              "#define MV_EMULATE_HOST_FLOPS %.9g\n#define MV_EMULATE_MODEL_TABLE \\\n", host_flops(c));
   for (int i = 0; i < c->nkernels; i++) {
     const struct mv_kernel_model *km = &c->kernels[i];
-    const char *name = km->op == MV_CALIB_DGEMM ? "DGEMM" : "DTRSM";
-    fprintf(fp, "#define MV_EMULATE_MODEL_%s 1  /* M-%d, N-%d, %zu samples, R^2 %.4f */\n", name,
-            km->family, km->noise, km->n, km->r2);
-    fprintf(fp, "#define MV_EMULATE_%s_COEF ", name);
-    coef_list(fp, km->coef);
-    fprintf(fp, "\n#define MV_EMULATE_%s_SD ", name);
     double sd[MV_KERNEL_TERMS] = {0};
     if (km->noise == 1)
       sd[MV_KERNEL_TERMS - 1] = km->sd[MV_KERNEL_TERMS - 1];
     else if (km->noise == 2)
       memcpy(sd, km->sd, sizeof sd);
+    fprintf(fp, "  /* M-%d, N-%d, %zu samples, R^2 %.4f, sum ratio %.4f */ \\\n  {\"%s\", \"%s\", %d, ",
+            km->family, km->noise, km->n, km->r2, km->sum_ratio, mv_calib_op_name(km->op),
+            km->host_name, km->host);
+    coef_list(fp, km->coef);
+    fputs(", ", fp);
     coef_list(fp, sd);
-    fputc('\n', fp);
+    fputs("}, \\\n", fp);
   }
+  fputs("  /* end */\n", fp);
   return ferror(fp) ? MV_EIO : 0;
 }
 
@@ -116,11 +119,14 @@ static void json_kernels(struct mv_json *j, const struct mv_calibration *c)
     const struct mv_kernel_model *km = &c->kernels[i];
     mv_json_object_begin(j);
     mv_json_kv_string(j, "kernel", mv_calib_op_name(km->op));
+    mv_json_kv_string(j, "host", km->host_name);
     mv_json_kv_int(j, "family", km->family);
     mv_json_kv_int(j, "noise", km->noise);
     mv_json_kv_int(j, "samples", (long long)km->n);
+    mv_json_kv_int(j, "stalls_dropped", (long long)km->stalls);
     mv_json_kv_number(j, "r2", km->r2);
     mv_json_kv_number(j, "median_relative_error", km->median_rel_err);
+    mv_json_kv_number(j, "sum_ratio", km->sum_ratio);
     mv_json_key(j, "coefficients_s");
     mv_json_array_begin(j);
     for (int t = 0; t < MV_KERNEL_TERMS; t++)
@@ -139,10 +145,7 @@ static void json_kernels(struct mv_json *j, const struct mv_calibration *c)
 int mv_calib_write_json(const struct mv_calibration *c, FILE *fp)
 {
   struct mv_json j;
-  mv_json_init(&j, fp, 1);
-  mv_json_object_begin(&j);
-  mv_json_kv_string(&j, "format", MV_CALIB_FORMAT);
-  mv_json_kv_int(&j, "version", MV_CALIB_VERSION);
+  mv_json_document_begin(&j, fp, 1, MV_JSON_CALIBRATION);
   mv_json_kv_string(&j, "mpi", c->mpi);
   mv_json_kv_string(&j, "engine", c->engine);
   mv_json_kv_int(&j, "np", c->np);

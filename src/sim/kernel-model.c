@@ -5,6 +5,7 @@
  * same terms, fitted to |residual| * sqrt(pi/2) (the mean of |e| for e ~ N(0, sigma^2) is
  * sigma sqrt(2/pi)). The host flop rate is that of dgemm's M-0 model: 2 MNK flops per call. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,14 +13,16 @@
 #include "mpivet/error.h"
 #include "mpivet/stats.h"
 
-/* Terms used by each family, as a mask over mnk, mn, mk, nk, m, n, k, 1. */
-static const unsigned family_terms[3] = {0x01, 0x81, 0xff};
-/* dtrsm has k = m: nk equals mn and k equals m, so those two terms go. */
-#define DTRSM_TERMS 0xb7u
+/* Terms used by each family, as a mask over mnk, mn, mk, nk, m, n, k, 1, by kernel shape (the
+ * shapes of mpivet/calib.h): m x n x k uses them all; triangular (k = m) drops nk and k, equal
+ * to mn and m; m x n (k = 1) keeps mn, m, n, 1; vectors (n = k = 1) keep m and 1. */
+static const unsigned family_terms[5][3] = {
+  [1] = {0x10, 0x90, 0x90}, [2] = {0x02, 0x82, 0xb2}, [3] = {0x01, 0x81, 0xff},
+  [4] = {0x01, 0x81, 0xb7}};
 
 static unsigned terms_of(const struct mv_kernel_model *km)
 {
-  return family_terms[km->family] & (km->op == MV_CALIB_DTRSM ? DTRSM_TERMS : 0xffu);
+  return family_terms[mv_calib_op_shape(km->op)][km->family];
 }
 
 void mv_kernel_terms(int m, int n, int k, double *t)
@@ -49,8 +52,47 @@ double mv_kernel_sd(const struct mv_kernel_model *km, int m, int n, int k)
                                              : fmax(poly(km->sd, m, n, k), 0);
 }
 
-/* Least squares of y on the masked terms, relative to the measured durations (every row divided
- * by its duration: small calls matter as much as large ones), columns scaled for conditioning. */
+/* The dimensions (bit 0: m, 1: n, 2: k) of each term mnk, mn, mk, nk, m, n, k, 1. */
+static const unsigned term_dims[MV_KERNEL_TERMS] = {7, 3, 5, 6, 1, 2, 4, 0};
+
+static int dim_of(const struct mv_calib_sample *s, unsigned d) { return d == 0 ? s->m : d == 1 ? s->n : s->k; }
+
+/* Distinct values of dimension d among the samples, counted up to 3. */
+static int distinct(const struct mv_calib_sample *s, size_t n, unsigned d)
+{
+  int v[2], nv = 0;
+  for (size_t i = 0; i < n && nv < 3; i++) {
+    int x = dim_of(&s[i], d), seen = 0;
+    for (int j = 0; j < nv; j++)
+      seen |= v[j] == x;
+    if (!seen && nv < 2)
+      v[nv] = x;
+    nv += !seen;
+  }
+  return nv;
+}
+
+/* The mask without the terms that the samples cannot tell apart: when a dimension takes fewer
+ * than min_values values (HPL swaps NB rows but for one last panel), a term with it is nearly
+ * proportional to the same term without it. */
+static unsigned identifiable(unsigned mask, const struct mv_calib_sample *s, size_t n, int min_values)
+{
+  for (unsigned d = 0; d < 3; d++) {
+    if (distinct(s, n, d) >= min_values)
+      continue;
+    for (int t = 0; t < MV_KERNEL_TERMS; t++)
+      for (int u = 0; u < MV_KERNEL_TERMS; u++)
+        if ((mask >> t & 1) && (term_dims[t] >> d & 1) && (mask >> u & 1) &&
+            term_dims[u] == (term_dims[t] & ~(1u << d)))
+          mask &= ~(1u << t);
+  }
+  return mask;
+}
+
+/* Least squares of y on the masked terms, every row divided by the square root of its measured
+ * duration (variance proportional to the duration: relative weights, 1/duration, fitted the
+ * many small calls and left HPL's total dtrsm time 15 % short, absolute ones ignore the small
+ * calls), columns scaled for conditioning. */
 static int masked_ols(const struct mv_calib_sample *s, const double *y0, size_t n, unsigned mask,
                       double *coef)
 {
@@ -66,7 +108,7 @@ static int masked_ols(const struct mv_calib_sample *s, const double *y0, size_t 
     return MV_ENOMEM;
   }
   for (size_t r = 0; r < n; r++) {
-    double t[MV_KERNEL_TERMS], w = 1.0 / fmax(s[r].seconds, 1e-9);
+    double t[MV_KERNEL_TERMS], w = 1.0 / sqrt(fmax(s[r].seconds, 1e-9));
     mv_kernel_terms(s[r].m, s[r].n, s[r].k, t);
     y[r] = y0[r] * w;
     for (int j = 0; j < p; j++) {
@@ -86,24 +128,63 @@ static int masked_ols(const struct mv_calib_sample *s, const double *y0, size_t 
   return rc;
 }
 
+/* A family the samples cannot identify (rank deficient) is tried with the dimensions of fewer
+ * than 3 values dropped, then falls back to the family below; the model says which it has. */
+static int fit_identifiable(struct mv_kernel_model *km, const struct mv_calib_sample *s,
+                            const double *y, size_t n, unsigned *mask)
+{
+  int rc = MV_ENUMERIC;
+  for (; km->family >= 0; km->family--)
+    for (int min_values = 2; min_values <= 3; min_values++) {
+      *mask = identifiable(terms_of(km), s, n, min_values);
+      rc = n < 2u * (unsigned)__builtin_popcount(*mask) ? MV_ENUMERIC : masked_ols(s, y, n, *mask, km->coef);
+      if (rc != MV_ENUMERIC)
+        return rc;
+    }
+  km->family = 0;
+  return rc;
+}
+
+/* A call that took more than 5 times its prediction and 100 us longer was descheduled (Linux's
+ * real-time throttling stops every task for 50 ms a second, another real-time task ran): such
+ * samples are dropped (km->stalls) before the one refit; returns the samples kept, compacted. */
+static size_t drop_stalls(struct mv_kernel_model *km, struct mv_calib_sample *s, double *y, size_t n)
+{
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++) {
+    double p = fmax(poly(km->coef, s[i].m, s[i].n, s[i].k), 0);
+    if (y[i] - p > 4 * p + 1e-4)
+      continue;
+    s[kept] = s[i];
+    y[kept++] = y[i];
+  }
+  km->stalls = n - kept;
+  return kept;
+}
+
 static void quality(struct mv_kernel_model *km, const struct mv_calib_sample *s, size_t n)
 {
-  double mean = 0, ss = 0, rss = 0, *rel = malloc((n + 1) * sizeof *rel);
+  double mean = 0, ss = 0, rss = 0, sum = 0, pred = 0, *rel = malloc((n + 1) * sizeof *rel);
   for (size_t i = 0; i < n; i++)
     mean += s[i].seconds / (double)n;
   for (size_t i = 0; i < n; i++) {
-    double e = s[i].seconds - poly(km->coef, s[i].m, s[i].n, s[i].k);
+    double p = poly(km->coef, s[i].m, s[i].n, s[i].k), e = s[i].seconds - p;
     rss += e * e;
     ss += (s[i].seconds - mean) * (s[i].seconds - mean);
+    sum += s[i].seconds;
+    pred += fmax(p, 0);
     if (rel)
       rel[i] = fabs(e) / fmax(s[i].seconds, 1e-12);
   }
+  km->n = n;
   km->r2 = ss > 0 ? 1 - rss / ss : 1;
+  km->sum_ratio = sum > 0 ? pred / sum : NAN;
   km->median_rel_err = rel ? mv_stats_median_inplace(rel, n) : NAN;
   free(rel);
 }
 
-static int fit_noise(struct mv_kernel_model *km, const struct mv_calib_sample *s, size_t n)
+static int fit_noise(struct mv_kernel_model *km, const struct mv_calib_sample *s, size_t n,
+                     unsigned mask)
 {
   double *res = malloc((n + 1) * sizeof *res), ss = 0;
   if (!res)
@@ -115,12 +196,12 @@ static int fit_noise(struct mv_kernel_model *km, const struct mv_calib_sample *s
   int rc = 0;
   memset(km->sd, 0, sizeof km->sd);
   if (km->noise == 1) {
-    int p = __builtin_popcount(terms_of(km));
+    int p = __builtin_popcount(mask);
     km->sd[MV_KERNEL_TERMS - 1] = n > (size_t)p ? sqrt(ss / (double)(n - (size_t)p)) : 0;
   } else if (km->noise == 2) {
     for (size_t i = 0; i < n; i++)
       res[i] *= sqrt(M_PI / 2);
-    rc = masked_ols(s, res, n, terms_of(km), km->sd);
+    rc = masked_ols(s, res, n, mask, km->sd);
   }
   free(res);
   return rc;
@@ -129,7 +210,8 @@ static int fit_noise(struct mv_kernel_model *km, const struct mv_calib_sample *s
 int mv_kernel_fit(const struct mv_calib_data *d, enum mv_calib_op op, int family, int noise,
                   int host, struct mv_kernel_model *km)
 {
-  if (family < 0 || family > 2 || noise < 0 || noise > 2 || op >= MV_CALIB_NOPS)
+  if (family < 0 || family > 2 || noise < 0 || noise > 2 || op >= MV_CALIB_NOPS ||
+      !mv_calib_op_shape(op) || host >= d->nhosts)
     return MV_EINVAL;
   size_t n = 0;
   struct mv_calib_sample *s = malloc((d->n[op] + 1) * sizeof *s);
@@ -139,34 +221,51 @@ int mv_kernel_fit(const struct mv_calib_data *d, enum mv_calib_op op, int family
     free(y);
     return MV_ENOMEM;
   }
-  for (size_t i = 0; i < d->n[op]; i++)
-    if (host < 0 || d->s[op][i].host == host) {
+  for (size_t i = 0; i < d->n[op]; i++)   /* emulate.h skips calls with m or n = 0 */
+    if ((host < 0 || d->s[op][i].host == host) && d->s[op][i].m > 0 && d->s[op][i].n > 0) {
       s[n] = d->s[op][i];
       y[n++] = d->s[op][i].seconds;
     }
   *km = (struct mv_kernel_model){.op = op, .family = family, .noise = noise, .host = host, .n = n};
-  int rc = n < 2u * MV_KERNEL_TERMS ? MV_ENUMERIC : masked_ols(s, y, n, terms_of(km), km->coef);
+  if (host >= 0)
+    snprintf(km->host_name, sizeof km->host_name, "%s", d->hosts[host]);
+  unsigned mask = 0;
+  int rc = fit_identifiable(km, s, y, n, &mask);
+  if (!rc && (n = drop_stalls(km, s, y, n)) < km->n) {
+    km->family = family;
+    rc = fit_identifiable(km, s, y, n, &mask);
+  }
   if (!rc) {
     quality(km, s, n);
-    rc = fit_noise(km, s, n);
+    rc = fit_noise(km, s, n, mask);
+  }
+  /* A simulation adds the calls up: the polynomial is rescaled so that its total over the
+   * calibration calls is the measured one (sum_ratio keeps the fit's own bias). */
+  for (int t = 0; !rc && km->sum_ratio > 0 && t < MV_KERNEL_TERMS; t++) {
+    km->coef[t] /= km->sum_ratio;
+    km->sd[t] /= km->sum_ratio;
   }
   free(s);
   free(y);
   return rc;
 }
 
+/* Every kernel with samples: pooled, then per host when there are several. A kernel with too few
+ * samples gets no model (it runs under SMPI and is timed); dgemm's and dtrsm's fits must work. */
 int mv_calib_fit_kernels(const struct mv_calib_data *d, struct mv_calibration *c)
 {
-  static const enum mv_calib_op ops[] = {MV_CALIB_DGEMM, MV_CALIB_DTRSM};
   c->nkernels = 0;
-  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-    if (d->n[ops[i]] == 0)
-      continue;
-    int rc = mv_kernel_fit(d, ops[i], c->family, c->noise, -1, &c->kernels[c->nkernels]);
-    if (rc)
-      return rc;
-    c->nkernels++;
-  }
+  for (int op = 0; op < MV_CALIB_NOPS; op++)
+    for (int h = -1; h < (d->nhosts > 1 ? d->nhosts : 0); h++) {
+      if (!mv_calib_op_shape(op) || d->n[op] == 0 || c->nkernels == MV_CALIB_MAX_MODELS)
+        continue;
+      int rc = mv_kernel_fit(d, op, c->family, c->noise, h, &c->kernels[c->nkernels]);
+      if (rc == MV_ENUMERIC && (h >= 0 || (op != MV_CALIB_DGEMM && op != MV_CALIB_DTRSM)))
+        continue;
+      if (rc)
+        return rc;
+      c->nkernels++;
+    }
   struct mv_kernel_model m0;
   if (d->n[MV_CALIB_DGEMM] && mv_kernel_fit(d, MV_CALIB_DGEMM, 0, 0, -1, &m0) == 0 && m0.coef[0] > 0)
     c->flops = 2.0 / m0.coef[0];

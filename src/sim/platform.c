@@ -192,7 +192,7 @@ int mv_platform_write_hostfile(const struct mv_platform *p, int np, int ppn, FIL
   if (np < 1 || ppn < 0 || (ppn > 0 && (long)p->hosts * ppn < np))
     return MV_ERANGE;
   for (int r = 0; r < np; r++)
-    fprintf(fp, "node-%d\n", ppn > 0 ? r / ppn : r % p->hosts);
+    fprintf(fp, "node-%ld\n", mv_platform_rank_host(p->hosts, ppn, r));
   return ferror(fp) ? MV_EIO : 0;
 }
 
@@ -201,4 +201,9 @@ int mv_platform_ranks_per_host(long hosts, int np, int ppn)
   if (ppn > 0)
     return ppn < np ? ppn : np;
   return hosts < 1 ? np : (int)((np + hosts - 1) / hosts);
+}
+
+long mv_platform_rank_host(long hosts, int ppn, int r)
+{
+  return ppn > 0 ? r / ppn : r % (hosts > 0 ? hosts : 1);
 }

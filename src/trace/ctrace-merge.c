@@ -91,8 +91,7 @@ int mv__ct_set_unpack(struct mv__ct_set *s, const uint8_t *p, size_t n)
   return 0;
 }
 
-/* Histogram: (sum, number of bins, then bin delta and count per bin) added to dense h. */
-static int get_hist(const uint8_t **p, const uint8_t *end, uint64_t *h)
+int mv__ct_get_hist(const uint8_t **p, const uint8_t *end, uint64_t *h)
 {
   uint64_t n, d, c, k = 0, sum, first;
   if (mv_mvt_get(p, end, &sum) || mv_mvt_get(p, end, &first) || mv_mvt_get(p, end, &n) || n > NBINS)
@@ -135,7 +134,7 @@ static int merge_times(struct mv__ct_class *a, const struct mv__ct_class *b)
   mv__bytes_put(&o, sa > sb ? sa : sb);
   for (uint64_t i = 0; i < 2 * nsigs; i++) {
     memset(h, 0, sizeof h);
-    if (get_hist(&pa, ea, h) || get_hist(&pb, eb, h)) {
+    if (mv__ct_get_hist(&pa, ea, h) || mv__ct_get_hist(&pb, eb, h)) {
       mv__bytes_release(&o);
       return -EINVAL;
     }
@@ -164,7 +163,7 @@ static int compatible(const struct mv__ct_class *a, const struct mv__ct_class *b
     return 0;
   for (uint64_t i = 0; i < 2 * nsigs; i++) {
     memset(ha, 0, sizeof ha), memset(hb, 0, sizeof hb);
-    if (get_hist(&pa, ea, ha) || get_hist(&pb, eb, hb))
+    if (mv__ct_get_hist(&pa, ea, ha) || mv__ct_get_hist(&pb, eb, hb))
       return 0;
     uint64_t na = 0, nb = 0;
     for (unsigned k = 0; k < NBINS; k++)

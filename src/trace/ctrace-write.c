@@ -1,6 +1,6 @@
 /* Rank 0 writes DIR/compressed.mvt (docs/formats.md, "Compressed trace"): header, the region
- * names used, the communicators' members, one global signature table and every rank class
- * (its ranks, its signatures as global ids, its grammar and times). Rank lists and member
+ * names used, the communicators' members, one global signature table, one table of grammars
+ * and every rank class (its ranks, its signatures as global ids, its grammar's id, its times). Rank lists and member
  * lists are written as nested arithmetic runs so that regular layouts take constant space. */
 #include <errno.h>
 #include <stdio.h>
@@ -113,7 +113,73 @@ static void put_regions(struct mv__bytes *o, const struct mv__intern *t)
       mv__bytes_put(o, r), put_str(o, mv__regions[r].name);
 }
 
-static void put_classes(struct mv__bytes *o, const struct mv__ct_set *s, uint64_t **map)
+static void put_f32(struct mv__bytes *o, double v)
+{
+  uint8_t b[4];
+  mv__bytes_add(o, b, mv_mvt_put_f32(b, v));
+}
+
+/* A histogram as the file stores it: the mean of the values but the ranks' first ones, the
+ * sum of the first values, the other values' non-empty bins with weights relative to the
+ * fullest (mvt.h): nothing in it grows with the number of calls. */
+static void put_file_hist(struct mv__bytes *o, const uint64_t *h, uint64_t nranks)
+{
+  uint64_t c[MV__CT_NBINS], n = 0, max = 0, nbins = 0;
+  memcpy(c, h, sizeof c);
+  for (unsigned k = 0; k < MV__CT_NBINS; k++)
+    n += c[k];
+  unsigned fb = mv_mvt_bin((h[MV__CT_NBINS + 1] + nranks / 2) / nranks, MV__CT_NBINS);
+  c[fb] = c[fb] > nranks ? c[fb] - nranks : 0;    /* the first values are stored apart */
+  for (unsigned k = 0; k < MV__CT_NBINS; k++)
+    nbins += c[k] != 0, max = c[k] > max ? c[k] : max;
+  uint64_t rest = n > nranks ? n - nranks : 0, sum = h[MV__CT_NBINS], first = h[MV__CT_NBINS + 1];
+  double mean = rest && sum > first ? (double)(sum - first) / (double)rest * MV_MVT_MEAN_SCALE : 0;
+  mv__bytes_put(o, mean < 1.8e19 ? (uint64_t)(mean + 0.5) : UINT64_MAX);
+  mv__bytes_put(o, first);
+  mv__bytes_put(o, nbins);
+  for (unsigned k = 0, last = 0; k < MV__CT_NBINS; k++)
+    if (c[k]) {
+      uint64_t w = (c[k] * MV_MVT_WEIGHT_MAX + max / 2) / max;
+      mv__bytes_put(o, k - last), mv__bytes_put(o, w ? w : 1), last = k;
+    }
+}
+
+/* A class's times (blob from nstruct: span, then two histograms per signature) as the file
+ * stores them. */
+static void put_times(struct mv__bytes *o, const struct mv__ct_class *k, uint64_t nsigs)
+{
+  const uint8_t *p = k->blob + k->nstruct, *end = k->blob + k->nblob;
+  uint64_t span = 0, h[MV__CT_NBINS + 2];
+  if (mv_mvt_get(&p, end, &span))
+    o->ok = 0;
+  put_f32(o, (double)span);
+  for (uint64_t i = 0; o->ok && i < 2 * nsigs; i++) {
+    memset(h, 0, sizeof h);
+    if (mv__ct_get_hist(&p, end, h))
+      o->ok = 0;
+    put_file_hist(o, h, k->nranks);
+  }
+}
+
+/* Each class's grammar (blob from map[c][nsigs] to nstruct) interned in g: classes with the same
+ * loops over their own signatures share one (the corners of a grid, its edges...). */
+static int grammars(const struct mv__ct_set *s, uint64_t **map, struct mv__intern *g, uint64_t *id)
+{
+  for (size_t c = 0; c < s->n; c++) {
+    const struct mv__ct_class *k = &s->v[c];
+    const uint8_t *p = k->blob;
+    uint64_t nsigs = 0;
+    mv_mvt_get(&p, k->blob + k->nstruct, &nsigs);
+    size_t at = (size_t)map[c][nsigs];
+    long r = mv__intern_id(g, k->blob + at, k->nstruct - at);
+    if (r < 0)
+      return -ENOMEM;
+    id[c] = (uint64_t)r;
+  }
+  return 0;
+}
+
+static void put_classes(struct mv__bytes *o, const struct mv__ct_set *s, uint64_t **map, const uint64_t *gid)
 {
   mv__bytes_put(o, s->n);
   for (size_t c = 0; c < s->n; c++) {
@@ -131,8 +197,19 @@ static void put_classes(struct mv__bytes *o, const struct mv__ct_set *s, uint64_
     mv__bytes_put(o, nsigs);
     for (uint64_t i = 0; i < nsigs; i++)
       mv__bytes_put(o, map[c][i]);
-    size_t g = (size_t)map[c][nsigs];
-    mv__bytes_add(o, k->blob + g, k->nblob - g);   /* grammar, then times */
+    mv__bytes_put(o, gid[c]);
+    put_times(o, k, nsigs);
+  }
+}
+
+static void put_table(struct mv__bytes *o, const struct mv__intern *t)
+{
+  mv__bytes_put(o, t->n);
+  for (size_t i = 0; i < t->n; i++) {
+    size_t len;
+    const uint8_t *p = mv__intern_get(t, i, &len);
+    mv__bytes_put(o, len);
+    mv__bytes_add(o, p, len);
   }
 }
 
@@ -181,34 +258,33 @@ static uint64_t elapsed(const struct mv__ct_set *s)
 
 int mv__ct_write(const char *dir, const struct mv__ct_set *s, const struct mv__raw_defs *defs, int nranks)
 {
-  struct mv__intern t = {0};
-  uint64_t **map = calloc(s->n + 1, sizeof *map);
-  int err = map ? global_sigs(s, &t, map) : -ENOMEM;
+  struct mv__intern t = {0}, g = {0};
+  uint64_t **map = calloc(s->n + 1, sizeof *map), *gid = calloc(s->n + 1, sizeof *gid);
+  int err = map && gid ? global_sigs(s, &t, map) : -ENOMEM;
+  if (!err)
+    err = grammars(s, map, &g, gid);
   struct mv__bytes o = {0};
   if (!err) {
     mv__bytes_add(&o, MV_MVT_MAGIC, 4);
     mv__bytes_put(&o, MV_MVT_VERSION);
     mv__bytes_put(&o, (uint64_t)nranks);
-    mv__bytes_put(&o, elapsed(s));
+    put_f32(&o, (double)elapsed(s));
     put_str(&o, defs->meta);
     put_truncated(&o, defs);
     put_regions(&o, &t);
     put_comms(&o, defs, nranks);
-    mv__bytes_put(&o, t.n);
-    for (size_t i = 0; i < t.n; i++) {
-      size_t len;
-      const uint8_t *p = mv__intern_get(&t, i, &len);
-      mv__bytes_put(&o, len);
-      mv__bytes_add(&o, p, len);
-    }
-    put_classes(&o, s, map);
+    put_table(&o, &t);
+    put_table(&o, &g);
+    put_classes(&o, s, map, gid);
     mv__bytes_add(&o, MV_MVT_TRAILER, 4);
     err = o.ok ? write_file(dir, &o) : -ENOMEM;
   }
   for (size_t c = 0; map && c < s->n; c++)
     free(map[c]);
   free(map);
+  free(gid);
   mv__intern_release(&t);
+  mv__intern_release(&g);
   mv__bytes_release(&o);
   return err;
 }

@@ -55,6 +55,8 @@ void mv__grammar_release(struct mv__grammar *g);
  * sum, the first, the number of non-empty bins, then delta of the bin and count for each. */
 #define MV__CT_NBINS 192
 void mv__ct_put_hist(struct mv__bytes *o, const uint64_t *h);
+/* Reads one such histogram from [*p, end) and adds it to the dense h; 0 or -EINVAL. */
+int mv__ct_get_hist(const uint8_t **p, const uint8_t *end, uint64_t *h);
 
 /* What a rank knows that its raw records do not say: every intra-communicator it belonged to
  * (tracer id, size, own rank there) and the world size (tracer ids are k * size + leader). */

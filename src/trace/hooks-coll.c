@@ -57,8 +57,8 @@ uint64_t mv__own_vbytes(const int counts[], MPI_Datatype type, MPI_Comm comm)
 uint64_t mv__root_bytes(int count, MPI_Datatype type, int root, MPI_Comm comm, int mode)
 {
   int is_root = comm_rank(comm) == root;
-  if (mode == 0)
-    return is_root ? 0 : mv__bytes(count, type);
+  if (mode == 0 || mode == 3)
+    return !is_root || (mode == 3 && comm_size(comm) == 1) ? mv__bytes(count, type) : 0;
   if (!is_root)
     return 0;
   int n = comm_size(comm);

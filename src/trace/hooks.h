@@ -198,7 +198,9 @@ uint64_t mv__status_bytes(const MPI_Status *status);
 uint64_t mv__all_bytes(int count, MPI_Datatype type, MPI_Comm comm);
 uint64_t mv__vbytes(const int counts[], MPI_Datatype type, MPI_Comm comm);
 uint64_t mv__own_vbytes(const int counts[], MPI_Datatype type, MPI_Comm comm);
-/* mode 0: count bytes on non-roots (receivers); 1: count x (size-1) on the root; 2: count x size on the root */
+/* mode 0: count bytes on non-roots (receivers); 1: count x (size-1) on the root; 2: count x size
+ * on the root; 3: as 0, and count bytes on the root of a one-rank communicator (a Bcast's
+ * received bytes: so its buffer size is kept whatever the library short-cuts, issue 18) */
 uint64_t mv__root_bytes(int count, MPI_Datatype type, int root, MPI_Comm comm, int mode);
 uint64_t mv__root_vbytes(const int counts[], MPI_Datatype type, int root, MPI_Comm comm);
 

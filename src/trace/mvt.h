@@ -10,8 +10,8 @@
 
 #define MV_MVT_MAGIC "MVCT"
 #define MV_MVT_TRAILER "MVCE"
-#define MV_MVT_VERSION 3
-#define MV_MVT_VERSION_STR "3"
+#define MV_MVT_VERSION 4
+#define MV_MVT_VERSION_STR "4"
 #define MV_MVT_FILE "compressed.mvt"
 
 /* The fields an operation can have, one letter each, written as varints in the order its kind
@@ -115,6 +115,42 @@ static inline unsigned mv_mvt_bin(uint64_t ns, unsigned nbins)
   for (double b = MV_MVT_BIN_BASE; b <= (double)ns && k < nbins - 1; b *= MV_MVT_BIN_BASE)
     k++;
   return k;
+}
+
+/* A histogram's bins carry weights relative to its fullest bin (MV_MVT_WEIGHT_MAX; each
+ * non-empty bin at least 1): one byte each, the same at 10 and 10 000 calls. */
+#define MV_MVT_WEIGHT_MAX 127u
+
+/* A histogram's mean is a varint in 1/MV_MVT_MEAN_SCALE ns (a zero mean costs one byte). */
+#define MV_MVT_MEAN_SCALE 16.0
+
+/* Times that grow with the run (spans) as IEEE-754 binary32, 4 bytes little-endian:
+ * within 6e-8 of the value, and the same size at every magnitude. */
+static inline size_t mv_mvt_put_f32(uint8_t *p, double v)
+{
+  float f = (float)v;
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  for (unsigned i = 0; i < 4; i++)
+    p[i] = (uint8_t)(u >> (8 * i));
+  return 4;
+}
+
+/* Reads a binary32 from [*p, end); 0 and *p advanced, -1 when cut, not finite or negative. */
+static inline int mv_mvt_get_f32(const uint8_t **p, const uint8_t *end, double *v)
+{
+  if (end - *p < 4)
+    return -1;
+  uint32_t u = 0;
+  for (unsigned i = 0; i < 4; i++)
+    u |= (uint32_t)(*p)[i] << (8 * i);
+  float f;
+  memcpy(&f, &u, sizeof f);
+  if (!(f >= 0 && f <= 3.4e38f))
+    return -1;
+  *p += 4;
+  *v = f;
+  return 0;
 }
 
 /* LEB128 unsigned varint into p (10 bytes at most); returns the bytes written. */

@@ -1,6 +1,7 @@
-/* Array growth by doubling and whole-stream reads (see include/mpivet/grow.h). */
+/* Array growth by doubling and whole-stream and whole-file reads (see include/mpivet/grow.h). */
 #include "mpivet/grow.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,5 +56,22 @@ int mv_read_stream(FILE *fp, char **buf, size_t *len)
   text[n] = '\0';
   *buf = text;
   *len = n;
+  return 0;
+}
+
+int mv_read_file(const char *path, size_t max, char **buf, size_t *len, struct mv_error *e)
+{
+  FILE *fp = fopen(path, "rb");
+  if (!fp)
+    return mv_error_set(e, errno == ENOENT ? MV_ENOENT : MV_EIO, path, 0, 0, "%s", strerror(errno));
+  int rc = mv_read_stream(fp, buf, len);
+  fclose(fp);
+  if (rc == 0 && max && *len > max) {
+    free(*buf);
+    *buf = NULL;
+    return mv_error_set(e, MV_ERANGE, path, 0, 0, "larger than %zu bytes", max);
+  }
+  if (rc)
+    return mv_error_set(e, rc, path, 0, 0, "%s", rc == MV_EIO ? "read error" : mv_strerror(rc));
   return 0;
 }

@@ -15,6 +15,28 @@ void mv_json_init(struct mv_json *j, FILE *fp, int pretty)
   j->pretty = pretty;
 }
 
+static const struct {
+  const char *name;
+  int version;
+} formats[] = {
+#define XX(id, name, version) {name, version},
+  MV_JSON_FORMATS(XX)
+#undef XX
+};
+
+const char *mv_json_format_name(enum mv_json_format f)
+{
+  return formats[f].name;
+}
+
+void mv_json_document_begin(struct mv_json *j, FILE *fp, int pretty, enum mv_json_format f)
+{
+  mv_json_init(j, fp, pretty);
+  mv_json_object_begin(j);
+  mv_json_kv_string(j, "format", formats[f].name);
+  mv_json_kv_int(j, "version", formats[f].version);
+}
+
 static void indent(struct mv_json *j)
 {
   if (!j->pretty)

@@ -14,9 +14,7 @@ static int write_meta(FILE *fp, void *arg)
 {
   const struct meta_job *m = arg;
   struct mv_json j;
-  mv_json_init(&j, fp, 1);
-  mv_json_object_begin(&j);
-  mv_json_kv_string(&j, "format", MV_META_FORMAT);
+  mv_json_document_begin(&j, fp, 1, MV_JSON_META);
   mv_json_kv_string(&j, "mpivet_version", MV_VERSION);
   mv_json_kv_string(&j, "mpivet_git_revision", MV_GIT_REVISION);
   mv_json_kv_string(&j, "writer", m->writer);

@@ -13,9 +13,8 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.bash"
 need_flavor smpi
-command -v python3 > /dev/null || { echo "python3 not installed"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+need_python
+scratch work
 
 rc=0
 "$MPIVET" check --np 16:128 --seed 7 -o "$work/c" > "$work/out" 2> "$work/err" || rc=$?

@@ -5,16 +5,11 @@
 # (1 with violations, 0 without, 2 on bad input). SimGrid 3.32 with its MPICH collectives makes
 # MPI_Bcast(64 KiB) 1.6x slower than Scatter+Allgather (GL10): that violation is expected.
 set -u
+. "$(dirname "$0")/../lib.bash"
 : "${MPIVET:?}" "${MV_BUILD:?}"
 [ -x "$MV_BUILD/lib/mpivet/smpi/mpivet-bench" ] && command -v smpirun > /dev/null || exit 77
-command -v python3 > /dev/null || exit 77
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { # check DESCRIPTION COMMAND...: the command must succeed
-  local what=$1; shift
-  if ! "$@"; then echo "FAIL: $what" >&2; fail=1; fi
-}
+need_python
+scratch tmp
 
 ops=MPI_Allgather,allgather_as_alltoall,MPI_Bcast,bcast_as_scatter_allgather,MPI_Allreduce,allreduce_as_reduce_bcast
 timeout 120 "$MPIVET" bench --engine smpi --np 8 --ops $ops --msizes 8,65536 --reps 3 --runs 2 \
@@ -24,8 +19,8 @@ if [ $rc -ne 0 ] || [ ! -s "$tmp/b/results.csv" ]; then
 fi
 
 "$MPIVET" guidelines --json "$tmp/b/results.csv" > "$tmp/out.json"; rc=$?
-check "violations exit 1 (got $rc)" test $rc -eq 1
-check "json structure" python3 - "$tmp/out.json" <<'PY'
+expect_ok "violations exit 1 (got $rc)" test $rc -eq 1
+expect_ok "json structure" python3 - "$tmp/out.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 s, v = d["summary"], d["violations"]
@@ -46,24 +41,24 @@ assert gl10 and gl10[0]["msize"] == 65536 and gl10[0]["mockup"] == "bcast_as_sca
 PY
 
 "$MPIVET" guidelines "$tmp/b/results.csv" > "$tmp/out.txt"; rc=$?
-check "text exit 1 (got $rc)" test $rc -eq 1
-check "text label" grep -Eq "pattern +GL10 +MPI_Bcast <= Scatter\+Allgather +64 KiB .* determ\.$" "$tmp/out.txt"
-check "text counts" grep -q "^0 tests, 9 deterministic comparisons" "$tmp/out.txt"
+expect_ok "text exit 1 (got $rc)" test $rc -eq 1
+expect_ok "text label" grep -Eq "pattern +GL10 +MPI_Bcast <= Scatter\+Allgather +64 KiB .* determ\.$" "$tmp/out.txt"
+expect_ok "text counts" grep -q "^0 tests, 9 deterministic comparisons" "$tmp/out.txt"
 
 # A tolerance above every slowdown: no violation, exit 0.
 "$MPIVET" guidelines --json --min-slowdown 100 "$tmp/b/results.csv" > "$tmp/tol.json"; rc=$?
-check "large tolerance exits 0 (got $rc)" test $rc -eq 0
-check "large tolerance: empty list" grep -q '"violations": \[\]' "$tmp/tol.json"
+expect_ok "large tolerance exits 0 (got $rc)" test $rc -eq 0
+expect_ok "large tolerance: empty list" grep -q '"violations": \[\]' "$tmp/tol.json"
 
 # The statistical path on 2 launches a side cannot decide (min p 1/6): every comparison is
 # undecidable and, nothing being decided, exit 2 (issue 15 item 8; it was "no violation").
 "$MPIVET" guidelines --json --deterministic off "$tmp/b/results.csv" > "$tmp/off.json"; rc=$?
-check "--deterministic off exits 2 (got $rc)" test $rc -eq 2
-check "--deterministic off: undecidable" python3 -c "
+expect_ok "--deterministic off exits 2 (got $rc)" test $rc -eq 2
+expect_ok "--deterministic off: undecidable" python3 -c "
 import json, sys
 c = json.load(open('$tmp/off.json'))['summary']['configurations'][0]
 sys.exit(not (c['tests'] == 0 and c['undecidable'] == 9 and c['deterministic'] == 0))"
 
 "$MPIVET" guidelines --deterministic maybe "$tmp/b/results.csv" > /dev/null 2>&1; rc=$?
-check "bad --deterministic exits 2 (got $rc)" test $rc -eq 2
-exit $fail
+expect_ok "bad --deterministic exits 2 (got $rc)" test $rc -eq 2
+finish

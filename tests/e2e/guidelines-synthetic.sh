@@ -2,14 +2,9 @@
 # `mpivet guidelines` end to end on synthetic results.csv files with planted violations
 # (tests/e2e/guidelines-data.awk): verdicts, exit codes, summaries, JSON, library matrix, errors.
 set -u
+. "$(dirname "$0")/../lib.bash"
 : "${MPIVET:?}" "${MV_SRC:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { # check DESCRIPTION COMMAND...: the command must succeed
-  local what=$1; shift
-  if ! "$@"; then echo "FAIL: $what" >&2; fail=1; fi
-}
+scratch tmp
 gen() { awk "$@" -f "$MV_SRC/tests/e2e/guidelines-data.awk"; }
 
 gen -v plant=1 > "$tmp/planted.csv"
@@ -17,24 +12,24 @@ gen -v plant=0 > "$tmp/clean.csv"
 gen -v plant=1 -v 'libs=Lib A 1.0;Lib B 2.0' > "$tmp/two.csv"
 
 "$MPIVET" guidelines "$tmp/planted.csv" > "$tmp/planted.txt"; rc=$?
-check "planted violations exit 1 (got $rc)" test $rc -eq 1
-check "summary counts" grep -q "monotony 1/9, split 2/9, pattern 4/15" "$tmp/planted.txt"
-check "correction is named" grep -q "Benjamini-Hochberg" "$tmp/planted.txt"
-check "GL12 at 8 B" grep -Eq "pattern +GL12 +MPI_Allreduce <= Reduce\+Bcast +8 B " "$tmp/planted.txt"
-check "monotony 128 > 256" grep -Eq "monotony +GL1 +MPI_Bcast +256 B +128 B " "$tmp/planted.txt"
+expect_ok "planted violations exit 1 (got $rc)" test $rc -eq 1
+expect_ok "summary counts" grep -q "monotony 1/9, split 2/9, pattern 4/15" "$tmp/planted.txt"
+expect_ok "correction is named" grep -q "Benjamini-Hochberg" "$tmp/planted.txt"
+expect_ok "GL12 at 8 B" grep -Eq "pattern +GL12 +MPI_Allreduce <= Reduce\+Bcast +8 B " "$tmp/planted.txt"
+expect_ok "monotony 128 > 256" grep -Eq "monotony +GL1 +MPI_Bcast +256 B +128 B " "$tmp/planted.txt"
 # MPI_Gather 1024 = 3 x 512: violated against 512 and 256, only the largest m_i is reported
-check "split reports m_i 512" grep -Eq "split +GL2 +MPI_Gather \(k=2\) +1 KiB +512 B " "$tmp/planted.txt"
-check "split does not report m_i 256" bash -c "! grep -Eq 'split +GL2 +MPI_Gather.* 1024 +256 ' '$tmp/planted.txt'"
-check "grid row" grep -Eq "^  p MPI_Allreduce <= Reduce\+Bcast +\*\*\* +\*\*\* +\." "$tmp/planted.txt"
+expect_ok "split reports m_i 512" grep -Eq "split +GL2 +MPI_Gather \(k=2\) +1 KiB +512 B " "$tmp/planted.txt"
+expect_ok "split does not report m_i 256" bash -c "! grep -Eq 'split +GL2 +MPI_Gather.* 1024 +256 ' '$tmp/planted.txt'"
+expect_ok "grid row" grep -Eq "^  p MPI_Allreduce <= Reduce\+Bcast +\*\*\* +\*\*\* +\." "$tmp/planted.txt"
 
 "$MPIVET" guidelines "$tmp/clean.csv" > "$tmp/clean.txt"; rc=$?
-check "clean data exits 0 (got $rc)" test $rc -eq 0
-check "clean data: no violation" grep -q "^no violation" "$tmp/clean.txt"
+expect_ok "clean data exits 0 (got $rc)" test $rc -eq 0
+expect_ok "clean data: no violation" grep -q "^no violation" "$tmp/clean.txt"
 
 "$MPIVET" guidelines --json "$tmp/planted.csv" > "$tmp/planted.json"; rc=$?
-check "json exit 1" test $rc -eq 1
+expect_ok "json exit 1" test $rc -eq 1
 if command -v python3 > /dev/null; then
-  check "json contract" python3 - "$tmp/planted.json" <<'PY'
+  expect_ok "json contract" python3 - "$tmp/planted.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 v = d["violations"]
@@ -55,26 +50,26 @@ PY
 fi
 
 "$MPIVET" guidelines "$tmp/two.csv" > "$tmp/two.txt"; rc=$?
-check "two libraries exit 1" test $rc -eq 1
-check "matrix shown" grep -q "pattern guidelines x configurations" "$tmp/two.txt"
-check "GL7 only in library B" grep -Eq "^  GL7 +MPI_Scatter <= Bcast +\. +x$" "$tmp/two.txt"
-check "Table II row" grep -Eq "^  p +pattern +4/15 +5/15$" "$tmp/two.txt"
+expect_ok "two libraries exit 1" test $rc -eq 1
+expect_ok "matrix shown" grep -q "pattern guidelines x configurations" "$tmp/two.txt"
+expect_ok "GL7 only in library B" grep -Eq "^  GL7 +MPI_Scatter <= Bcast +\. +x$" "$tmp/two.txt"
+expect_ok "Table II row" grep -Eq "^  p +pattern +4/15 +5/15$" "$tmp/two.txt"
 
 for opts in "--per raw" "--test ks" "--correction holm" "--correction none --alpha 0.01" "--tukey 1.5"; do
   "$MPIVET" guidelines $opts "$tmp/planted.csv" > "$tmp/opt.txt"; rc=$?
-  check "options $opts run (rc $rc)" test $rc -eq 1
+  expect_ok "options $opts run (rc $rc)" test $rc -eq 1
 done
-check "holm is named" bash -c "'$MPIVET' guidelines --correction holm '$tmp/planted.csv' | grep -q 'Holm correction'"
+expect_ok "holm is named" bash -c "'$MPIVET' guidelines --correction holm '$tmp/planted.csv' | grep -q 'Holm correction'"
 
 "$MPIVET" guidelines --alpha 2 "$tmp/planted.csv" 2> "$tmp/err"; rc=$?
-check "bad alpha exits 2" test $rc -eq 2
-check "bad alpha message" grep -q "alpha expects a number in (0, 1)" "$tmp/err"
+expect_ok "bad alpha exits 2" test $rc -eq 2
+expect_ok "bad alpha message" grep -q "alpha expects a number in (0, 1)" "$tmp/err"
 "$MPIVET" guidelines "$tmp/missing.csv" 2> /dev/null; rc=$?
-check "missing file exits 2" test $rc -eq 2
+expect_ok "missing file exits 2" test $rc -eq 2
 printf 'run,engine\n0,x\n' > "$tmp/bad.csv"
 "$MPIVET" guidelines "$tmp/bad.csv" 2> "$tmp/err"; rc=$?
-check "bad csv exits 2" test $rc -eq 2
-check "bad csv names file" grep -q "bad.csv" "$tmp/err"
+expect_ok "bad csv exits 2" test $rc -eq 2
+expect_ok "bad csv names file" grep -q "bad.csv" "$tmp/err"
 "$MPIVET" guidelines --help > /dev/null; rc=$?
-check "--help exits 0" test $rc -eq 0
-exit $fail
+expect_ok "--help exits 0" test $rc -eq 0
+finish

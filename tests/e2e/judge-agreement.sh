@@ -8,9 +8,8 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.bash"
 need_flavor smpi
-command -v python3 > /dev/null || { echo "python3 not installed"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+need_python
+scratch work
 
 rc=0
 "$MPIVET" check --np 16:64 --seed 7 -o "$work/c" > /dev/null 2> "$work/err" || rc=$?
@@ -27,7 +26,7 @@ python3 - "$work/c/report.json" "$work/model.json" <<'P'
 import json, sys
 report = json.load(open(sys.argv[1]))
 model = json.load(open(sys.argv[2]))
-assert model["format"] == "mpivet-judgement 1", model.get("format")
+assert (model["format"], model["version"]) == ("mpivet-judgement", 2), model.get("format")
 key = lambda f: (f["function"], f["metric"], f["size"])
 judged = {key(f): f for f in model["functions"]}
 fields = ("expectation", "model", "leading_order", "divergence", "match", "adjusted_r2", "note")

@@ -19,12 +19,12 @@ for mpi in openmpi mpich; do
     [ -s "$cal/$f" ] || fail "$mpi: $f missing"
   done
   grep -q '"format": "mpivet-calibration"' "$cal/calibration.json" || fail "$mpi: format"
-  grep -q '"version": 1' "$cal/calibration.json" || fail "$mpi: version"
+  grep -q '"version": 2' "$cal/calibration.json" || fail "$mpi: version"
   for key in smpi/os smpi/or smpi/ois smpi/lat-factor smpi/bw-factor smpi/async-small-thresh \
              smpi/send-is-detached-thresh smpi/host-speed smpi/test smpi/iprobe smpi/wtime; do
     grep -q "^$key:" "$cal/smpi-settings.txt" || fail "$mpi: $key not in smpi-settings.txt"
   done
-  grep -q "MV_EMULATE_MODEL_DGEMM" "$cal/kernels.h" || fail "$mpi: no dgemm model"
+  grep -q '{"dgemm", "", -1, ' "$cal/kernels.h" || fail "$mpi: no dgemm model"
   grep -q "^self-check" "$tmp/out-$mpi" || fail "$mpi: no self-check"
   for op in pingpong send isend recv test iprobe wtime; do
     grep -Eq "^  $op +[0-9.]+ %" "$tmp/out-$mpi" || fail "$mpi: no self-check error for $op"
@@ -77,7 +77,7 @@ C
 cp -r "$cal" "$tmp/incomplete"; rm "$tmp/incomplete/kernels.h"
 "$MPIVET" simulate --calibration "$tmp/incomplete" "$tmp/hello.c" 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "kernels.h is missing" "$tmp/err" || fail "incomplete folder: exit $rc"
-cp -r "$cal" "$tmp/v2"; sed -i 's/"version": 1/"version": 2/' "$tmp/v2/calibration.json"
+cp -r "$cal" "$tmp/v2"; sed -i 's/"version": 2/"version": 1/' "$tmp/v2/calibration.json"
 "$MPIVET" simulate --calibration "$tmp/v2" "$tmp/hello.c" 2>"$tmp/err"; rc=$?
-[ $rc = 2 ] && grep -q "version 2" "$tmp/err" || fail "other version: exit $rc"
+[ $rc = 2 ] && grep -q "version 1, this mpivet reads version 2" "$tmp/err" || fail "other version: exit $rc"
 echo "calibrate + simulate: ok"

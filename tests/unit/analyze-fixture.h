@@ -57,11 +57,53 @@ static inline struct mv_analysis *close_and_analyze(struct mv__synth *s, const c
 
 #define TICKS(a, key, rank, region) mv_analysis_ticks(a, key, rank, region)
 
+/* One expected value: metric KEY on RANK (-1: all ranks) in REGION (NULL: all call paths), in
+ * ticks (ns in the synthetic archives). */
+struct want_ticks {
+  const char *key;
+  int rank;
+  const char *region;
+  long long ticks;
+};
+
+static inline void expect_ticks_at(const char *file, int line, const struct mv_analysis *a,
+                                   const struct want_ticks *w, size_t n)
+{
+  for (size_t i = 0; i < n; i++) {
+    long long got = mv_analysis_ticks(a, w[i].key, w[i].rank, w[i].region);
+    if (got == w[i].ticks)
+      continue;
+    fprintf(stderr, "%s:%d: row %zu: %s on rank %d in %s == %lld, want %lld\n", file, line, i + 1,
+            w[i].key, w[i].rank, w[i].region ? w[i].region : "(all)", got, w[i].ticks);
+    mv_test_failures++;
+  }
+}
+
+/* EXPECT_TICKS(a, {KEY, RANK, REGION, TICKS}, ...): every row of the table, each failure named by
+ * the table's line and the row. */
+#define EXPECT_TICKS(a, ...)                                                              \
+  do {                                                                                    \
+    const struct want_ticks w_[] = {__VA_ARGS__};                                         \
+    expect_ticks_at(__FILE__, __LINE__, a, w_, sizeof w_ / sizeof w_[0]);                 \
+  } while (0)
+
 /* Computation NAME on RANK from T0 to T1 (ns). */
 static inline void compute(struct mv__synth *s, int rank, uint64_t t0, uint64_t t1, const char *name)
 {
   mv__synth_enter(s, rank, t0, name);
   mv__synth_leave(s, rank, t1, name);
+}
+
+/* The identity of the cost model: short-term plus long-term costs of all delays equal the waiting
+ * time they explain, and here (every wait has a delay or a wait in its interval) all of the
+ * waiting time: that of metric W1 plus, unless NULL, W2; to 1e-9 relative. */
+static inline void check_identity(const struct mv_analysis *a, const char *w1, const char *w2)
+{
+  double delay = mv_analysis_value(a, "delay", -1, NULL);
+  double wait = mv_analysis_value(a, w1, -1, NULL) + (w2 ? mv_analysis_value(a, w2, -1, NULL) : 0);
+  ASSERT_TRUE(wait > 0);
+  ASSERT_DOUBLE_NEAR(delay, wait, 1e-9 * wait);
+  ASSERT_DOUBLE_NEAR(mv_analysis_explained(a), wait, 1e-9 * wait);
 }
 
 #endif

@@ -18,17 +18,6 @@
 #include "analyze-fixture.h"
 #include "test.h"
 
-/* The identity: short-term plus long-term costs of all delays equal the waiting time of the two
- * patterns (every wait here has a delay or a wait in its interval), to 1e-9 relative. */
-static void check_identity(const struct mv_analysis *a, const char *w1, const char *w2)
-{
-  double delay = mv_analysis_value(a, "delay", -1, NULL);
-  double wait = mv_analysis_value(a, w1, -1, NULL) + mv_analysis_value(a, w2, -1, NULL);
-  ASSERT_TRUE(wait > 0);
-  ASSERT_DOUBLE_NEAR(delay, wait, 1e-9 * wait);
-  ASSERT_DOUBLE_NEAR(mv_analysis_explained(a), wait, 1e-9 * wait);
-}
-
 /* The common start of the synchronization chains: every rank runs prep [0,10]; rank 0 computes
  * [10,310] and sends to rank 1 [310,320]; ranks 1 and 2 compute [10,160]; rank 1 receives
  * [160,320]: Late Sender 310 - 160 = 150, caused by rank 0's compute_a (delay 300 - 150). */
@@ -49,20 +38,16 @@ static void chain_start(struct mv__synth *s)
  * 300 - (300 + 150 + 150) / 3 = 100. */
 static void check_chain_start(struct mv_analysis *a, const char *long_key)
 {
-  ASSERT_INT_EQ(TICKS(a, "late_sender", 1, "MPI_Recv"), 150);
-  ASSERT_INT_EQ(TICKS(a, "delay_latesender", 0, "compute_a"), 150);
-  ASSERT_INT_EQ(TICKS(a, "delay_latesender", -1, NULL), 150);
-  ASSERT_INT_EQ(TICKS(a, long_key, 0, "compute_a"), 150);
-  ASSERT_INT_EQ(TICKS(a, long_key, -1, NULL), 150);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", -1, NULL), 460);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 0, "compute_a"), 300);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 0, "prep"), 10);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 1, "compute_a"), 0);
-  ASSERT_INT_EQ(TICKS(a, "critical_path_imbalance", -1, "compute_a"), 100);
-  ASSERT_INT_EQ(TICKS(a, "critical_path_imbalance", -1, "prep"), 0);
-  /* rank 1's wait caused rank 2's: propagating; rank 2's is terminal */
-  ASSERT_INT_EQ(TICKS(a, "mpi_wait_propagating_ls", 1, NULL), 150);
-  ASSERT_INT_EQ(TICKS(a, "mpi_wait_terminal", 1, NULL), 0);
+  EXPECT_TICKS(a,
+      {"late_sender", 1, "MPI_Recv", 150},
+      {"delay_latesender", 0, "compute_a", 150}, {"delay_latesender", -1, NULL, 150},
+      {long_key, 0, "compute_a", 150}, {long_key, -1, NULL, 150},
+      {"critical_path", -1, NULL, 460}, {"critical_path", 0, "compute_a", 300},
+      {"critical_path", 0, "prep", 10}, {"critical_path", 1, "compute_a", 0},
+      {"critical_path_imbalance", -1, "compute_a", 100}, {"critical_path_imbalance", -1, "prep", 0},
+      /* rank 1's wait caused rank 2's: propagating; rank 2's is terminal */
+      {"mpi_wait_propagating_ls", 1, NULL, 150},
+      {"mpi_wait_terminal", 1, NULL, 0});
 }
 
 /* Late Post (pattern 3): rank 2 starts an access epoch to rank 1 at 160; rank 1 posts at 320
@@ -87,20 +72,19 @@ static void test_late_post(void)
   struct mv_analysis *a = close_and_analyze(s, dir);
   if (!a)
     return;
-  ASSERT_INT_EQ(TICKS(a, "late_post", 2, "MPI_Win_start"), 160);
-  ASSERT_INT_EQ(TICKS(a, "early_wait", -1, NULL), 0);
-  ASSERT_INT_EQ(TICKS(a, "delay_latepost", 1, "MPI_Recv"), 10);
-  ASSERT_INT_EQ(TICKS(a, "delay_latepost", -1, NULL), 10);
+  EXPECT_TICKS(a,
+      {"late_post", 2, "MPI_Win_start", 160},
+      {"early_wait", -1, NULL, 0},
+      {"delay_latepost", 1, "MPI_Recv", 10}, {"delay_latepost", -1, NULL, 10});
   check_chain_start(a, "delay_latepost_longterm");
   check_identity(a, "late_sender", "late_post");
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 2, "MPI_Win_start"), 10);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 2, "MPI_Win_complete"), 10);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 2, "tail"), 120);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 1, "MPI_Recv"), 10);
-  /* tail: 120 on the path, average 120 / 3: imbalance 80 */
-  ASSERT_INT_EQ(TICKS(a, "critical_path_imbalance", -1, "tail"), 80);
-  ASSERT_INT_EQ(TICKS(a, "mpi_wait_terminal", 2, NULL), 160);
-  ASSERT_INT_EQ(TICKS(a, "mpi_wait_indirect", 2, NULL), 150);
+  EXPECT_TICKS(a,
+      {"critical_path", 2, "MPI_Win_start", 10}, {"critical_path", 2, "MPI_Win_complete", 10},
+      {"critical_path", 2, "tail", 120}, {"critical_path", 1, "MPI_Recv", 10},
+      /* tail: 120 on the path, average 120 / 3: imbalance 80 */
+      {"critical_path_imbalance", -1, "tail", 80},
+      {"mpi_wait_terminal", 2, NULL, 160},
+      {"mpi_wait_indirect", 2, NULL, 150});
   mv_analysis_free(a);
 }
 
@@ -128,20 +112,18 @@ static void test_early_wait(void)
   struct mv_analysis *a = close_and_analyze(s, dir);
   if (!a)
     return;
-  ASSERT_INT_EQ(TICKS(a, "early_wait", 2, "MPI_Win_wait"), 170);
-  ASSERT_INT_EQ(TICKS(a, "late_complete", 2, "MPI_Win_wait"), 5);
-  ASSERT_INT_EQ(TICKS(a, "late_post", -1, NULL), 0);
-  ASSERT_INT_EQ(TICKS(a, "delay_earlywait", 1, "MPI_Recv"), 10);
-  ASSERT_INT_EQ(TICKS(a, "delay_earlywait", 1, "MPI_Put"), 5);
-  ASSERT_INT_EQ(TICKS(a, "delay_earlywait", 1, "gap"), 5);
-  ASSERT_INT_EQ(TICKS(a, "delay_earlywait", -1, NULL), 20);
+  EXPECT_TICKS(a,
+      {"early_wait", 2, "MPI_Win_wait", 170},
+      {"late_complete", 2, "MPI_Win_wait", 5},
+      {"late_post", -1, NULL, 0},
+      {"delay_earlywait", 1, "MPI_Recv", 10}, {"delay_earlywait", 1, "MPI_Put", 5},
+      {"delay_earlywait", 1, "gap", 5}, {"delay_earlywait", -1, NULL, 20});
   check_chain_start(a, "delay_earlywait_longterm");
   check_identity(a, "late_sender", "early_wait");
   /* path: rank 2 [330,460] (wait 10, tail 120), rank 1 [310,330] (MPI_Recv 10, put 5, gap 5) */
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 2, "MPI_Win_wait"), 10);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 1, "MPI_Put"), 5);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 1, "gap"), 5);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 1, "MPI_Recv"), 10);
+  EXPECT_TICKS(a,
+      {"critical_path", 2, "MPI_Win_wait", 10}, {"critical_path", 1, "MPI_Put", 5},
+      {"critical_path", 1, "gap", 5}, {"critical_path", 1, "MPI_Recv", 10});
   /* gap: 5 on the path, average 5 / 3 on the 3 locations: imbalance 10 / 3 */
   ASSERT_DOUBLE_NEAR(mv_analysis_value(a, "critical_path_imbalance", -1, "gap") * 1e9, 10.0 / 3, 0.5);
   mv_analysis_free(a);
@@ -171,20 +153,16 @@ static void one_window_collective(const char *region, int op, const char *wait_k
   struct mv_analysis *a = close_and_analyze(s, dir);
   if (!a)
     return;
-  ASSERT_INT_EQ(TICKS(a, wait_key, 2, region), 180);
-  ASSERT_INT_EQ(TICKS(a, wait_key, 0, region), 20);
-  ASSERT_INT_EQ(TICKS(a, wait_key, 1, region), 0);
-  ASSERT_INT_EQ(TICKS(a, short_key, 1, "MPI_Recv"), 10);
-  ASSERT_INT_EQ(TICKS(a, short_key, 1, "post_work"), 40);
-  ASSERT_INT_EQ(TICKS(a, short_key, -1, NULL), 50);
+  EXPECT_TICKS(a,
+      {wait_key, 2, region, 180}, {wait_key, 0, region, 20}, {wait_key, 1, region, 0},
+      {short_key, 1, "MPI_Recv", 10}, {short_key, 1, "post_work", 40}, {short_key, -1, NULL, 50});
   check_chain_start(a, long_key);
   check_identity(a, "late_sender", wait_key);
   /* path: rank 2 [340,460] (the collective 10, tail 110), rank 1 [310,340] */
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 2, region), 10);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 2, "tail"), 110);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 1, "post_work"), 20);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 1, "MPI_Recv"), 10);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 0, region), 0);
+  EXPECT_TICKS(a,
+      {"critical_path", 2, region, 10}, {"critical_path", 2, "tail", 110},
+      {"critical_path", 1, "post_work", 20}, {"critical_path", 1, "MPI_Recv", 10},
+      {"critical_path", 0, region, 0});
   mv_analysis_free(a);
 }
 
@@ -200,8 +178,9 @@ static void test_window_collectives(void)
 
 /* Rank 2 computes [0,100] and sends to rank 0, which has been receiving since 0: Late Sender 100
  * on rank 0, caused by rank 2's compute_a (rank 0's interval is empty). Rank 0 then locks its own
- * window [120,140] (exclusive). Every rank created the window at 0. */
-static void holder_start(struct mv__synth *s)
+ * window [120,140] (exclusive), computes bar [140,RELEASE] and unlocks [RELEASE,RELEASE + 20].
+ * Every rank created the window at 0. */
+static void holder_start(struct mv__synth *s, uint64_t release)
 {
   for (int r = 0; r < 3; r++)
     mv__synth_rcoll(s, r, 0, 0, "MPI_Win_create", OTF2_COLLECTIVE_OP_CREATE_HANDLE, 0);
@@ -210,6 +189,19 @@ static void holder_start(struct mv__synth *s)
   mv__synth_send(s, 2, 100, 110, 0, 0);
   compute(s, 2, 110, 200, "tail");
   mv__synth_lock(s, 0, 120, 140, 0, 0, 1);
+  compute(s, 0, 140, release, "bar");
+  mv__synth_unlock(s, 0, release, release + 20, 0, 0);
+}
+
+/* Rank 1 computes [0,LOCK], waits in its lock call [LOCK,GOT], accumulates 10 and unlocks 10,
+ * then computes its tail up to 500. */
+static void contender(struct mv__synth *s, uint64_t lock, uint64_t got)
+{
+  compute(s, 1, 0, lock, "compute_a");
+  mv__synth_lock(s, 1, lock, got, 0, 0, 1);
+  mv__synth_rma(s, 1, got, got + 10, "MPI_Accumulate", 0, 0);
+  mv__synth_unlock(s, 1, got + 10, got + 20, 0, 0);
+  compute(s, 1, got + 20, 500, "tail");
 }
 
 /* Lock Contention (pattern 7) with interval-delay costs: rank 0 holds the lock in bar [140,280]
@@ -226,43 +218,33 @@ static void test_lock_contention(void)
 {
   char dir[320];
   struct mv__synth *s = open_archive(dir, sizeof dir, 3, 1);
-  holder_start(s);
-  compute(s, 0, 140, 280, "bar");
-  mv__synth_unlock(s, 0, 280, 300, 0, 0);
+  holder_start(s, 280);
   compute(s, 0, 300, 400, "tail");
-  compute(s, 1, 0, 100, "compute_a");
-  mv__synth_lock(s, 1, 100, 310, 0, 0, 1);
-  mv__synth_rma(s, 1, 310, 320, "MPI_Accumulate", 0, 0);
-  mv__synth_unlock(s, 1, 320, 330, 0, 0);
-  compute(s, 1, 330, 500, "tail");
+  contender(s, 100, 310);
   struct mv_analysis *a = close_and_analyze(s, dir);
   if (!a)
     return;
-  ASSERT_INT_EQ(TICKS(a, "lock_contention", 1, "MPI_Win_lock"), 200);
-  ASSERT_INT_EQ(TICKS(a, "wait_for_progress", -1, NULL), 0);
-  ASSERT_INT_EQ(TICKS(a, "late_sender", 0, "MPI_Recv"), 100);
-  ASSERT_INT_EQ(TICKS(a, "delay_lockcontention", 0, "MPI_Recv"), 10);
-  ASSERT_INT_EQ(TICKS(a, "delay_lockcontention", 0, "MPI_Win_lock"), 10);
-  ASSERT_INT_EQ(TICKS(a, "delay_lockcontention", 0, "bar"), 70);
-  ASSERT_INT_EQ(TICKS(a, "delay_lockcontention", 0, "MPI_Win_unlock"), 10);
-  ASSERT_INT_EQ(TICKS(a, "delay_lockcontention", -1, NULL), 100);
-  ASSERT_INT_EQ(TICKS(a, "delay_lockcontention_longterm", 2, "compute_a"), 100);
-  ASSERT_INT_EQ(TICKS(a, "delay_lockcontention_longterm", -1, NULL), 100);
-  ASSERT_INT_EQ(TICKS(a, "delay_latesender", 2, "compute_a"), 100);
+  EXPECT_TICKS(a,
+      {"lock_contention", 1, "MPI_Win_lock", 200},
+      {"wait_for_progress", -1, NULL, 0},
+      {"late_sender", 0, "MPI_Recv", 100},
+      {"delay_lockcontention", 0, "MPI_Recv", 10}, {"delay_lockcontention", 0, "MPI_Win_lock", 10},
+      {"delay_lockcontention", 0, "bar", 70}, {"delay_lockcontention", 0, "MPI_Win_unlock", 10},
+      {"delay_lockcontention", -1, NULL, 100},
+      {"delay_lockcontention_longterm", 2, "compute_a", 100},
+      {"delay_lockcontention_longterm", -1, NULL, 100},
+      {"delay_latesender", 2, "compute_a", 100});
   check_identity(a, "late_sender", "lock_contention");
   /* rank 1's wait: half explained by rank 0's wait (indirect), terminal; rank 0's propagating */
-  ASSERT_INT_EQ(TICKS(a, "mpi_wait_indirect", 1, NULL), 100);
-  ASSERT_INT_EQ(TICKS(a, "mpi_wait_direct", 1, NULL), 100);
-  ASSERT_INT_EQ(TICKS(a, "mpi_wait_terminal", 1, NULL), 200);
-  ASSERT_INT_EQ(TICKS(a, "mpi_wait_propagating_ls", 0, NULL), 100);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", -1, NULL), 500);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 1, "MPI_Win_lock"), 10);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 1, "tail"), 170);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 0, "bar"), 140);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 0, "MPI_Win_unlock"), 20);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 0, "MPI_Recv"), 20);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 0, "tail"), 0);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 2, "compute_a"), 100);
+  EXPECT_TICKS(a,
+      {"mpi_wait_indirect", 1, NULL, 100},
+      {"mpi_wait_direct", 1, NULL, 100},
+      {"mpi_wait_terminal", 1, NULL, 200},
+      {"mpi_wait_propagating_ls", 0, NULL, 100},
+      {"critical_path", -1, NULL, 500}, {"critical_path", 1, "MPI_Win_lock", 10},
+      {"critical_path", 1, "tail", 170}, {"critical_path", 0, "bar", 140},
+      {"critical_path", 0, "MPI_Win_unlock", 20}, {"critical_path", 0, "MPI_Recv", 20},
+      {"critical_path", 0, "tail", 0}, {"critical_path", 2, "compute_a", 100});
   /* bar: 140 on the path, average 140 / 3: imbalance 280 / 3; compute_a: 100 on the path,
    * average (100 + 100) / 3: 100 / 3 */
   ASSERT_DOUBLE_NEAR(mv_analysis_value(a, "critical_path_imbalance", -1, "bar") * 1e9, 280.0 / 3, 0.5);
@@ -282,40 +264,30 @@ static void test_wait_for_progress(void)
 {
   char dir[320];
   struct mv__synth *s = open_archive(dir, sizeof dir, 3, 1);
-  holder_start(s);
-  compute(s, 0, 140, 240, "bar");
-  mv__synth_unlock(s, 0, 240, 260, 0, 0);
+  holder_start(s, 240);
   compute(s, 0, 260, 400, "foo");
   mv__synth_enter(s, 0, 400, "MPI_Test");
   mv__synth_leave(s, 0, 410, "MPI_Test");
   compute(s, 0, 410, 450, "tail");
-  compute(s, 1, 0, 300, "compute_a");
-  mv__synth_lock(s, 1, 300, 410, 0, 0, 1);
-  mv__synth_rma(s, 1, 410, 420, "MPI_Accumulate", 0, 0);
-  mv__synth_unlock(s, 1, 420, 430, 0, 0);
-  compute(s, 1, 430, 500, "tail");
+  contender(s, 300, 410);
   struct mv_analysis *a = close_and_analyze(s, dir);
   if (!a)
     return;
-  ASSERT_INT_EQ(TICKS(a, "wait_for_progress", 1, "MPI_Win_lock"), 100);
-  ASSERT_INT_EQ(TICKS(a, "wait_for_progress_upper", 1, "MPI_Win_lock"), 100);
-  ASSERT_INT_EQ(TICKS(a, "lock_contention", -1, NULL), 0);
-  ASSERT_INT_EQ(TICKS(a, "delay_waitforprogress", 0, "MPI_Recv"), 5);
-  ASSERT_INT_EQ(TICKS(a, "delay_waitforprogress", 0, "MPI_Win_lock"), 5);
-  ASSERT_INT_EQ(TICKS(a, "delay_waitforprogress", 0, "bar"), 25);
-  ASSERT_INT_EQ(TICKS(a, "delay_waitforprogress", 0, "MPI_Win_unlock"), 5);
-  ASSERT_INT_EQ(TICKS(a, "delay_waitforprogress", 0, "foo"), 35);
-  ASSERT_INT_EQ(TICKS(a, "delay_waitforprogress", -1, NULL), 75);
-  ASSERT_INT_EQ(TICKS(a, "delay_waitforprogress_longterm", 2, "compute_a"), 25);
-  ASSERT_INT_EQ(TICKS(a, "delay_waitforprogress_longterm", -1, NULL), 25);
-  ASSERT_INT_EQ(TICKS(a, "delay_latesender", 2, "compute_a"), 100);
+  EXPECT_TICKS(a,
+      {"wait_for_progress", 1, "MPI_Win_lock", 100},
+      {"wait_for_progress_upper", 1, "MPI_Win_lock", 100},
+      {"lock_contention", -1, NULL, 0},
+      {"delay_waitforprogress", 0, "MPI_Recv", 5}, {"delay_waitforprogress", 0, "MPI_Win_lock", 5},
+      {"delay_waitforprogress", 0, "bar", 25}, {"delay_waitforprogress", 0, "MPI_Win_unlock", 5},
+      {"delay_waitforprogress", 0, "foo", 35}, {"delay_waitforprogress", -1, NULL, 75},
+      {"delay_waitforprogress_longterm", 2, "compute_a", 25},
+      {"delay_waitforprogress_longterm", -1, NULL, 25},
+      {"delay_latesender", 2, "compute_a", 100});
   check_identity(a, "late_sender", "wait_for_progress");
-  ASSERT_INT_EQ(TICKS(a, "critical_path", -1, NULL), 500);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 1, "MPI_Win_lock"), 10);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 1, "tail"), 70);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 0, "foo"), 140);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 0, "MPI_Test"), 0);
-  ASSERT_INT_EQ(TICKS(a, "critical_path", 2, "compute_a"), 100);
+  EXPECT_TICKS(a,
+      {"critical_path", -1, NULL, 500}, {"critical_path", 1, "MPI_Win_lock", 10},
+      {"critical_path", 1, "tail", 70}, {"critical_path", 0, "foo", 140}, {"critical_path", 0, "MPI_Test", 0},
+      {"critical_path", 2, "compute_a", 100});
   /* foo: 140 on the path, on rank 0 only: imbalance 140 - 140 / 3 */
   ASSERT_DOUBLE_NEAR(mv_analysis_value(a, "critical_path_imbalance", -1, "foo") * 1e9, 280.0 / 3, 0.5);
   mv_analysis_free(a);

@@ -1,7 +1,8 @@
 /* Unit tests of the calibration (src/sim/calib-*.c, kernel-model.c): network fits on exact
  * synthetic measurements whose answers follow by construction (an eager protocol up to 4096 bytes
  * and a rendezvous protocol above: threshold, overheads, link latency and bandwidth, factors,
- * worked out by hand in the comments), kernel least squares recovering an exact polynomial, the
+ * worked out by hand in the comments), kernel least squares recovering an exact polynomial (3-D,
+ * 2-D and swap kernels, stalls dropped, rank-deficient families falling back, per host), the
  * CSV reader's messages and the calibration.json member scanner. */
 #include <math.h>
 #include <stdlib.h>
@@ -91,14 +92,92 @@ static void test_kernels(void)
   ASSERT_DOUBLE_NEAR(km.r2, 1, 1e-9);
   ASSERT_DOUBLE_NEAR(km.sd[7], 0, 1e-12);   /* N-1 of an exact fit */
   ASSERT_DOUBLE_REL(mv_kernel_predict(&km, 100, 100, 100), 1e-4 + 2e-6, 1e-6);
-  /* M-2 has eight terms: it needs 16 samples. */
+  /* M-2 has eight terms: it needs 16 samples; with 10 it falls back to M-1 (2 terms), with 1
+   * nothing fits. */
   struct mv_calib_data few;
   mv_calib_data_init(&few);
   for (int i = 0; i < 10; i++)
     add(&few, MV_CALIB_DGEMM, 0, i + 1, i + 2, i + 3, 1e-6 * (i + 1));
+  ASSERT_INT_EQ(mv_kernel_fit(&few, MV_CALIB_DGEMM, 2, 0, -1, &km), 0);
+  ASSERT_INT_EQ(km.family, 1);
+  few.n[MV_CALIB_DGEMM] = 1;
   ASSERT_INT_EQ(mv_kernel_fit(&few, MV_CALIB_DGEMM, 2, 0, -1, &km), MV_ENUMERIC);
   mv_calib_data_release(&few);
   mv_calib_data_release(&d);
+}
+
+/* Small kernels from recorded calls: dger (m x n) t = 3e-9 mn + 1e-7 exact under M-2 (terms mn,
+ * m, n, 1); HPL's row swap with m = 128 always and k the rows spanned, t = 2e-11 mnk + 5e-7: m
+ * never varies, so M-2 keeps nk, n, k, 1 and predicts 2e-11 128 n k + 5e-7 exactly; one call
+ * descheduled for 50 ms is dropped as a stall. */
+static void test_small_kernels(void)
+{
+  struct mv_calib_data d;
+  struct mv_kernel_model km;
+  mv_calib_data_init(&d);
+  for (int i = 0; i < 30; i++) {
+    int m = 10 + 17 * i % 200, n = 4 + 29 * i % 150;
+    add(&d, MV_CALIB_DGER, 0, m, n, 1, 3e-9 * m * n + 1e-7);
+    n = 100 + 41 * i % 1300;
+    int k = 200 + 97 * i % 1500;
+    add(&d, MV_CALIB_LASWP00N, 0, 128, n, k, 2e-11 * 128 * n * k + 5e-7 + (i == 7 ? 0.05 : 0));
+  }
+  add(&d, MV_CALIB_DGER, 0, 0, 50, 1, 1e-3);   /* m = 0: emulate.h skips it, so does the fit */
+  ASSERT_INT_EQ(mv_kernel_fit(&d, MV_CALIB_DGER, 2, 2, -1, &km), 0);
+  ASSERT_INT_EQ(km.n, 30);
+  ASSERT_DOUBLE_REL(km.coef[1], 3e-9, 1e-6);
+  ASSERT_DOUBLE_REL(km.coef[7], 1e-7, 1e-6);
+  ASSERT_DOUBLE_NEAR(km.coef[0] + km.coef[2] + km.coef[3] + km.coef[6], 0, 0);  /* k = 1: unused */
+  ASSERT_DOUBLE_REL(km.sum_ratio, 1, 1e-6);
+  ASSERT_INT_EQ(mv_kernel_fit(&d, MV_CALIB_LASWP00N, 2, 0, -1, &km), 0);
+  ASSERT_INT_EQ(km.family, 2);
+  ASSERT_INT_EQ(km.stalls, 1);
+  ASSERT_INT_EQ(km.n, 29);
+  ASSERT_DOUBLE_REL(mv_kernel_predict(&km, 128, 700, 900), 2e-11 * 128 * 700 * 900 + 5e-7, 1e-6);
+  ASSERT_DOUBLE_NEAR(km.coef[0], 0, 0);   /* mnk dropped for nk: m never varies */
+  mv_calib_data_release(&d);
+}
+
+/* Per-host models (the thesis' M_H): host b is twice as slow as host a; the pooled model comes
+ * first, then one per host, named; recorded calls replace the random shapes of the same kernel
+ * and keep their host names. */
+static void test_per_host(void)
+{
+  struct mv_calib_data d, rec;
+  struct mv_calibration c = {.family = 1, .noise = 0};
+  mv_calib_data_init(&d);
+  mv_calib_data_init(&rec);
+  strcpy(d.hosts[0], "a");
+  d.nhosts = 1;
+  add(&d, MV_CALIB_DGEMM, 0, 10, 10, 10, 1.0);   /* replaced by the records below */
+  strcpy(rec.hosts[0], "b");
+  strcpy(rec.hosts[1], "a");
+  rec.nhosts = 2;
+  for (int i = 0; i < 40; i++) {
+    int m = 16 + 37 * i % 500, n = 8 + 53 * i % 300, k = 32 + 11 * i % 200;
+    add(&rec, MV_CALIB_DGEMM, 0, m, n, k, 1e-10 * m * n * k + 2e-6);
+    rec.s[MV_CALIB_DGEMM][rec.n[MV_CALIB_DGEMM] - 1].host = 1;   /* a */
+    add(&rec, MV_CALIB_DGEMM, 0, m, n, k, 2 * (1e-10 * m * n * k + 2e-6));   /* b (index 0) */
+  }
+  ASSERT_INT_EQ(mv_calib_data_take_kernels(&d, &rec), 0);
+  ASSERT_INT_EQ(d.nhosts, 2);
+  ASSERT_INT_EQ(d.n[MV_CALIB_DGEMM], 80);
+  ASSERT_INT_EQ(mv_calib_fit_kernels(&d, &c), 0);
+  ASSERT_INT_EQ(c.nkernels, 3);
+  ASSERT_INT_EQ(c.kernels[0].host, -1);
+  ASSERT_STR_EQ(c.kernels[1].host_name, "a");
+  ASSERT_STR_EQ(c.kernels[2].host_name, "b");
+  ASSERT_DOUBLE_REL(c.kernels[1].coef[0], 1e-10, 1e-6);
+  ASSERT_DOUBLE_REL(c.kernels[2].coef[0], 2e-10, 1e-6);
+  char buf[8192] = "";
+  FILE *fp = fmemopen(buf, sizeof buf - 1, "w");
+  ASSERT_INT_EQ(mv_calib_write_kernels_h(&c, fp), 0);
+  fclose(fp);
+  ASSERT_TRUE(strstr(buf, "{\"dgemm\", \"\", -1, {") != NULL);
+  ASSERT_TRUE(strstr(buf, "{\"dgemm\", \"a\", 0, {") != NULL);
+  ASSERT_TRUE(strstr(buf, "{\"dgemm\", \"b\", 1, {") != NULL);
+  mv_calib_data_release(&d);
+  mv_calib_data_release(&rec);
 }
 
 static void test_csv(void)
@@ -153,6 +232,8 @@ int main(void)
 {
   RUN_TEST(test_network);
   RUN_TEST(test_kernels);
+  RUN_TEST(test_small_kernels);
+  RUN_TEST(test_per_host);
   RUN_TEST(test_csv);
   RUN_TEST(test_json_member);
   return TEST_EXIT();

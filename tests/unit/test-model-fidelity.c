@@ -2,6 +2,7 @@
  * are the issue's own series and Extra-P's segmented-modeler cases (its
  * tests/test_segmented_modeler.py: p^2 then 30 + p switching at p = 6; log2 p then p^2
  * switching between 20 and 24). */
+#include <math.h>
 #include "test.h"
 
 #include "mpivet/error.h"
@@ -148,8 +149,40 @@ static void test_multi_falling(void)
   ASSERT_TRUE(m.fn.nparams == 2);
 }
 
+/* Two parameters whose product vanishes on the smallest y (Extra-P's two_parameter_1.txt has
+ * this shape, 1 + 0.04 x^(3/2) log2(x)^2 log2(y)): the line along x at y = 1 is flat, so the x
+ * factor must come from the longest lines averaged (Extra-P's point selection), and the one
+ * product term from a level the one-term climb alone would not reach. Worked out by hand: along
+ * every y > 1 the data grow as x^2, along every x as log2(y). */
+static void test_multi_product_zero_line(void)
+{
+  double coords[25 * 2], vals[25][2], *pv[25];
+  size_t nv[25], n = 0;
+  for (int xi = 1; xi <= 5; xi++)
+    for (int yi = 1; yi <= 5; yi++, n++) {
+      coords[2 * n] = 10.0 * (xi + 1);
+      coords[2 * n + 1] = yi;
+      for (int r = 0; r < 2; r++)
+        vals[n][r] = (1.0 + 0.2 * coords[2 * n] * coords[2 * n] * log2(yi)) * (r ? 1.001 : 0.999);
+      pv[n] = vals[n];
+      nv[n] = 2;
+    }
+  struct mv_series s = {.nparams = 2, .params = {"x", "y"}, .npoints = n, .coords = coords,
+                        .nvalues = nv, .values = pv};
+  struct mv_model m;
+  ASSERT_INT_EQ(mv_model_fit_series(&s, NULL, &m), 0);
+  ASSERT_INT_EQ(m.fn.nterms, 1);
+  ASSERT_INT_EQ(m.fn.terms[0].nfactors, 2);
+  ASSERT_DOUBLE_NEAR(m.fn.terms[0].f[0].poly, 2.0, 1e-12);
+  ASSERT_DOUBLE_NEAR(m.fn.terms[0].f[0].log, 0.0, 1e-12);
+  ASSERT_DOUBLE_NEAR(m.fn.terms[0].f[1].poly, 0.0, 1e-12);
+  ASSERT_DOUBLE_NEAR(m.fn.terms[0].f[1].log, 1.0, 1e-12);
+  ASSERT_DOUBLE_REL(m.fn.terms[0].coef, 0.2, 1e-6);
+}
+
 int main(void)
 {
+  RUN_TEST(test_multi_product_zero_line);
   RUN_TEST(test_multi_falling);
   RUN_TEST(test_extrap_segmented);
   RUN_TEST(test_few_points);

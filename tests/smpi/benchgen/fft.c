@@ -1,24 +1,12 @@
 /* benchgen test pattern: all-to-all transposes as in a distributed FFT. Each iteration: 50 us of
  * computation, MPI_Alltoall of 512 bytes per pair, 30 us, an MPI_Allreduce of one double; rank 0
  * broadcasts 64 bytes every 5 iterations. Usage: fft [ITERS=10] */
-#include <mpi.h>
-#include <stdlib.h>
-#include <time.h>
-
-/* Computation of us microseconds: under SMPI a simulated sleep, which advances simulated time
- * even with smpi/simulate-computation:no (smpi_execute then adds nothing). */
-static void work_us(double us)
-{
-  struct timespec ts = {0, (long)(us * 1e3)};
-  nanosleep(&ts, NULL);
-}
+#include "pattern.h"
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
-  int size;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  long iters = argc > 1 ? atol(argv[1]) : 10;
+  int rank, size;
+  long iters = pattern_start(&argc, &argv, &rank, &size, 10);
   char *a = calloc((size_t)size, 512), *b = calloc((size_t)size, 512), params[64] = {0};
   double x = 1, y;
   for (long i = 0; i < iters; i++) {

@@ -11,15 +11,7 @@
  *    Scan (MPI_BOR, unsigned) on the world;
  *  - 25 us of simulated computation.
  * Usage: kinds [ITERS=10] */
-#include <mpi.h>
-#include <stdlib.h>
-#include <time.h>
-
-static void work_us(double us)
-{
-  struct timespec ts = {0, (long)(us * 1e3)};
-  nanosleep(&ts, NULL);
-}
+#include "pattern.h"
 
 static void p2p(MPI_Comm dup, int left, int right, MPI_Request *pers)
 {
@@ -46,11 +38,8 @@ static void p2p(MPI_Comm dup, int left, int right, MPI_Request *pers)
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
   int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  long iters = argc > 1 ? atol(argv[1]) : 10;
+  long iters = pattern_start(&argc, &argv, &rank, &size, 10);
   MPI_Comm dup, row, even = MPI_COMM_NULL;
   MPI_Group world, evens;
   MPI_Comm_dup(MPI_COMM_WORLD, &dup);

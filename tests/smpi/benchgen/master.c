@@ -3,25 +3,12 @@
  * message, tag 2); a worker computes 10 + 5 * rank us per task. The order in which the master
  * hears from the workers follows their speed: the generated benchmark replays the recorded one.
  * Usage: master [TASKS=30] */
-#include <mpi.h>
-#include <stdlib.h>
-#include <time.h>
-
-/* Computation of us microseconds: under SMPI a simulated sleep, which advances simulated time
- * even with smpi/simulate-computation:no (smpi_execute then adds nothing). */
-static void work_us(double us)
-{
-  struct timespec ts = {0, (long)(us * 1e3)};
-  nanosleep(&ts, NULL);
-}
+#include "pattern.h"
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
   int rank, size, task[16] = {0};
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  long tasks = argc > 1 ? atol(argv[1]) : 30, done = 0;
+  long tasks = pattern_start(&argc, &argv, &rank, &size, 30), done = 0;
   if (rank == 0) {
     for (long sent = 0, stopped = 0; stopped < size - 1;) {
       MPI_Status st;

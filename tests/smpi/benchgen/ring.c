@@ -2,25 +2,12 @@
  * neighbour, sends to its right one (message of 1 KiB), waits, and computes for 20 us of
  * simulated time.
  * Usage: ring [ITERS=20] */
-#include <mpi.h>
-#include <stdlib.h>
-#include <time.h>
-
-/* Computation of us microseconds: under SMPI a simulated sleep, which advances simulated time
- * even with smpi/simulate-computation:no (smpi_execute then adds nothing). */
-static void work_us(double us)
-{
-  struct timespec ts = {0, (long)(us * 1e3)};
-  nanosleep(&ts, NULL);
-}
+#include "pattern.h"
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
   int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  long iters = argc > 1 ? atol(argv[1]) : 20;
+  long iters = pattern_start(&argc, &argv, &rank, &size, 20);
   char out[1024] = {0}, in[1024];
   for (long i = 0; i < iters; i++) {
     MPI_Request r;

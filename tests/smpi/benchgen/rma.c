@@ -8,15 +8,7 @@
  *  - on the half communicator a fence with an accumulate (MPI_SUM, doubles) to the next member;
  *  - 30 us of simulated computation.
  * Usage: rma [ITERS=10] */
-#include <mpi.h>
-#include <stdlib.h>
-#include <time.h>
-
-static void work_us(double us)
-{
-  struct timespec ts = {0, (long)(us * 1e3)};
-  nanosleep(&ts, NULL);
-}
+#include "pattern.h"
 
 static void pscw(MPI_Win win, int rank, int size, const int *data)
 {
@@ -37,11 +29,8 @@ static void pscw(MPI_Win win, int rank, int size, const int *data)
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
   int rank, size, hrank, hsize;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  long iters = argc > 1 ? atol(argv[1]) : 10;
+  long iters = pattern_start(&argc, &argv, &rank, &size, 10);
   static double mem[1024], out[128], got[64], hmem[256];
   static int ints[256];
   long one = 1, old;

@@ -4,23 +4,12 @@
  * + 1) floats to j), Reduce_scatter (MPI_MAX on doubles, member j gets j + 2), then 15 us of
  * simulated computation.
  * Usage: vcoll [ITERS=10] */
-#include <mpi.h>
-#include <stdlib.h>
-#include <time.h>
-
-static void work_us(double us)
-{
-  struct timespec ts = {0, (long)(us * 1e3)};
-  nanosleep(&ts, NULL);
-}
+#include "pattern.h"
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
   int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  long iters = argc > 1 ? atol(argv[1]) : 10;
+  long iters = pattern_start(&argc, &argv, &rank, &size, 10);
   int n = size, *c1 = calloc(n, sizeof *c1), *d1 = calloc(n, sizeof *d1), *c2 = calloc(n, sizeof *c2),
       *d2 = calloc(n, sizeof *d2);
   static char sbuf[1 << 20], rbuf[1 << 20];
