@@ -83,7 +83,7 @@ int mv__rma_lock(struct mv__engine *e, const struct mv__rec *r)
   }
   if (slot) {   /* lock without unlock: the old epoch is dropped */
     lepoch_free(ptr(*slot));
-    e->unmatched++;
+    e->unmatched += e->local[r->loc];
   }
   struct lepoch *l = calloc(1, sizeof *l);
   if (!l)
@@ -306,7 +306,8 @@ void mv__rma_finish(struct mv__engine *e)
     free(ptr(s->val));
   }
   mv__map_release(&e->lock_done);
-  e->unmatched += e->lock_open.count + e->access.count + e->expose.count + e->pairs.count;
+  e->unmatched += mv__local_keys(e, &e->lock_open, 0) + mv__local_keys(e, &e->access, 0) +
+                  mv__local_keys(e, &e->expose, 0) + mv__local_keys(e, &e->pairs, 1);
 }
 
 void mv__lock_release(struct mv__engine *e)

@@ -279,7 +279,7 @@ static int gats_start(struct mv__engine *e, const struct mv__rec *r)
   }
   if (*slot) {   /* a start without complete: drop the old epoch */
     struct aepoch *old = ptr(*slot);
-    e->unmatched++;
+    e->unmatched += e->local[r->loc];
     mv__vec_release(&old->acts);
     mv__vec_release(&old->targets);
     free(old);
@@ -360,7 +360,7 @@ static int gats_post(struct mv__engine *e, const struct mv__rec *r)
     return MV_ENOMEM;
   if (*slot) {   /* a post without wait: drop the old epoch, which its pairs may still name */
     struct eepoch *old = ptr(*slot);
-    e->unmatched++;
+    e->unmatched += e->local[r->loc];
     old->closed = old->dropped = 1;
     if (old->remaining == 0)
       free(old);

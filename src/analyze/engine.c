@@ -460,13 +460,38 @@ int mv__engine_feed(struct mv__engine *e, const struct mv__rec *r)
   }
 }
 
+uint64_t mv__local_keys(const struct mv__engine *e, const struct mv__map *m, int in_k2)
+{
+  uint64_t n = 0;
+  MV__MAP_FOREACH(m, s) {
+    uint32_t loc = in_k2 ? (uint32_t)(s->k2 >> 32) : (uint32_t)s->k1;
+    n += loc < e->d->nloc && e->local[loc];
+  }
+  return n;
+}
+
+static uint64_t local_recs(const struct mv__engine *e, const struct fifo *f)
+{
+  uint64_t n = 0;
+  for (size_t i = f->head; i < f->v.len; i++)
+    n += e->local[MV__VEC_AT(&f->v, struct mv__rec, i).loc];
+  return n;
+}
+
+/* Records left unmatched, each counted once: by the process that reads its location (a record
+ * routed to several processes stays in each one's state). */
 int mv__engine_finish(struct mv__engine *e, uint64_t *unmatched)
 {
   mv__rma_finish(e);
-  uint64_t n = e->unmatched + e->insts.count + e->multi.count;
+  uint64_t n = e->unmatched + mv__local_keys(e, &e->multi, 0);
   MV__MAP_FOREACH(&e->chans, s) {
     struct chan *c = (struct chan *)(uintptr_t)s->val;
-    n += (c->sends.v.len - c->sends.head) + (c->recvs.v.len - c->recvs.head);
+    n += local_recs(e, &c->sends) + local_recs(e, &c->recvs);
+  }
+  MV__MAP_FOREACH(&e->insts, s) {
+    const struct coll *c = (const struct coll *)(uintptr_t)s->val;
+    for (uint32_t i = 0; i < c->n; i++)
+      n += c->leave[i] != UINT64_MAX && c->locs[i] < e->d->nloc && e->local[c->locs[i]];
   }
   *unmatched = n;
   return e->err;

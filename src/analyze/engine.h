@@ -27,7 +27,7 @@ struct mv__engine {
   const uint8_t *local;
   struct mv__store *out;
   int err;
-  uint64_t unmatched;
+  uint64_t unmatched;        /* dropped epochs of local locations (mv__engine_finish adds the rest) */
   /* point-to-point */
   struct mv__map chans;        /* (comm<<32|tag, src<<32|dst) -> struct chan * */
   struct mv__vec *pending_to;  /* per receiver: channels holding unreceived sends */
@@ -57,6 +57,9 @@ void mv__credit(struct mv__engine *e, int metric, uint32_t loc, uint32_t cp, int
 void mv__blame(struct mv__engine *e, int metric, struct mv__side w, int64_t amount, struct mv__side d,
                int interval);
 void mv__csync(struct mv__engine *e, uint32_t loc, uint64_t enter, uint64_t leave, uint32_t comm);
+/* Keys of map m whose location (k1, or the high half of k2) is read by this process. */
+uint64_t mv__local_keys(const struct mv__engine *e, const struct mv__map *m, int in_k2);
+
 /* engine-rma.c */
 int mv__rma_op(struct mv__engine *e, const struct mv__rec *r);
 int mv__rma_gsync(struct mv__engine *e, const struct mv__rec *r);

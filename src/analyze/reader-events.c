@@ -1,5 +1,5 @@
 /* The payload events of MPI calls (point-to-point, collectives, RMA operations, general active
- * target and lock synchronization) as the OTF2 global reader delivers them: each is queued on the
+ * target and lock synchronization) as the OTF2 event reader of their location delivers them: each is queued on the
  * innermost open MPI call of its location and becomes a sync record at the call's leave
  * (reader.c). Events the replay does not need are still counted. */
 #include <otf2/otf2.h>
@@ -34,8 +34,8 @@ static uint32_t win_comm(struct rd *r, uint32_t win)
   return win < r->d->nwins ? r->d->win_comm[win] : MV__NONE;
 }
 
-#define EV_ARGS OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *al
-#define UNUSED_EV (void)al
+#define EV_ARGS OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u, OTF2_AttributeList *al
+#define UNUSED_EV (void)al, (void)pos
 
 static OTF2_CallbackCode on_send(EV_ARGS, uint32_t rcv, OTF2_CommRef comm, uint32_t tag, uint64_t len)
 {
@@ -60,7 +60,7 @@ static OTF2_CallbackCode on_irecv(EV_ARGS, uint32_t snd, OTF2_CommRef comm, uint
                                   uint64_t req)
 {
   (void)req;
-  return on_recv(l, t, u, al, snd, comm, tag, len);
+  return on_recv(l, t, pos, u, al, snd, comm, tag, len);
 }
 
 static OTF2_CallbackCode on_coll(EV_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
@@ -143,53 +143,53 @@ static OTF2_CallbackCode on_unknown(EV_ARGS)
 #define UN __attribute__((unused))
 static OTF2_CallbackCode count0(EV_ARGS)
 {
-  return on_unknown(l, t, u, al);
+  return on_unknown(l, t, pos, u, al);
 }
 static OTF2_CallbackCode count_req(EV_ARGS, UN uint64_t req)
 {
-  return on_unknown(l, t, u, al);
+  return on_unknown(l, t, pos, u, al);
 }
 static OTF2_CallbackCode count_win(EV_ARGS, UN OTF2_RmaWinRef win)
 {
-  return on_unknown(l, t, u, al);
+  return on_unknown(l, t, pos, u, al);
 }
 static OTF2_CallbackCode count_op(EV_ARGS, UN OTF2_RmaWinRef win, UN uint64_t id)
 {
-  return on_unknown(l, t, u, al);
+  return on_unknown(l, t, pos, u, al);
 }
 
-OTF2_GlobalEvtReaderCallbacks *mv__rd_callbacks(void)
+OTF2_EvtReaderCallbacks *mv__rd_callbacks(void)
 {
-  OTF2_GlobalEvtReaderCallbacks *cb = OTF2_GlobalEvtReaderCallbacks_New();
+  OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
   if (!cb)
     return NULL;
-  OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(cb, on_unknown);
-  OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, mv__rd_enter);
-  OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, mv__rd_leave);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_coll);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaCollectiveEndCallback(cb, on_rcoll);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaPutCallback(cb, on_put);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaGetCallback(cb, on_put);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaAtomicCallback(cb, on_atomic);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaGroupSyncCallback(cb, on_gsync);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaRequestLockCallback(cb, on_lock);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaAcquireLockCallback(cb, on_lock);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaReleaseLockCallback(cb, on_unlock);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, count0);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaCollectiveBeginCallback(cb, count0);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, count_req);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, count_req);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiRequestTestCallback(cb, count_req);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, count_req);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaWinCreateCallback(cb, count_win);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaWinDestroyCallback(cb, count_win);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaOpCompleteBlockingCallback(cb, count_op);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaOpCompleteNonBlockingCallback(cb, count_op);
-  OTF2_GlobalEvtReaderCallbacks_SetRmaOpCompleteRemoteCallback(cb, count_op);
+  OTF2_EvtReaderCallbacks_SetUnknownCallback(cb, on_unknown);
+  OTF2_EvtReaderCallbacks_SetEnterCallback(cb, mv__rd_enter);
+  OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, mv__rd_leave);
+  OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
+  OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_coll);
+  OTF2_EvtReaderCallbacks_SetRmaCollectiveEndCallback(cb, on_rcoll);
+  OTF2_EvtReaderCallbacks_SetRmaPutCallback(cb, on_put);
+  OTF2_EvtReaderCallbacks_SetRmaGetCallback(cb, on_put);
+  OTF2_EvtReaderCallbacks_SetRmaAtomicCallback(cb, on_atomic);
+  OTF2_EvtReaderCallbacks_SetRmaGroupSyncCallback(cb, on_gsync);
+  OTF2_EvtReaderCallbacks_SetRmaRequestLockCallback(cb, on_lock);
+  OTF2_EvtReaderCallbacks_SetRmaAcquireLockCallback(cb, on_lock);
+  OTF2_EvtReaderCallbacks_SetRmaReleaseLockCallback(cb, on_unlock);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, count0);
+  OTF2_EvtReaderCallbacks_SetRmaCollectiveBeginCallback(cb, count0);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, count_req);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, count_req);
+  OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(cb, count_req);
+  OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, count_req);
+  OTF2_EvtReaderCallbacks_SetRmaWinCreateCallback(cb, count_win);
+  OTF2_EvtReaderCallbacks_SetRmaWinDestroyCallback(cb, count_win);
+  OTF2_EvtReaderCallbacks_SetRmaOpCompleteBlockingCallback(cb, count_op);
+  OTF2_EvtReaderCallbacks_SetRmaOpCompleteNonBlockingCallback(cb, count_op);
+  OTF2_EvtReaderCallbacks_SetRmaOpCompleteRemoteCallback(cb, count_op);
   return cb;
 }
 

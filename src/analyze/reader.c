@@ -1,7 +1,10 @@
-/* Reads the events of an OTF2 archive in global time order: keeps each location's call stack
- * (exclusive time per call path) and turns the MPI payload events of every MPI call into sync
- * records, released to the sink in (leave, location, seq) order through a small reorder heap,
- * so memory holds only open calls and records not yet final. */
+/* Reads the events of an OTF2 archive through each location's own event reader, always
+ * advancing the location that is furthest behind in time by a batch of events: keeps each
+ * location's call stack (exclusive time per call path) and turns the MPI payload events of every
+ * MPI call into sync records, released to the sink in (leave, location, seq) order through a
+ * small reorder heap once every location has read past them, so memory holds only open calls
+ * and records not yet final. A location whose events are cut ends alone: the others are read to
+ * their end, whichever locations a process reads (the serial and the parallel analysis agree). */
 #include <otf2/otf2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,12 +115,9 @@ struct locstate *mv__rd_loc(struct rd *r, OTF2_LocationRef ref, uint64_t t, uint
     r->last_ref = ref;
     r->last_idx = (uint32_t)*i;
   }
-  if (t > r->now) {
-    release(r, t, 0);
-    r->now = t;
-  }
   *idx = r->last_idx;
   struct locstate *s = &r->ls[r->last_idx];
+  s->pos = t > s->pos ? t : s->pos;
   if (r->tl) {
     struct mv__tl *tl = &r->tl[r->last_idx];
     if (!tl->started)
@@ -150,10 +150,11 @@ static void charge(struct rd *r, struct locstate *s, uint64_t t)
   s->last = t > s->last ? t : s->last;
 }
 
-OTF2_CallbackCode mv__rd_enter(OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *al,
-                               OTF2_RegionRef region)
+OTF2_CallbackCode mv__rd_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                               OTF2_AttributeList *al, OTF2_RegionRef region)
 {
   struct rd *r = u;
+  (void)pos;
   uint32_t idx;
   struct locstate *s = mv__rd_loc(r, l, t, &idx);
   if (!s)
@@ -199,12 +200,12 @@ static void emit(struct rd *r, struct locstate *s, uint32_t idx, const struct fr
   s->pay.len = 0;
 }
 
-OTF2_CallbackCode mv__rd_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *al,
-                               OTF2_RegionRef region)
+OTF2_CallbackCode mv__rd_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                               OTF2_AttributeList *al, OTF2_RegionRef region)
 {
   struct rd *r = u;
   uint32_t idx;
-  (void)al, (void)region;
+  (void)al, (void)region, (void)pos;
   struct locstate *s = mv__rd_loc(r, l, t, &idx);
   if (!s || !s->stack.len)
     return OTF2_CALLBACK_SUCCESS;   /* unbalanced leave: ignored (reported as truncation) */
@@ -220,125 +221,151 @@ OTF2_CallbackCode mv__rd_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OT
   return r->err ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
 }
 
-/* Open the selected locations' definition and event files; unreadable ones mark truncation. */
-static int open_locations(OTF2_Reader *rdr, struct mv__defs *d, const uint8_t *sel, struct mv__read_result *res)
-{
-  for (uint32_t i = 0; i < d->nloc; i++)
-    if (!sel || sel[i])
-      OTF2_Reader_SelectLocation(rdr, d->loc_ref[i]);
-  int have_defs = OTF2_Reader_OpenDefFiles(rdr) == OTF2_SUCCESS;
-  OTF2_Reader_OpenEvtFiles(rdr);
-  for (uint32_t i = 0; i < d->nloc; i++) {
-    if (sel && !sel[i])
-      continue;
-    if (have_defs) {
-      OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rdr, d->loc_ref[i]);
-      uint64_t n;
-      if (dr && OTF2_Reader_ReadAllLocalDefinitions(rdr, dr, &n) != OTF2_SUCCESS)
-        res->truncated = 1;
-      if (dr)
-        OTF2_Reader_CloseDefReader(rdr, dr);
-    }
-    if (!OTF2_Reader_GetEvtReader(rdr, d->loc_ref[i])) {
-      res->truncated = 1;
-      snprintf(res->note, sizeof res->note, "events of location %llu unreadable",
-               (unsigned long long)d->loc_ref[i]);
-    }
-  }
-  if (have_defs)
-    OTF2_Reader_CloseDefFiles(rdr);
-  return 0;
-}
-
-static void check_complete(struct rd *r, const uint8_t *sel, struct mv__read_result *res)
-{
-  for (uint32_t i = 0; i < r->d->nloc; i++) {
-    struct locstate *s = &r->ls[i];
-    if (sel && !sel[i])
-      continue;
-    /* events without a callback are not counted, so open calls are the sign of a cut */
-    if (s->stack.len) {
-      res->truncated = 1;
-      if (!res->note[0])
-        snprintf(res->note, sizeof res->note, "location %llu ends inside %zu open call(s) after %llu events",
-                 (unsigned long long)r->d->loc_ref[i], s->stack.len, (unsigned long long)s->events);
-    }
-  }
-}
-
-static void flush_profile(struct rd *r, const uint8_t *sel, struct mv__store *profile)
-{
-  for (uint32_t i = 0; i < r->d->nloc; i++) {
-    struct locstate *s = &r->ls[i];
-    if (sel && !sel[i])
-      continue;
-    for (uint32_t cp = 0; cp < s->ntime; cp++)
-      mv__store_add(profile, MV__M_TIME, i, cp, s->time[cp]);
-  }
-}
+/* Events read from one location at a time: large enough that the reader's call costs nothing,
+ * small enough that a location running ahead holds few records in the reorder heap. */
+#define BATCH 256
 
 struct mv__reader {
   struct rd r;
   OTF2_Reader *rdr;
-  OTF2_GlobalEvtReader *ger;
   const uint8_t *sel;
   struct mv__store *profile;
   struct mv__read_result res;
+  uint32_t *q;          /* min-heap of the locations still being read, by (pos, index) */
+  uint32_t nq;
   int done;
 };
+
+static int q_less(const struct mv__reader *m, uint32_t a, uint32_t b)
+{
+  uint64_t pa = m->r.ls[a].pos, pb = m->r.ls[b].pos;
+  return pa < pb || (pa == pb && a < b);
+}
+
+/* Restore the heap below slot i after its location moved forward in time. */
+static void q_down(struct mv__reader *m, uint32_t i)
+{
+  uint32_t x = m->q[i];
+  for (;;) {
+    uint32_t c = 2 * i + 1;
+    if (c >= m->nq)
+      break;
+    if (c + 1 < m->nq && q_less(m, m->q[c + 1], m->q[c]))
+      c++;
+    if (!q_less(m, m->q[c], x))
+      break;
+    m->q[i] = m->q[c];
+    i = c;
+  }
+  m->q[i] = x;
+}
+
+/* Open the selected locations' definitions and event readers; an unreadable one is cut at 0. */
+static void open_locations(struct mv__reader *m, OTF2_EvtReaderCallbacks *cb)
+{
+  struct mv__defs *d = m->r.d;
+  for (uint32_t i = 0; i < d->nloc; i++)
+    if (!m->sel || m->sel[i])
+      OTF2_Reader_SelectLocation(m->rdr, d->loc_ref[i]);
+  int have_defs = OTF2_Reader_OpenDefFiles(m->rdr) == OTF2_SUCCESS;
+  OTF2_Reader_OpenEvtFiles(m->rdr);
+  for (uint32_t i = 0; i < d->nloc; i++) {
+    struct locstate *s = &m->r.ls[i];
+    if (m->sel && !m->sel[i])
+      continue;
+    if (have_defs) {
+      OTF2_DefReader *dr = OTF2_Reader_GetDefReader(m->rdr, d->loc_ref[i]);
+      uint64_t n;
+      if (dr && OTF2_Reader_ReadAllLocalDefinitions(m->rdr, dr, &n) != OTF2_SUCCESS)
+        s->cut = 1;
+      if (dr)
+        OTF2_Reader_CloseDefReader(m->rdr, dr);
+    }
+    s->er = OTF2_Reader_GetEvtReader(m->rdr, d->loc_ref[i]);
+    if (s->er && OTF2_Reader_RegisterEvtCallbacks(m->rdr, s->er, cb, &m->r) == OTF2_SUCCESS)
+      m->q[m->nq++] = i;
+    else
+      s->cut = 1;
+  }
+  if (have_defs)
+    OTF2_Reader_CloseDefFiles(m->rdr);
+}
 
 int mv__reader_open(void *reader, struct mv__defs *d, const uint8_t *sel, struct mv__tree *tree,
                     struct mv__store *profile, mv__rec_sink sink, void *arg, struct mv__reader **out)
 {
   struct mv__reader *m = calloc(1, sizeof *m);
-  if (!m || !(m->r.ls = calloc(d->nloc ? d->nloc : 1, sizeof *m->r.ls))) {
-    free(m);
+  size_t n = d->nloc ? d->nloc : 1;
+  struct locstate *ls = calloc(n, sizeof *ls);
+  uint32_t *q = calloc(n, sizeof *q);
+  if (!m || !ls || !q) {
+    free(m), free(ls), free(q);
     return MV_ENOMEM;
   }
   *out = m;
-  m->rdr = reader, m->sel = sel, m->profile = profile;
-  m->r = (struct rd){.d = d, .tree = tree, .ls = m->r.ls, .sink = sink, .arg = arg, .last_idx = MV__NONE,
+  *m = (struct mv__reader){.rdr = reader, .sel = sel, .profile = profile, .q = q};
+  m->r = (struct rd){.d = d, .tree = tree, .ls = ls, .sink = sink, .arg = arg, .last_idx = MV__NONE,
                      .emit_mpi = d->nwins > 0};
   uint32_t nsel = 0;
   for (uint32_t i = 0; i < d->nloc; i++) {
-    mv__vec_init(&m->r.ls[i].stack, sizeof(struct frame));
-    mv__vec_init(&m->r.ls[i].pay, sizeof(struct payload));
+    mv__vec_init(&ls[i].stack, sizeof(struct frame));
+    mv__vec_init(&ls[i].pay, sizeof(struct payload));
     nsel += !sel || sel[i];
   }
   m->done = !nsel;   /* more analysis processes than locations: nothing to read here */
   if (m->done)
     return 0;
-  open_locations(m->rdr, d, sel, &m->res);
-  m->ger = OTF2_Reader_GetGlobalEvtReader(m->rdr);
-  OTF2_GlobalEvtReaderCallbacks *cb = mv__rd_callbacks();
+  OTF2_EvtReaderCallbacks *cb = mv__rd_callbacks();
   if (!cb)
     return MV_ENOMEM;
-  if (m->ger) {
-    OTF2_Reader_RegisterGlobalEvtCallbacks(m->rdr, m->ger, cb, &m->r);
-  } else {
-    m->res.truncated = 1, m->done = 1;
-    snprintf(m->res.note, sizeof m->res.note, "no readable event files");
-  }
-  OTF2_GlobalEvtReaderCallbacks_Delete(cb);
+  open_locations(m, cb);
+  OTF2_EvtReaderCallbacks_Delete(cb);
+  for (uint32_t i = m->nq / 2; i-- > 0;)
+    q_down(m, i);
   return 0;
+}
+
+/* Read one batch of the location furthest behind; it leaves the heap when it ends or is cut. */
+static uint64_t read_batch(struct mv__reader *m)
+{
+  uint32_t i = m->q[0];
+  struct locstate *s = &m->r.ls[i];
+  uint64_t got = 0;
+  OTF2_ErrorCode rc = OTF2_Reader_ReadLocalEvents(m->rdr, s->er, BATCH, &got);
+  s->read += got;
+  if (m->r.err)
+    return got;
+  /* OTF2 reports a chunk cut short as an error or as a plain end, depending on where the cut
+   * falls and on the I/O callbacks in use: fewer events than the definitions announce is a cut */
+  uint64_t announced = m->r.d->loc_events ? m->r.d->loc_events[i] : 0;
+  if (rc != OTF2_SUCCESS || (got < BATCH && s->read < announced))
+    s->cut = 1;
+  if (rc != OTF2_SUCCESS || got < BATCH) {
+    OTF2_Reader_CloseEvtReader(m->rdr, s->er);
+    s->er = NULL;
+    m->q[0] = m->q[--m->nq];
+  }
+  if (m->nq)
+    q_down(m, 0);
+  return got;
 }
 
 int mv__reader_step(struct mv__reader *m, uint64_t n, int *done, uint64_t *now)
 {
-  if (!m->done) {
-    uint64_t got = 0;
-    OTF2_ErrorCode rc = OTF2_Reader_ReadGlobalEvents(m->rdr, m->ger, n, &got);
-    if (rc != OTF2_SUCCESS && !m->r.err) {
-      m->res.truncated = 1;
-      snprintf(m->res.note, sizeof m->res.note, "event data unreadable after %llu events: %s",
-               (unsigned long long)m->r.events, OTF2_Error_GetName(rc));
+  for (uint64_t got = 0; !m->done && got < n;) {
+    if (!m->nq || m->r.err) {
+      m->done = 1;
+      break;
     }
-    m->done = rc != OTF2_SUCCESS || got < n || m->r.err;
+    got += read_batch(m);
+    /* every location still read is at or past the first one's time: earlier records are final */
+    if (m->nq)
+      release(&m->r, m->r.ls[m->q[0]].pos, 0);
   }
   if (m->done)
     release(&m->r, 0, 1);
   *done = m->done;
-  *now = m->done ? UINT64_MAX : m->r.now;
+  *now = m->done ? UINT64_MAX : m->r.ls[m->q[0]].pos;
   return m->r.err;
 }
 
@@ -359,13 +386,54 @@ void mv__tl_release(struct mv__tl *tl, uint32_t n)
   }
 }
 
+static void flush_profile(struct rd *r, const uint8_t *sel, struct mv__store *profile)
+{
+  for (uint32_t i = 0; i < r->d->nloc; i++) {
+    struct locstate *s = &r->ls[i];
+    if (sel && !sel[i])
+      continue;
+    for (uint32_t cp = 0; cp < s->ntime; cp++)
+      mv__store_add(profile, MV__M_TIME, i, cp, s->time[cp]);
+  }
+}
+
+/* The note on the first location (in definition order, so that every split of the locations
+ * among analysis processes names the same one) whose events were cut or end inside open calls. */
+static void note_cut(struct rd *r, const uint8_t *sel, struct mv__read_result *res)
+{
+  for (uint32_t i = 0; i < r->d->nloc; i++) {
+    struct locstate *s = &r->ls[i];
+    if ((sel && !sel[i]) || (!s->cut && !s->stack.len))
+      continue;
+    res->truncated = 1;
+    char who[64];
+    uint32_t rank = r->d->loc_rank ? r->d->loc_rank[i] : MV__NONE;
+    if (rank != MV__NONE)
+      snprintf(who, sizeof who, "rank %u (location %llu)", rank, (unsigned long long)r->d->loc_ref[i]);
+    else
+      snprintf(who, sizeof who, "location %llu", (unsigned long long)r->d->loc_ref[i]);
+    double at = r->d->resolution && s->pos > r->d->offset ?
+                (double)(s->pos - r->d->offset) / (double)r->d->resolution : 0;
+    if (s->cut)
+      snprintf(res->note, sizeof res->note, "events of %s cut after event %llu of %llu (%.6f s)", who,
+               (unsigned long long)s->read, (unsigned long long)r->d->loc_events[i], at);
+    else
+      snprintf(res->note, sizeof res->note, "%s ends inside %zu open call(s) after event %llu (%.6f s)", who,
+               s->stack.len, (unsigned long long)s->events, at);
+    return;
+  }
+}
+
 int mv__reader_close(struct mv__reader *m, struct mv__read_result *res)
 {
   struct rd *r = &m->r;
-  if (m->ger)
-    OTF2_Reader_CloseGlobalEvtReader(m->rdr, m->ger);
+  for (uint32_t k = 0; k < m->nq; k++)
+    OTF2_Reader_CloseEvtReader(m->rdr, r->ls[m->q[k]].er);
+  for (uint32_t k = 0; k < m->nq; k++)   /* stopped by an error: what was not read counts as cut */
+    r->ls[m->q[k]].cut = 1;
+  OTF2_Reader_CloseEvtFiles(m->rdr);
   release(r, 0, 1);
-  check_complete(r, m->sel, &m->res);
+  note_cut(r, m->sel, &m->res);
   flush_profile(r, m->sel, m->profile);
   m->res.events = r->events;
   *res = m->res;
@@ -379,6 +447,7 @@ int mv__reader_close(struct mv__reader *m, struct mv__read_result *res)
   int err = r->err ? r->err : (m->profile->nomem ? MV_ENOMEM : 0);
   free(r->ls);
   free(r->heap);
+  free(m->q);
   free(m);
   return err;
 }

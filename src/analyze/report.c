@@ -98,7 +98,7 @@ int mv_analysis_write_text(const struct mv_analysis *a, FILE *fp, int top)
     text_tree(&v, fp, MV__M_NONE, 0);
     fprintf(fp, "\ntop wait states:\n");
     if (!nh)
-      fprintf(fp, "  none\n");
+      mv__print_none(a, fp);
     for (size_t i = 0; i < nh && (int)i < top; i++)
       fprintf(fp, "  %2zu. %10.6f s  %-28s %s\n      on %u rank(s), most on rank %u (%.6f s)\n", i + 1,
               mv__to_unit(a, h[i].metric, mv__xsum_value(h[i].sum)), mv__metric_table[h[i].metric].title, v.path[h[i].cp],

@@ -49,6 +49,12 @@ double mv__to_unit(const struct mv_analysis *a, int m, double v)
   return strcmp(mv__metric_table[m].unit, "sec") ? v : v / (double)a->resolution;
 }
 
+void mv__print_none(const struct mv_analysis *a, FILE *fp)
+{
+  fprintf(fp, "  none%s\n", a->partial ? " in the events that could be read: the trace is incomplete (PARTIAL "
+                                         "ANALYSIS above), the rest is unknown" : "");
+}
+
 int mv__view_init(struct mv__view *v, const struct mv_analysis *a)
 {
   uint32_t n = a->tree.n;

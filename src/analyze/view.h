@@ -19,6 +19,8 @@ int mv__view_init(struct mv__view *v, const struct mv_analysis *a);
 void mv__view_release(struct mv__view *v);
 const char *mv__region_name(const struct mv_analysis *a, uint32_t cp);
 /* Seconds for time metrics (v in ticks), v itself for counters. */
+/* "  none" for an empty list, saying so when the trace was incomplete. */
+void mv__print_none(const struct mv_analysis *a, FILE *fp);
 double mv__to_unit(const struct mv_analysis *a, int m, double v);
 
 /* Values below metric `root` summed per (location, call path), largest first. */

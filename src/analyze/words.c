@@ -72,7 +72,7 @@ static void root_causes(const struct mv__view *v, FILE *fp, int top, struct who 
   fprintf(fp, "  delay costs %.6g s explain %.6g s of waiting time\n",
           mv__xsum_value(v->total[MV__M_DELAY]) / res, a->explained / res);
   if (!n)
-    fprintf(fp, "  none\n");
+    mv__print_none(a, fp);
   for (size_t i = 0; i < n && (int)i < top; i++) {
     char all[262], direct[262];   /* "ranks " and 256 for the list */
     who_waited(a, c[i].loc, c[i].cp, w);

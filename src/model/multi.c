@@ -20,7 +20,7 @@ struct multi {
   const struct mv_term *space;
   size_t n, ns;
   int np;
-  int cand[MV_MODEL_MAX_PARAMS][NCAND];   /* space index, -1 = parameter absent */
+  struct mv_term cand[MV_MODEL_MAX_PARAMS][NCAND];   /* one factor; none = parameter absent */
   int ncand[MV_MODEL_MAX_PARAMS];
   double *tv;                             /* [np][NCAND][n] term values */
   const double *y;                        /* prep.ys while selecting, prep.y for the model */
@@ -91,22 +91,26 @@ static size_t line_points(const struct multi *m, int k, size_t *len, size_t *at,
   return cnt;
 }
 
-/* Adds the terms of a line's model to parameter k's candidates (once each; a falling line's
- * x^-e terms lie past m->space and are not ours). */
+/* Adds a one-parameter term to parameter k's candidates, once. */
+static void add_term(struct multi *m, int k, const struct mv_term *t)
+{
+  for (int c = 0; c < m->ncand[k]; c++) {
+    const struct mv_factor *a = &m->cand[k][c].f[0], *b = &t->f[0];
+    if (m->cand[k][c].nfactors && a->poly == b->poly && a->log == b->log && a->exp2 == b->exp2)
+      return;
+  }
+  if (m->ncand[k] < NCAND) {
+    m->cand[k][m->ncand[k]] = *t;
+    m->cand[k][m->ncand[k]].f[0].param = 0;
+    m->cand[k][m->ncand[k]++].coef = 1.0;
+  }
+}
+
+/* The terms of a line's model (x^-e ones too when the line falls: strong scaling). */
 static void add_terms(struct multi *m, int k, const struct mv_model *model)
 {
   for (int j = 0; j < model->fn.nterms; j++)
-    for (int i = 0; i < (int)m->ns; i++) {
-      const struct mv_factor *a = &m->space[i].f[0], *b = &model->fn.terms[j].f[0];
-      if (a->poly != b->poly || a->log != b->log || a->exp2 != b->exp2)
-        continue;
-      int dup = 0;
-      for (int c = 0; c < m->ncand[k]; c++)
-        dup |= m->cand[k][c] == i;
-      if (!dup && m->ncand[k] < NCAND)
-        m->cand[k][m->ncand[k]++] = i;
-      break;
-    }
+    add_term(m, k, &model->fn.terms[j]);
 }
 
 /* Parameter k's candidate terms: absent, the terms the robust rule models its line with, and
@@ -127,15 +131,15 @@ static int line_fit(struct multi *m, int k, const struct mv_fit_options *o)
   int top[NCAND - 1];
   so.select = MV_SELECT_SMAPE;
   m->ncand[k] = 1;
-  m->cand[k][0] = -1;
+  m->cand[k][0] = (struct mv_term){.coef = 1.0};
   int rc = mv__fit_1p_ex(x, nv, vals, cnt, m->s->params[k], o, &model, top, NCAND - 1);
   if (rc == 0)
     add_terms(m, k, &model);
   if (rc == 0 && mv_model_fit_1p(x, nv, vals, cnt, m->s->params[k], &so, &model) == 0)
     add_terms(m, k, &model);
   for (int j = 0; rc == 0 && m->ncand[k] == 1 && j < NCAND - 1 && top[j] >= 0; j++)
-    if (top[j] < (int)m->ns)
-      m->cand[k][m->ncand[k]++] = top[j];
+    if (top[j] < (int)m->ns)   /* a falling line's x^-e terms lie past m->space */
+      add_term(m, k, &m->space[top[j]]);
   free(x);
   return rc;
 }
@@ -203,7 +207,7 @@ static void search(const struct multi *m, struct mhyp *best)
     unsigned active = 0;
     for (int k = 0; k < m->np; k++) {
       h.choice[k] = choice[k];
-      if (m->cand[k][choice[k]] >= 0)
+      if (m->cand[k][choice[k]].nfactors > 0)
         active |= 1u << k;
     }
     if (active)
@@ -228,7 +232,7 @@ static void to_model(const struct multi *m, const struct mhyp *h, struct mv_mode
     term->coef = h->coef[t + 1];
     for (int k = 0; k < m->np; k++)
       if (h->mask[t] & (1u << k)) {
-        term->f[term->nfactors] = m->space[m->cand[k][h->choice[k]]].f[0];
+        term->f[term->nfactors] = m->cand[k][h->choice[k]].f[0];
         term->f[term->nfactors++].param = k;
       }
   }
@@ -250,7 +254,7 @@ static int prepare(struct multi *m, const struct mv_fit_options *o)
     for (int c = 0; c < m->ncand[k]; c++)
       for (size_t i = 0; i < m->n; i++) {
         double xk = m->s->coords[i * (size_t)m->np + (size_t)k];
-        tvals(m, k, c)[i] = m->cand[k][c] < 0 ? 1.0 : mv_term_eval(&m->space[m->cand[k][c]], &xk);
+        tvals(m, k, c)[i] = mv_term_eval(&m->cand[k][c], &xk);
       }
   return 0;
 }

@@ -3,6 +3,8 @@
 # give exactly the serial `mpivet analyze --json` on every synthetic archive of the unit tests
 # (all patterns) and on a synthetic stencil with an imbalanced rank; with 3 processes the
 # records are exchanged in rounds of 50 events (MPIVET_ANALYZE_STEP) to exercise the streaming.
+# Also on the stencil with one rank's event file cut in half: every analysis reads the same events
+# (each location up to its cut) and names the same cut location.
 set -u
 work=$(mktemp -d /tmp/mv-analyze-par-XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -13,6 +15,12 @@ MV_ANALYZE_KEEP=$work "$MV_BUILD/tests/test-analyze-rootcause" >/dev/null 2>&1 |
 # one-sided root causes (archives o*)
 MV_ANALYZE_KEEP=$work "$MV_BUILD/tests/test-analyze-rma-rootcause" >/dev/null 2>&1 || { echo "unit test failed"; exit 1; }
 "$MV_BUILD/bin/mv-otf2-synth" stencil "$work/stencil" 6 50 30000 || exit 1
+mkdir -p "$work/cut" && cp -r "$work/stencil/." "$work/cut/" || exit 1
+evt="$work/cut/traces/2.evt"
+truncate -s $(( $(stat -c %s "$evt") / 2 )) "$evt" || exit 1
+"$MPIVET" analyze "$work/cut" --json > "$work/cut.json" 2>/dev/null
+grep -q '"partial_note": "events of rank 2 (location 2) cut after event' "$work/cut.json" ||
+  { echo "FAIL: the cut archive is not reported as cut on rank 2"; grep partial "$work/cut.json"; exit 1; }
 strip() { grep -v '"tool":'; }
 for flavor in openmpi mpich; do
   prog="$MV_BUILD/lib/mpivet/$flavor/mpivet-analyze-mpi"
@@ -21,7 +29,7 @@ for flavor in openmpi mpich; do
     openmpi) run=(mpirun --oversubscribe) ;;
     mpich) run=(mpirun.mpich) ;;
   esac
-  for dir in "$work"/a* "$work"/r* "$work"/o* "$work/stencil"; do
+  for dir in "$work"/a* "$work"/r* "$work"/o* "$work/stencil" "$work/cut"; do
     if ! "$MPIVET" analyze "$dir" --json > "$work/serial.raw" 2>/dev/null; then
       # an archive the serial analysis refuses (the unit tests' garbage anchor) must fail in parallel too
       if "${run[@]}" -np 2 "$prog" "$dir" --json >/dev/null 2>&1; then

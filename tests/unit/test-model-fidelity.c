@@ -128,7 +128,7 @@ static void test_extrap_segmented(void)
 
 /* Two parameters, falling along x (Extra-P's strong_scaling/two_parameter_7.txt has this shape:
  * 2000/x + y): the line along x is modeled with x^-e terms the multi-parameter space does not
- * hold; it must not index past that space (it crashed). */
+ * hold; it must not index past that space (it crashed), and the x^-1 term must be used. */
 static void test_multi_falling(void)
 {
   double coords[25 * 2], vals[25][3], *pv[25];
@@ -147,6 +147,16 @@ static void test_multi_falling(void)
   struct mv_model m;
   ASSERT_INT_EQ(mv_model_fit_series(&s, NULL, &m), 0);
   ASSERT_TRUE(m.fn.nparams == 2);
+  /* and the fall is modeled: 2000 x^-1 + 5 y, exact (a growing term of x would miss) */
+  ASSERT_INT_EQ(m.fn.nterms, 2);
+  int inverse = 0;
+  for (int t = 0; t < m.fn.nterms; t++)
+    if (m.fn.terms[t].nfactors == 1 && m.fn.terms[t].f[0].param == 0) {
+      ASSERT_DOUBLE_NEAR(m.fn.terms[t].f[0].poly, -1.0, 1e-12);
+      ASSERT_DOUBLE_REL(m.fn.terms[t].coef, 2000.0, 1e-6);
+      inverse = 1;
+    }
+  ASSERT_TRUE(inverse);
 }
 
 /* Two parameters whose product vanishes on the smallest y (Extra-P's two_parameter_1.txt has
