@@ -1,7 +1,8 @@
 /* Writing an output file so that readers see the old file or the complete new one, never a
  * half-written one: a temporary PATH.tmp.<pid> beside it, flushed, fsynced and renamed over
  * PATH (the folder fsynced too). A special file (/dev/stdout, /dev/null, a FIFO, a terminal)
- * is written in place: renaming over it would replace it with a regular file. */
+ * is written in place: renaming over it would replace it with a regular file. After MV_EIO or
+ * MV_ENOENT errno holds the system's reason (ENOSPC, EROFS, ...) for the caller's message. */
 #ifndef MPIVET_ATOMIC_H
 #define MPIVET_ATOMIC_H
 

@@ -3,6 +3,7 @@
  * platform and hostfile (calibrated or not), then smpirun with the folder's SMPI settings. SimGrid's
  * timing lines go to their own log file (smpi_utils category), so the program's output passes
  * through untouched; the predicted time is read from that file. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,7 @@ static int write_platform(const struct mv_simulate_spec *s, const struct mv_cali
   if (p.cores < ppn && !(s->platform && strstr(s->platform, "cores=")))
     p.cores = ppn;   /* an explicit cores=K below ppn: ranks share cores (oversubscribed) */
   snprintf(r->platform, sizeof r->platform, "%s/platform.xml", s->workdir);
+  errno = 0;
   FILE *xf = fopen(r->platform, "w"), *hf = fopen(r->hostfile, "w");
   rc = !xf || !hf ? MV_EIO : mv_platform_write_xml(&p, xf);
   rc = rc ? rc : mv_platform_write_hostfile(&p, s->np, s->ppn, hf);
@@ -104,7 +106,8 @@ static int write_platform(const struct mv_simulate_spec *s, const struct mv_cali
     rc = rc ? rc : MV_EIO;
   if (rc == MV_ERANGE)
     return FAIL(rc, "--np %d does not fit %d hosts with --ppn %d", s->np, p.hosts, s->ppn);
-  return rc ? FAIL(rc, "%s: cannot write the platform", s->workdir) : 0;
+  return rc ? FAIL(rc, "cannot write the platform into %s: %s", s->workdir,
+                   errno ? strerror(errno) : mv_strerror(rc)) : 0;
 }
 
 static int command(const struct mv_simulate_spec *s, const struct mv_calib_folder *f,

@@ -125,7 +125,9 @@ int mv_campaign_create(struct mv_campaign *c, const char *dir)
 {
   char path[MV_CAMPAIGN_PATH_MAX + 32];
   int rc = set_dir(c, dir);
-  if (rc || (rc = mkdir_p(dir)) || (rc = mv_campaign_path(c, "campaign.plan", path, sizeof path)))
+  if (rc == 0 && (rc = mkdir_p(dir)))
+    mv__campaign_error(c, "cannot create %s: %s", dir, strerror(errno));
+  if (rc || (rc = mv_campaign_path(c, "campaign.plan", path, sizeof path)))
     return rc;
   if ((rc = lock(c, dir)))
     return rc;

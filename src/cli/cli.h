@@ -3,6 +3,9 @@
 #ifndef MPIVET_CLI_H
 #define MPIVET_CLI_H
 
+#include <stddef.h>
+#include <stdio.h>
+
 enum mv_exit {
   MV_EXIT_OK = 0,        /* success, every verdict passed */
   MV_EXIT_VERDICT = 1,   /* an expectation, guideline or regression check failed */
@@ -34,6 +37,17 @@ int mv_cli_check_ops(const char *cmd, const char *arg, int sized);
  * --platform), and ppn > 0 must place max_np ranks. 0, or the exit code after the message. */
 int mv_cli_platform_hosts(const char *cmd, const char *platform, const char *hosts, long ppn,
                           int max_np, long *count);
+/* Output files (output.c). "mpivet CMD: cannot write PATH: REASON" for a writer's error value,
+ * REASON the system's (errno, kept by the writers) for MV_EIO and MV_ENOENT; the exit code. */
+int mv_cli_write_failed(const char *cmd, const char *path, int err);
+/* That REASON alone, for messages built elsewhere. */
+const char *mv_cli_reason(int err);
+/* Write path whole through fn (util/atomic.c). 0; the exit code after the message above for an
+ * open, write or commit failure; fn's own other error value (negative) for the caller to name. */
+int mv_cli_write_file(const char *cmd, const char *path, int (*fn)(FILE *fp, void *arg), void *arg);
+/* " (no space left on the device holding DIR)" or " (DIR is on a read-only file system)" when
+ * that is so, else "": why a program writing into DIR (a launch, a calibration) may have failed. */
+void mv_cli_disk_note(const char *dir, char *buf, size_t size);
 /* 1 when arg is -h or --help. */
 int mv_cli_is_help(const char *arg);
 /* Parse a whole-string integer / double; 0 on success, MV_EPARSE otherwise. */

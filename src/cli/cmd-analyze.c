@@ -80,33 +80,38 @@ static int parallel(const char *anchor, int np, const char *mpi, int json, long 
 }
 
 /* The HTML page into a new file (never over an existing one: it may be the user's). */
+struct page {
+  const struct mv_analysis *a;
+  char title[4200];
+};
+
+static int emit_html(FILE *fp, void *arg)
+{
+  const struct page *p = arg;
+  return mv_analysis_write_html(p->a, fp, p->title);
+}
+
+static int emit_cube(FILE *fp, void *a)
+{
+  return mv_analysis_write_cube(a, fp);
+}
+
+/* The HTML page into a new file (never over an existing one: it may be the user's). */
 static int write_html(const struct mv_analysis *a, const char *path, const char *trace)
 {
-  FILE *fp = fopen(path, "wx");
-  if (!fp)
-    return mv_cli_fail("analyze", MV_EIO, "%s: cannot create the page (it exists, or the folder is not writable)",
-                       path);
-  char title[4200];
-  snprintf(title, sizeof title, "mpivet analyze %s", trace);
-  int rc = mv_analysis_write_html(a, fp, title);
-  if (fclose(fp) != 0 && rc == 0)
-    rc = MV_EIO;
-  if (rc != 0)
-    return mv_cli_fail("analyze", rc, "%s: writing the page: %s", path, mv_strerror(rc));
-  return 0;
+  struct page p = {a, ""};
+  struct stat st;
+  if (lstat(path, &st) == 0 && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
+    return mv_cli_error("analyze", "%s exists; not overwriting it (choose another --html FILE)", path);
+  snprintf(p.title, sizeof p.title, "mpivet analyze %s", trace);
+  int rc = mv_cli_write_file("analyze", path, emit_html, &p);
+  return rc < 0 ? mv_cli_write_failed("analyze", path, rc) : rc;
 }
 
 static int write_cube(const struct mv_analysis *a, const char *path)
 {
-  FILE *fp = fopen(path, "wb");
-  if (!fp)
-    return mv_cli_fail("analyze", MV_EIO, "%s: cannot create the cube file", path);
-  int rc = mv_analysis_write_cube(a, fp);
-  if (fclose(fp) != 0 && rc == 0)
-    rc = MV_EIO;
-  if (rc != 0)
-    return mv_cli_fail("analyze", rc, "%s: writing the cube: %s", path, mv_strerror(rc));
-  return 0;
+  int rc = mv_cli_write_file("analyze", path, emit_cube, (void *)a);
+  return rc < 0 ? mv_cli_write_failed("analyze", path, rc) : rc;
 }
 
 /* An analysis that read no event, or a --rank or --region the trace does not have, would

@@ -255,14 +255,17 @@ static int run_all(struct bench_cli *b, struct mv_json *j, struct mv_results_wri
     struct mv_row_sink sink = mv_results_writer_sink(w);
     rc = mv_launch_bench(&b->spec, run, &sink, &res);
     if (rc) {
-      rc = mv_cli_fail("bench", rc, "launch %d failed%s%s%s: %s (log: %s)", run,
-                  res.timed_out ? " (timeout)" : "", res.error[0] ? ": " : "", res.error,
+      char disk[4200];
+      mv_cli_disk_note(b->out, disk, sizeof disk);
+      rc = mv_cli_fail("bench", rc, "launch %d failed%s%s%s%s: %s (log: %s)", run,
+                  res.timed_out ? " (timeout)" : "", res.error[0] ? ": " : "", res.error, disk,
                   res.command, res.log);
       break;
     }
+    errno = 0;
     if ((rc = mv_results_writer_flush(w)) != 0) {
-      rc = mv_cli_fail("bench", rc, "%s/results.csv: cannot write the rows of launch %d", b->out,
-                       run);
+      rc = mv_cli_fail("bench", rc, "cannot write the rows of launch %d to %s/results.csv: %s", run,
+                       b->out, mv_cli_reason(rc));
       break;
     }
     launch_meta(j, run, &res);
@@ -309,16 +312,21 @@ static int bench(struct bench_cli *b)
   b->spec.args = (const char *const *)b->pass.argv;
   snprintf(path, sizeof path, "%s/results.csv", b->out);
   struct bench_meta m = {b, NULL, 0};
+  errno = 0;
   int rc = mv_results_writer_open(&m.w, path, MV_RESULTS_ATOMIC);
   if (rc)
-    return mv_cli_fail("bench", rc, "%s: cannot write", path);
+    return mv_cli_write_failed("bench", path, rc);
   snprintf(path, sizeof path, "%s/meta.json", b->out);
+  errno = 0;
   int wrc = mv_meta_write(path, "mpivet bench", bench_meta, &m);
   rc = m.exit;
   if (wrc && !rc)
-    rc = mv_cli_error("bench", "%s: cannot write", path);
-  if (mv_results_writer_close(m.w, rc == 0) != 0 && !rc)
-    rc = mv_cli_error("bench", "%s/results.csv: write error", b->out);
+    rc = mv_cli_write_failed("bench", path, wrc);
+  errno = 0;
+  if ((wrc = mv_results_writer_close(m.w, rc == 0)) != 0 && !rc) {
+    snprintf(path, sizeof path, "%s/results.csv", b->out);
+    rc = mv_cli_write_failed("bench", path, wrc);
+  }
   if (!rc)
     fprintf(stderr, "mpivet bench: %d launch(es) -> %s/results.csv, %s\n", b->runs, b->out, path);
   return rc;

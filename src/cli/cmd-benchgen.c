@@ -89,24 +89,30 @@ static int load(const char *dir, struct mv_mvt *t)
   return rc ? mv_cli_fail("benchgen", rc, "%s: %s", path, err) : 0;
 }
 
+struct emit {
+  const struct mv_mvt *t;
+  const struct mv_benchgen_opts *gen;
+  char *msg;
+  size_t size;
+};
+
+static int emit(FILE *fp, void *arg)
+{
+  const struct emit *e = arg;
+  return mv_benchgen_emit(e->t, e->gen, fp, e->msg, e->size);
+}
+
 static int generate(const struct opts *o, const struct mv_mvt *t)
 {
-  char msg[1024] = "", tmp[4200];
+  char msg[1024] = "";
   struct stat st;
   if (o->out && !o->force && stat(o->out, &st) == 0)
     return mv_cli_error("benchgen", "%s exists; not overwriting it (--force to replace it)", o->out);
-  snprintf(tmp, sizeof tmp, "%s.part", o->out ? o->out : "");
-  FILE *f = o->out ? fopen(tmp, "w") : stdout;
-  if (!f)
-    return mv_cli_error("benchgen", "%s: cannot write", tmp);
-  int rc = mv_benchgen_emit(t, &o->gen, f, msg, sizeof msg);
-  if (f != stdout && (fclose(f) != 0 || rc || rename(tmp, o->out) != 0)) {
-    remove(tmp);
-    rc = rc ? rc : MV_EIO;
-  }
-  if (rc)
+  struct emit e = {t, &o->gen, msg, sizeof msg};
+  int rc = o->out ? mv_cli_write_file("benchgen", o->out, emit, &e) : emit(stdout, &e);
+  if (rc < 0)
     return mv_cli_fail("benchgen", rc, "%s", *msg ? msg : mv_strerror(rc));
-  return mv_cli_finish(MV_EXIT_OK);
+  return rc ? rc : mv_cli_finish(MV_EXIT_OK);
 }
 
 static int compare(const struct opts *o, const struct mv_mvt *a)

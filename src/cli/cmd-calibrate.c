@@ -171,8 +171,10 @@ int cmd_calibrate(int argc, char **argv)
   rc = mv_calibrate(&s, r, err, sizeof err);
   if (!rc || r->c.samples)
     print_result(r, s.dir);
+  char disk[4200];
+  mv_cli_disk_note(s.dir, disk, sizeof disk);
   if (rc)
-    rc = mv_cli_fail("calibrate", rc, "%s", err[0] ? err : mv_strerror(rc));
+    rc = mv_cli_fail("calibrate", rc, "%s%s", err[0] ? err : mv_strerror(rc), disk);
   free(r);
   return rc ? rc : mv_cli_finish(MV_EXIT_OK);
 }

@@ -370,8 +370,11 @@ static int run_campaign(struct mv_campaign *c)
   int rc = mv__check_run(c, engine, &signo);
   if (rc && signo)
     fprintf(stderr, "mpivet check: interrupted by signal %d\n", signo);
+  char disk[4200];
+  mv_cli_disk_note(c->dir, disk, sizeof disk);
   if (rc)
-    return mv_cli_fail("check", rc, "%s (resume with: mpivet check --resume %s)", c->error, c->dir);
+    return mv_cli_fail("check", rc, "%s%s (resume with: mpivet check --resume %s)", c->error, disk,
+                       c->dir);
   return 0;
 }
 
@@ -416,8 +419,11 @@ static int analyze(struct mv_campaign *c, const char *command_line)
              "memory with --engine mpirun or srun", a.n_skipped, a.n_skipped == 1 ? "" : "s");
   struct mv_meta meta = {r->library, mv_campaign_get(c, "engine"),
                          mv_campaign_get(c, "platform_file"), command_line};
-  if (mv_report_write_all(r, c->dir) || mv_campaign_write_meta(c, &meta))
-    rc = mv_cli_error("check", "%s: cannot write the reports", c->dir);
+  errno = 0;
+  int wrc = mv_report_write_all(r, c->dir);
+  wrc = wrc ? wrc : mv_campaign_write_meta(c, &meta);
+  if (wrc)
+    rc = mv_cli_fail("check", wrc, "cannot write the reports in %s: %s", c->dir, mv_cli_reason(wrc));
   if (rc == 0) {
     mv_report_write_text(r, stdout);
     fprintf(stderr, "mpivet check: reports in %s/report.{txt,json,html}\n", c->dir);

@@ -1,6 +1,7 @@
 /* `mpivet convert`: results.csv <-> Extra-P text. The input format is detected from its first
  * word, the output format from --to or the output's extension; output is written to a temporary
  * file and renamed, so a failed conversion leaves no half-written file. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -47,12 +48,13 @@ static int csv_to_extrap(const char *in, const char *out, const struct mv_conver
   mv_extrap_init(&x);
   int rc = mv_convert_results_to_extrap(in, opt, &x, err, sizeof err);
   if (rc == 0) {
+    errno = 0;
     rc = strcmp(out, "-") == 0 ? mv_extrap_write(&x, NULL, stdout) : mv_extrap_write(&x, out, NULL);
     if (rc == MV_EINVAL)
       snprintf(err, sizeof err, "some kernel has no values at some point: the Extra-P text format "
                "needs every kernel measured at every point");
     else if (rc < 0)
-      snprintf(err, sizeof err, "%s: cannot write: %s", out, mv_strerror(rc));
+      snprintf(err, sizeof err, "cannot write %s: %s", out, mv_cli_reason(rc));
   }
   mv_extrap_release(&x);
   return rc < 0 ? mv_cli_error("convert", "%s", err[0] ? err : mv_strerror(rc)) : MV_EXIT_OK;
@@ -66,17 +68,18 @@ static int extrap_to_csv(const char *in, const char *out)
   mv_extrap_init(&x);
   int rc = mv_extrap_read(&x, in, err, sizeof err);
   if (rc == 0) {
+    errno = 0;
     rc = strcmp(out, "-") == 0 ? mv_results_writer_open_stream(&w, stdout)
                                : mv_results_writer_open(&w, out, MV_RESULTS_ATOMIC);
     if (rc < 0)
-      snprintf(err, sizeof err, "%s: cannot write: %s", out, mv_strerror(rc));
+      snprintf(err, sizeof err, "cannot write %s: %s", out, mv_cli_reason(rc));
   }
   if (rc == 0)
     rc = mv_convert_extrap_to_results(&x, w, err, sizeof err);
   int crc = mv_results_writer_close(w, rc == 0);
   if (rc == 0 && crc < 0) {
     rc = crc;
-    snprintf(err, sizeof err, "%s: cannot write: %s", out, mv_strerror(rc));
+    snprintf(err, sizeof err, "cannot write %s: %s", out, mv_cli_reason(rc));
   }
   mv_extrap_release(&x);
   return rc < 0 ? mv_cli_error("convert", "%s", err[0] ? err : mv_strerror(rc)) : MV_EXIT_OK;

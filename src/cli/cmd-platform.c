@@ -19,17 +19,26 @@ static const char usage[] =
   "  -o, --output FILE    write the XML there\n"
   "  --hostfile FILE      also write an smpirun hostfile for --np ranks, --ppn per host\n";
 
+struct out {
+  const struct mv_platform *p;
+  int np, ppn, hostfile;
+};
+
+static int emit(FILE *fp, void *arg)
+{
+  const struct out *o = arg;
+  return o->hostfile ? mv_platform_write_hostfile(o->p, o->np, o->ppn, fp)
+                     : mv_platform_write_xml(o->p, fp);
+}
+
 static int write_to(const char *path, const struct mv_platform *p, int np, int ppn, int hostfile)
 {
-  FILE *fp = path && strcmp(path, "-") != 0 ? fopen(path, "w") : stdout;
-  if (!fp)
-    return mv_cli_error("platform", "%s: cannot write", path);
-  int rc = hostfile ? mv_platform_write_hostfile(p, np, ppn, fp) : mv_platform_write_xml(p, fp);
-  if (fp != stdout && fclose(fp) != 0)
-    rc = MV_EIO;
+  struct out o = {p, np, ppn, hostfile};
+  int rc = path && strcmp(path, "-") != 0 ? mv_cli_write_file("platform", path, emit, &o)
+                                          : emit(stdout, &o);
   if (rc == MV_ERANGE)
     return mv_cli_error("platform", "--np %d does not fit %d hosts with --ppn %d", np, p->hosts, ppn);
-  return rc ? mv_cli_fail("platform", rc, "%s: %s", path ? path : "stdout", mv_strerror(rc)) : 0;
+  return rc < 0 ? mv_cli_fail("platform", rc, "%s: %s", path ? path : "stdout", mv_strerror(rc)) : rc;
 }
 
 int cmd_platform(int argc, char **argv)

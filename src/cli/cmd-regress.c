@@ -55,15 +55,20 @@ static int load(struct mv_dataset *ds, const char *arg)
   return 0;
 }
 
+static int emit_junit(FILE *fp, void *r)
+{
+  return mv_regress_write_junit(r, "mpivet.regress", fp);
+}
+
+static int emit_json(FILE *fp, void *r)
+{
+  return mv_regress_write_json(r, fp);
+}
+
 static int write_file(const char *path, const struct mv_regress_report *r, int junit)
 {
-  FILE *fp = fopen(path, "w");
-  if (!fp)
-    return mv_cli_error("regress", "%s: cannot write", path);
-  int rc = junit ? mv_regress_write_junit(r, "mpivet.regress", fp) : mv_regress_write_json(r, fp);
-  if (fclose(fp) != 0 || rc)
-    return mv_cli_error("regress", "%s: write error", path);
-  return 0;
+  int rc = mv_cli_write_file("regress", path, junit ? emit_junit : emit_json, (void *)r);
+  return rc < 0 ? mv_cli_write_failed("regress", path, rc) : rc;
 }
 
 static int parse_correction(const char *s, enum mv_correction *c)

@@ -129,8 +129,11 @@ static int simulate(struct opts *o)
     show_file(r->engine_log);
   if (!rc)
     print_result(o, r);
-  else
-    rc = mv_cli_fail("simulate", rc, "%s", err[0] ? err : mv_strerror(rc));
+  else {
+    char disk[4200];
+    mv_cli_disk_note(o->s.workdir, disk, sizeof disk);
+    rc = mv_cli_fail("simulate", rc, "%s%s", err[0] ? err : mv_strerror(rc), disk);
+  }
   if (!o->workdir) {
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);

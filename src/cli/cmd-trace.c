@@ -211,16 +211,17 @@ static const char *earlier_trace(const char *dir)
 /* Completes an archive the application did not finish, and says what was written. */
 static int conclude(const char *flavor, const char *dir, int app_status, int otf2)
 {
-  char finisher[PATH_MAX];
+  char finisher[PATH_MAX], disk[PATH_MAX + 64];
+  mv_cli_disk_note(dir, disk, sizeof disk);
   if (!otf2 && exists(dir, "compressed.mvt") && !exists(dir, "mpivet-raw/rank-0.defs")) {
     fprintf(stderr, "mpivet trace: wrote %s/compressed.mvt\n", dir);
     return app_status ? mv_cli_fail("trace", MV_EEXTERN, "the application exited with status %d",
                                     app_status) : MV_EXIT_OK;
   }
   if (!exists(dir, "mpivet-raw/rank-0.defs") && !exists(dir, "traces.otf2"))
-    return mv_cli_fail("trace", MV_EEXTERN, "%s: no trace was written%s", dir,
-                       strcmp(flavor, "smpi") == 0 ? ": under SMPI link the application with "
-                       "libmpivet-trace (see mpivet trace --help)" : "");
+    return mv_cli_fail("trace", MV_EEXTERN, "%s: no trace was written%s%s", dir, disk,
+                       strcmp(flavor, "smpi") == 0 && !disk[0] ? ": under SMPI link the application "
+                       "with libmpivet-trace (see mpivet trace --help)" : "");
   if (exists(dir, "mpivet-raw/rank-0.defs") || !exists(dir, "traces.otf2")) {
     if (mv_path_self_dir(finisher, sizeof finisher) != 0 ||
         strlen(finisher) + sizeof "/mpivet-trace-finish" > sizeof finisher)
@@ -229,7 +230,7 @@ static int conclude(const char *flavor, const char *dir, int app_status, int otf
     strcat(finisher, "/mpivet-trace-finish");
     char *fargv[] = {finisher, (char *)dir, NULL};
     if (run(fargv) != 0)
-      return mv_cli_fail("trace", MV_EEXTERN, "%s: no readable trace could be built", dir);
+      return mv_cli_fail("trace", MV_EEXTERN, "%s: no readable trace could be built%s", dir, disk);
   }
   int truncated = exists(dir, "TRUNCATED");
   fprintf(stderr, "mpivet trace: wrote %s/traces.otf2%s%s%s\n", dir,

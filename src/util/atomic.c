@@ -36,8 +36,9 @@ int mv_atomic_open(struct mv_atomic_file *f, const char *path)
   }
   f->fp = fopen(f->tmp ? f->tmp : path, "w");
   if (!f->fp) {
-    int rc = errno == ENOENT ? MV_ENOENT : MV_EIO;
+    int rc = errno == ENOENT ? MV_ENOENT : MV_EIO, saved = errno;
     release(f);
+    errno = saved;   /* the reason, for the caller's message */
     return rc;
   }
   return 0;
@@ -62,22 +63,29 @@ static int sync_dir(const char *path)
   return rc;
 }
 
+/* errno of the first failed step (a stream error seen by ferror kept its write's errno). */
+static void first_error(int *err, int failed)
+{
+  if (failed && !*err)
+    *err = errno ? errno : EIO;
+}
+
 int mv_atomic_commit(struct mv_atomic_file *f)
 {
-  int bad = ferror(f->fp) || fflush(f->fp) != 0;
-  if (!bad && f->tmp && fsync(fileno(f->fp)) < 0 && errno != EINVAL)
-    bad = 1;
-  bad |= fclose(f->fp) != 0;
+  int err = 0;
+  first_error(&err, ferror(f->fp) || fflush(f->fp) != 0);
+  first_error(&err, !err && f->tmp && fsync(fileno(f->fp)) < 0 && errno != EINVAL);
+  first_error(&err, fclose(f->fp) != 0);
   if (f->tmp) {
-    if (!bad && rename(f->tmp, f->path) < 0)
-      bad = 1;
-    if (bad)
+    first_error(&err, !err && rename(f->tmp, f->path) < 0);
+    if (err)
       unlink(f->tmp);
-    else if (sync_dir(f->path) < 0)
-      bad = 1;
+    else
+      first_error(&err, sync_dir(f->path) < 0);
   }
   release(f);
-  return bad ? MV_EIO : 0;
+  errno = err;   /* the reason, for the caller's message */
+  return err ? MV_EIO : 0;
 }
 
 void mv_atomic_abort(struct mv_atomic_file *f)
@@ -97,7 +105,9 @@ int mv_atomic_write(const char *path, int (*fn)(FILE *fp, void *arg), void *arg)
     return rc;
   rc = fn(f.fp, arg);
   if (rc != 0) {
+    int saved = errno;
     mv_atomic_abort(&f);
+    errno = saved;
     return rc < 0 ? rc : MV_EIO;
   }
   return mv_atomic_commit(&f);
