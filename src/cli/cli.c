@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,7 +128,7 @@ int mv_cli_parse_double(const char *s, double *out)
   char *end;
   errno = 0;
   double v = strtod(s, &end);
-  if (errno || end == s || *end)
+  if (errno || end == s || *end || !isfinite(v))   /* nan and inf are no option values */
     return MV_EPARSE;
   *out = v;
   return 0;

@@ -161,6 +161,9 @@ static int check_spec(struct bench_cli *b)
     e++;
   if (!*e)
     return mv_cli_error("bench", "--engine: expected mpirun, srun or smpi, got \"%s\"", b->spec.engine);
+  if (b->spec.mpi && mv_engine_facts(b->spec.engine)->simulated)
+    return mv_cli_error("bench", "--mpi %s: the smpi engine runs SMPI's own MPI (--mpi is for "
+                        "--engine mpirun or srun)", b->spec.mpi);
   if (b->spec.mpi && strcmp(b->spec.mpi, "openmpi") != 0 && strcmp(b->spec.mpi, "mpich") != 0)
     return mv_cli_error("bench", "--mpi: expected openmpi or mpich, got \"%s\"", b->spec.mpi);
   int max = mv_launch_max_np(&b->spec);

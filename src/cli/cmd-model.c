@@ -132,6 +132,8 @@ static int load(struct mv_judgements *js, char **inputs, int n, int with_msize,
   ef->params = names;
   if (rc == 0 && expect && (rc = mv_expect_parse_file(ef, expect, err, sizeof err)) != 0)
     mv_cli_error(CMD, "%s", err);
+  else if (rc == 0 && expect && ef->n == 0 && ef->nrules == 0)   /* nothing to judge: no verdict */
+    rc = mv_cli_error(CMD, "--expect %s: no expectation and no rule in the file", expect);
   ef->params = NULL;
   for (int i = 0; i < n && rc == 0; i++) {
     if (mv_extrap_sniff(inputs[i])) {
