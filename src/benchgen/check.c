@@ -6,8 +6,9 @@
  * allows: a potential deadlock is reported even where buffering would hide it); the k-th
  * collective of a communicator completes when all members reached their k-th, and they must
  * be the same function with the same root whatever their call sites (window creation, free and
- * fences count as collectives of the window's communicator). Non-blocking collectives,
- * post/start/complete/wait and locks are not followed: they never block here. */
+ * fences count as collectives of the window's communicator); a non-blocking collective takes its
+ * place in that order when it starts and its request completes when all members started it.
+ * Post/start/complete/wait and locks are not followed: they never block here. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +18,7 @@
 #include "mpivet/error.h"
 
 struct view { long inst; size_t n, me; const uint32_t *m; };   /* a rank's communicator */
-struct pend { uint32_t key; uint64_t ord; int recv, live; };    /* a posted operation */
-struct coll { uint64_t ord, arrived; const char *func; int64_t root; };
+struct pend { uint64_t key, ord; int recv, live; };   /* a posted operation or collective (key: hash) */
 struct rank {
   struct mv__bg_iter it;
   long sig;
@@ -33,7 +33,6 @@ struct sim {
   size_t ninst, nslots;                                          /* instance 0 world, 1+i comms[i] */
   struct view *views;                                            /* rank * nsyms + sym */
   struct rank *ranks;
-  struct coll (*colls)[2];
   uint64_t *keys, *sends, *recvs;                                /* open addressing */
   size_t nkeys, capkeys;
   char *msg;
@@ -104,47 +103,77 @@ static int post(struct sim *s, uint32_t r, const struct mv_mvt_opv *o, struct pe
   int64_t i = (((int64_t)v->me + o->peer) % (int64_t)v->n + (int64_t)v->n) % (int64_t)v->n;
   uint32_t peer = v->m ? v->m[i] : r;
   int recv = o->kind == MV_MVT_OP_RECV || o->kind == MV_MVT_OP_IRECV;
-  long k = key_of(s, hkey(v->inst, recv ? peer : r, recv ? r : peer, o->tag));
+  uint64_t h = hkey(v->inst, recv ? peer : r, recv ? r : peer, o->tag);
+  long k = key_of(s, h);
   if (k < 0)
     return MV_ENOMEM;
-  *p = (struct pend){(uint32_t)k, recv ? s->recvs[k]++ : s->sends[k]++, recv, 1};
+  *p = (struct pend){h, recv ? s->recvs[k]++ : s->sends[k]++, recv, 1};
   return 0;
 }
 
+/* The counter index of hash h, which key_of made (indices move when the table grows). */
+static size_t find(const struct sim *s, uint64_t h)
+{
+  size_t j = h & (s->capkeys - 1);
+  while (s->keys[j] != h)
+    j = (j + 1) & (s->capkeys - 1);
+  return j;
+}
+
+/* recv 2: a collective, complete when its ord members arrived */
 static int matched(const struct sim *s, const struct pend *p)
 {
   if (!p->live)
     return 1;  /* a completion of a request that was never started: nothing to wait for */
-  return p->recv ? s->sends[p->key] > p->ord : s->recvs[p->key] > p->ord;
+  size_t k = find(s, p->key);
+  if (p->recv == 2)
+    return s->sends[k] >= p->ord;
+  return p->recv ? s->sends[k] > p->ord : s->recvs[k] > p->ord;
 }
 
-/* Arrives at (stage 0) or waits in the rank's next collective; 1 done, 0 waiting, -1 misaligned. */
-static int collective(struct sim *s, uint32_t r, const struct mv_mvt_sig *g)
+/* Arrives at the rank's next collective of o's communicator (blocking or not): its counter of
+ * arrivals, where the first arrival's signature is kept to check the others against; 1 the
+ * counter in *p, 0 MPI_COMM_SELF (nothing to wait for), -1 misaligned, < -1 an error. */
+static int arrive(struct sim *s, uint32_t r, long sig, struct pend *p)
 {
   struct rank *R = &s->ranks[r];
+  const struct mv_mvt_sig *g = &s->t->sigs[sig];
   const struct mv_mvt_opv *o = g->nops ? &g->ops[0] : NULL;
   const struct view *v = o && o->comm < s->nsyms ? &s->views[(size_t)r * s->nsyms + o->comm] : NULL;
   if (!v || v->inst == -2)
-    return 1;  /* MPI_COMM_SELF */
+    return 0;  /* MPI_COMM_SELF */
   if (v->inst < 0)
     return snprintf(s->msg, s->msgsize, "rank %" PRIu32 " calls %s on communicator %" PRIu32
                     " but belongs to none with that number", r, g->func, o->comm), -1;
+  uint64_t k = R->ncoll[v->inst]++;
+  uint64_t h = hkey(v->inst, UINT32_MAX, UINT32_MAX, k);
+  long key = key_of(s, h);
+  if (key < 0)
+    return MV_ENOMEM;
+  if (s->sends[key]++ == 0)
+    s->recvs[key] = (uint64_t)sig;   /* the first arrival: the others must be the same */
+  const struct mv_mvt_sig *f = &s->t->sigs[s->recvs[key]];
+  int64_t root = f->nops ? f->ops[0].root : -1;
+  if (strcmp(f->func, g->func) || root != o->root)
+    return snprintf(s->msg, s->msgsize, "collectives do not align: collective %" PRIu64 " of "
+                    "communicator %" PRIu32 " is %s (root %" PRId64 ") on one rank and %s (root %"
+                    PRId64 ") on rank %" PRIu32 " (its call %" PRIu64 ")", k + 1, o->comm, f->func,
+                    root, g->func, o->root, r, R->calls), -1;
+  *p = (struct pend){h, v->n, 2, 1};
+  return 1;
+}
+
+/* Arrives at (stage 0) or waits in the rank's next collective; 1 done, 0 waiting, -1 misaligned. */
+static int collective(struct sim *s, uint32_t r, long sig)
+{
+  struct rank *R = &s->ranks[r];
   if (R->stage == 0) {
-    uint64_t k = R->ncoll[v->inst]++;
-    struct coll *c = &s->colls[v->inst][k % 2];
-    if (c->ord != k || c->arrived == 0)
-      *c = (struct coll){k, 1, g->func, o->root};
-    else if (strcmp(c->func, g->func) || c->root != o->root)
-      return snprintf(s->msg, s->msgsize, "collectives do not align: collective %" PRIu64 " of "
-                      "communicator %" PRIu32 " is %s (root %" PRId64 ") on one rank and %s (root %"
-                      PRId64 ") on rank %" PRIu32 " (its call %" PRIu64 ")", k + 1, o->comm, c->func,
-                      c->root, g->func, o->root, r, R->calls), -1;
-    else
-      c->arrived++;
-    R->tmp[0].ord = k, R->stage = 1;
+    int rc = arrive(s, r, sig, &R->tmp[0]);
+    if (rc <= 0)
+      return rc == 0 ? 1 : rc;
+    R->stage = 1;
   }
-  const struct coll *c = &s->colls[v->inst][R->tmp[0].ord % 2];
-  return c->ord == R->tmp[0].ord && c->arrived == v->n;
+  return matched(s, &R->tmp[0]);
 }
 
 /* One call of rank r: 1 done, 0 blocked, 2 the rank finished, < 0 an error (msg set), -1 also
@@ -165,8 +194,11 @@ static int step(struct sim *s, uint32_t r, uint64_t limit)
     const struct mv_mvt_opv *o = &g->ops[i];
     if ((cls == MV__BG_ISEND || cls == MV__BG_IRECV || cls == MV__BG_START) && o->slot < s->nslots)
       rc = post(s, r, o, &R->slots[o->slot]);
-    else if (cls == MV__BG_ICOLL && o->slot < s->nslots)
-      R->slots[o->slot].live = 0;  /* non-blocking collectives: not followed (docs/benchgen.md) */
+    else if (cls == MV__BG_ICOLL && o->slot < s->nslots) {
+      R->slots[o->slot].live = 0;  /* a collective on MPI_COMM_SELF completes at once */
+      rc = arrive(s, r, R->sig, &R->slots[o->slot]);
+      rc = rc == 1 ? 0 : rc;
+    }
     else if (cls == MV__BG_WAIT && o->slot < s->nslots && !matched(s, &R->slots[o->slot]))
       return 0;
     else if (cls <= MV__BG_SENDRECV && R->stage == 0)
@@ -181,7 +213,7 @@ static int step(struct sim *s, uint32_t r, uint64_t limit)
     return step(s, r, limit);
   }
   int coll = cls == MV__BG_COLL || cls == MV__BG_WIN || (cls == MV__BG_EPOCH && !strcmp(g->func, "MPI_Win_fence"));
-  if (coll && (rc = collective(s, r, g)) != 1)
+  if (coll && (rc = collective(s, r, R->sig)) != 1)
     return rc;
   R->sig = -1;
   return 1;
@@ -238,8 +270,7 @@ static int setup(struct sim *s)
   s->ninst = t->ncomms + 1;
   s->views = calloc((size_t)t->nranks * s->nsyms, sizeof *s->views);
   s->ranks = calloc(t->nranks, sizeof *s->ranks);
-  s->colls = calloc(s->ninst, sizeof *s->colls);
-  if (!s->views || !s->ranks || !s->colls)
+  if (!s->views || !s->ranks)
     return MV_ENOMEM;
   views(s);
   for (uint32_t r = 0; r < t->nranks; r++) {
@@ -268,6 +299,6 @@ int mv_benchgen_check(const struct mv_mvt *t, uint64_t limit, char *msg, size_t 
     free(s.ranks[r].slots);
     free(s.ranks[r].ncoll);
   }
-  free(s.views), free(s.ranks), free(s.colls), free(s.keys), free(s.sends), free(s.recvs);
+  free(s.views), free(s.ranks), free(s.keys), free(s.sends), free(s.recvs);
   return rc;
 }

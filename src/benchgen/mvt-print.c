@@ -155,7 +155,7 @@ static void print_class(const struct mv_mvt_class *c, size_t k, FILE *out)
   fprintf(out, "  main =");
   print_items(&c->main, c, out);
   for (size_t s = 0; s < c->nsigs; s++) {
-    fprintf(out, "  s%" PRIu32 ":", c->sigs[s]);
+    fprintf(out, "  s%" PRIu32 " x%" PRIu64 ":", c->sigs[s], c->comp[s].values / (c->nranks ? c->nranks : 1));
     print_hist("computation before", &c->comp[s], out);
     print_hist("; in the call", &c->dur[s], out);
     fputc('\n', out);

@@ -4,14 +4,15 @@
 # trace the program, generate its benchmark, build it with smpicc, trace that, and require per
 # rank the same calls (function, communicator members, peer, tag, bytes, root, request) and a
 # simulated time within 2 %. An unsafe exchange must be reported as a potential deadlock
-# (exit 1, naming the ranks and MPI_Send), and --compute-scale must change the time.
+# (exit 1, naming the ranks and MPI_Send), also when it goes through an MPI_Ibarrier (its
+# request completes when every rank started it), and --compute-scale must change the time.
 set -u
 . "$MV_SRC/tests/mpi/trace-lib.bash"
 . "$MV_SRC/tests/smpi/benchgen-lib.bash"
 
 have_flavor smpi || finish
 P="$MV_SRC/tests/smpi/benchgen"
-for prog in ring fft master unsafe; do
+for prog in ring fft master unsafe unsafe-icoll; do
   build_program smpi "$P/$prog.c" "$WORK/bin-$prog" || finish
 done
 regen stencil 8 "$(example smpi stencil-2d)" 16 30
@@ -29,6 +30,13 @@ rc=$?
 grep -q "potential deadlock: 4 ranks wait forever: rank 0 in its call 1 MPI_Send .*; rank 1 in its call 1 MPI_Send" \
   "$WORK/unsafe.out" || fail "unsafe exchange: no deadlock report naming ranks 0 and 1: $(cat "$WORK/unsafe.out")"
 [ -e "$WORK/unsafe.c" ] && fail "unsafe exchange: a benchmark was written anyway"
+
+# the same through MPI_Ibarrier: its request completes only when every rank started it
+NP=4 trace_run smpi "$WORK/unsafe-icoll" -- "$WORK/bin-unsafe-icoll"
+"$MPIVET" benchgen "$WORK/unsafe-icoll" -o "$WORK/unsafe-icoll.c" >"$WORK/unsafe-icoll.out" 2>&1
+rc=$?
+[ "$rc" = 1 ] && grep -q "potential deadlock: .*rank 0 in its call 1 MPI_Send .*; rank 1 in its call 2 MPI_Wait" \
+  "$WORK/unsafe-icoll.out" || fail "unsafe exchange through MPI_Ibarrier: exit $rc, expected 1 naming rank 0's MPI_Send and rank 1's MPI_Wait: $(cat "$WORK/unsafe-icoll.out")"
 
 # what-if: computation twice as long makes the ring slower (it computes 20 us per iteration)
 BENCHGEN_OPTS="--compute-scale 2" TOL=1000 regen ring-x2 8 "$WORK/bin-ring" 30
