@@ -89,6 +89,21 @@ int mv_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
   return c;
 }
 
+int mv_cli_options(const char *cmd, int argc, char **argv, const char *shortopts,
+                   const struct option *longopts, const char *usage,
+                   int (*fn)(void *ctx, int c, const char *arg), void *ctx)
+{
+  int c, rc = 0;
+  while (!rc && (c = mv_cli_getopt(cmd, argc, argv, shortopts, longopts, NULL)) != -1) {
+    if (c == 'h') {
+      fputs(usage, stdout);
+      return MV_CLI_HELP;
+    }
+    rc = c == '?' ? MV_EXIT_USAGE : fn(ctx, c, optarg);
+  }
+  return rc;
+}
+
 int mv_cli_check_ops(const char *cmd, const char *arg, int sized)
 {
   char buf[4096], *save = NULL;

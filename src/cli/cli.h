@@ -29,6 +29,13 @@ struct option;
  * main dispatches each command once, with getopt in its initial state (optind 1). */
 int mv_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
                   const struct option *longopts, int *longindex);
+/* Every option through mv_cli_getopt: 'h' (-h, --help) prints usage on stdout and returns
+ * MV_CLI_HELP; an option error returns MV_EXIT_USAGE; any other option goes to
+ * fn(ctx, code, optarg), whose non-zero value (an exit code) ends the parse. 0 otherwise. */
+#define MV_CLI_HELP (-1)
+int mv_cli_options(const char *cmd, int argc, char **argv, const char *shortopts,
+                   const struct option *longopts, const char *usage,
+                   int (*fn)(void *ctx, int c, const char *arg), void *ctx);
 /* Every name of an --ops list is an operation or group of mpivet-bench; sized: a name may end
  * in @SIZE (which the plan checks). 0, or the exit code after the message. */
 int mv_cli_check_ops(const char *cmd, const char *arg, int sized);

@@ -54,8 +54,9 @@ static int count(const char *opt, const char *arg, long lo, long hi, long *v)
   return 0;
 }
 
-static int option(struct mv_calibrate_spec *s, int c, const char *arg)
+static int option(void *ctx, int c, const char *arg)
 {
+  struct mv_calibrate_spec *s = ctx;
   long v = 0;
   double t;
   int rc = 0;
@@ -146,21 +147,12 @@ int cmd_calibrate(int argc, char **argv)
   struct mv_calibrate_spec s = {.engine = "mpirun", .mpi = "openmpi", .np = 2, .max_size = 1LL << 30,
                                 .reps = 10, .kernel_samples = 60, .kernels = "dgemm,dtrsm",
                                 .family = 2, .noise = 2, .self_check = 1, .timeout_s = 1800};
-  int c;
-  while ((c = mv_cli_getopt("calibrate", argc, argv, "o:h", longopts, NULL)) != -1) {
-    if (c == 'h') {
-      fputs(usage, stdout);
-      return mv_cli_finish(MV_EXIT_OK);
-    }
-    if (c == '?')
-      return MV_EXIT_USAGE;
-    int rc = option(&s, c, optarg);
-    if (rc)
-      return rc;
-  }
+  int rc = mv_cli_options("calibrate", argc, argv, "o:h", longopts, usage, option, &s);
+  if (rc)
+    return rc == MV_CLI_HELP ? mv_cli_finish(MV_EXIT_OK) : rc;
   if (optind != argc)
     return mv_cli_error("calibrate", "unexpected argument \"%s\"", argv[optind]);
-  int rc = check(&s);
+  rc = check(&s);
   if (rc)
     return rc;
   setenv("OPENBLAS_NUM_THREADS", "1", 0);   /* one core per rank, as HPL runs */

@@ -45,8 +45,9 @@ struct opts {
   const char *workdir;
 };
 
-static int option(struct opts *o, int c, const char *arg)
+static int option(void *ctx, int c, const char *arg)
 {
+  struct opts *o = ctx;
   long v;
   double t;
   switch (c) {
@@ -147,18 +148,9 @@ static int simulate(struct opts *o)
 int cmd_simulate(int argc, char **argv)
 {
   struct opts o = {.s = {.np = 2, .timeout_s = 3600}};
-  int c;
-  while ((c = mv_cli_getopt("simulate", argc, argv, "+h", longopts, NULL)) != -1) {
-    if (c == 'h') {
-      fputs(usage, stdout);
-      return mv_cli_finish(MV_EXIT_OK);
-    }
-    if (c == '?')
-      return MV_EXIT_USAGE;
-    int rc = option(&o, c, optarg);
-    if (rc)
-      return rc;
-  }
+  int rc = mv_cli_options("simulate", argc, argv, "+h", longopts, usage, option, &o);
+  if (rc)
+    return rc == MV_CLI_HELP ? mv_cli_finish(MV_EXIT_OK) : rc;
   if (optind >= argc)
     return mv_cli_error("simulate", "expected a SOURCE.c or an smpicc-built BINARY (see --help)");
   o.s.program = argv[optind++];
