@@ -7,6 +7,26 @@
 #include <string.h>
 
 #include "emit.h"
+#include "scale.h"
+
+const char *mv__bg_num(const struct mv__gen *g, const struct mv_mvt_sig *s, const struct mv_mvt_opv *o,
+                       char f, char *buf, size_t n)
+{
+  const char *fields = mv_mvt_op_fields((unsigned)o->kind), *at = fields ? strchr(fields, f) : NULL;
+  if (g->sc && at) {
+    const struct mv__bg_form *form = &g->sc->ops[s - g->t->sigs][(size_t)(o - s->ops) * MV_MVT_MAXF +
+                                                                 (size_t)(at - fields)];
+    if (form->term >= 0) {
+      mv__bg_form_c(form, 1, buf, n);
+      return buf;
+    }
+  }
+  if (f == 'p' || f == 'o')
+    snprintf(buf, n, "%" PRId64, f == 'p' ? o->peer : o->root);
+  else
+    snprintf(buf, n, "%" PRIu64, f == 't' ? o->tag : f == 'b' ? o->bytes : f == 'r' ? o->received : o->members);
+  return buf;
+}
 
 static const struct mv_mvt_opv *find(const struct mv_mvt_sig *s, int kind)
 {
@@ -22,8 +42,10 @@ static void p2p(struct mv__gen *g, const struct mv_mvt_sig *s, const struct mv_m
   fprintf(g->out, "  %s(%s", s->func, buf);
   if (o->kind == MV_MVT_OP_IRECV)
     fprintf(g->out, "%" PRIu64 ")", o->slot);
-  fprintf(g->out, ", elems(%" PRIu64 ", 1), MPI_BYTE, peer(%" PRIu32 ", %" PRId64 "), %" PRIu64
-          ", comm[%" PRIu32 "]", o->bytes, o->comm, o->peer, o->tag, o->comm);
+  char b[96], p[96], t[96];
+  fprintf(g->out, ", elems(%s, 1), MPI_BYTE, peer(%" PRIu32 ", %s), %s, comm[%" PRIu32 "]",
+          mv__bg_num(g, s, o, 'b', b, sizeof b), o->comm, mv__bg_num(g, s, o, 'p', p, sizeof p),
+          mv__bg_num(g, s, o, 't', t, sizeof t), o->comm);
   if (o->kind == MV_MVT_OP_ISEND || o->kind == MV_MVT_OP_IRECV)
     fprintf(g->out, ", &rq[%" PRIu64 "]);\n", o->slot);
   else
@@ -35,20 +57,22 @@ static void sendrecv(struct mv__gen *g, const struct mv_mvt_sig *s)
 {
   const struct mv_mvt_opv *a = find(s, MV_MVT_OP_SEND), *b = find(s, MV_MVT_OP_RECV);
   uint32_t c = a ? a->comm : b->comm;
-  char to[64] = "MPI_PROC_NULL", from[64] = "MPI_PROC_NULL";
+  char to[128] = "MPI_PROC_NULL", from[128] = "MPI_PROC_NULL", x[96];
+  char sb[96] = "0", rb[96] = "0", st[96] = "0", rt[96] = "0";
   if (a)
-    snprintf(to, sizeof to, "peer(%" PRIu32 ", %" PRId64 ")", c, a->peer);
+    snprintf(to, sizeof to, "peer(%" PRIu32 ", %s)", c, mv__bg_num(g, s, a, 'p', x, sizeof x));
   if (b)
-    snprintf(from, sizeof from, "peer(%" PRIu32 ", %" PRId64 ")", c, b->peer);
-  uint64_t sb = a ? a->bytes : 0, rb = b ? b->bytes : 0, st = a ? a->tag : 0, rt = b ? b->tag : 0;
+    snprintf(from, sizeof from, "peer(%" PRIu32 ", %s)", c, mv__bg_num(g, s, b, 'p', x, sizeof x));
+  if (a)
+    mv__bg_num(g, s, a, 'b', sb, sizeof sb), mv__bg_num(g, s, a, 't', st, sizeof st);
+  if (b)
+    mv__bg_num(g, s, b, 'b', rb, sizeof rb), mv__bg_num(g, s, b, 't', rt, sizeof rt);
   if (!strcmp(s->func, "MPI_Sendrecv_replace"))
-    fprintf(g->out, "  MPI_Sendrecv_replace(rbuf, elems(%" PRIu64 ", 1), MPI_BYTE, %s, %" PRIu64
-            ", %s, %" PRIu64 ", comm[%" PRIu32 "], MPI_STATUS_IGNORE);\n", sb > rb ? sb : rb, to, st,
-            from, rt, c);
+    fprintf(g->out, "  MPI_Sendrecv_replace(rbuf, elems(fmax(%s, %s), 1), MPI_BYTE, %s, %s, %s, %s, comm[%"
+            PRIu32 "], MPI_STATUS_IGNORE);\n", sb, rb, to, st, from, rt, c);
   else
-    fprintf(g->out, "  MPI_Sendrecv(sbuf, elems(%" PRIu64 ", 1), MPI_BYTE, %s, %" PRIu64 ", rbuf, elems(%"
-            PRIu64 ", 1), MPI_BYTE, %s, %" PRIu64 ", comm[%" PRIu32 "], MPI_STATUS_IGNORE);\n",
-            sb, to, st, rb, from, rt, c);
+    fprintf(g->out, "  MPI_Sendrecv(sbuf, elems(%s, 1), MPI_BYTE, %s, %s, rbuf, elems(%s, 1), MPI_BYTE, %s, "
+            "%s, comm[%" PRIu32 "], MPI_STATUS_IGNORE);\n", sb, to, st, rb, from, rt, c);
 }
 
 static void wait(struct mv__gen *g, const struct mv_mvt_sig *s, size_t i)
@@ -94,18 +118,19 @@ static int as_p2p(const struct mv__gen *g, const char *func)
 }
 
 /* The element count of a collective as C, from the bytes the tracer recorded (calls.c). */
-static void coll_count(const struct mv_mvt_opv *o, int how, const char *t, char *n, size_t size)
+static void coll_count(const struct mv__gen *g, const struct mv_mvt_sig *s, const struct mv_mvt_opv *o,
+                       int how, const char *t, char *n, size_t size)
 {
   uint32_t c = o->comm;
+  char b[96], r[96];
+  mv__bg_num(g, s, o, 'b', b, sizeof b), mv__bg_num(g, s, o, 'r', r, sizeof r);
   switch (how) {
-  case MV__BG_SENT: snprintf(n, size, "elems(%" PRIu64 ", tsz(%s))", o->bytes, t); break;
-  case MV__BG_RECEIVED: snprintf(n, size, "elems(%" PRIu64 ", tsz(%s))", o->received, t); break;
-  case MV__BG_SENT_PER_RANK:
-    snprintf(n, size, "elems(%" PRIu64 ".0 / csize[%" PRIu32 "], tsz(%s))", o->bytes, c, t);
-    break;
+  case MV__BG_SENT: snprintf(n, size, "elems(%s, tsz(%s))", b, t); break;
+  case MV__BG_RECEIVED: snprintf(n, size, "elems(%s, tsz(%s))", r, t); break;
+  case MV__BG_SENT_PER_RANK: snprintf(n, size, "elems(%s / (double)csize[%" PRIu32 "], tsz(%s))", b, c, t); break;
   case MV__BG_ROOTED_BCAST:
-    snprintf(n, size, "elems(%" PRIu64 " ? %" PRIu64 ".0 : csize[%" PRIu32 "] > 1 ? %" PRIu64
-             ".0 / (csize[%" PRIu32 "] - 1) : 0, tsz(%s))", o->received, o->received, c, o->bytes, c, t);
+    snprintf(n, size, "elems(%s ? (double)%s : csize[%" PRIu32 "] > 1 ? %s / (csize[%" PRIu32
+             "] - 1.0) : 0, tsz(%s))", r, r, c, b, c, t);
     break;
   default: snprintf(n, size, "0");
   }
@@ -116,27 +141,29 @@ static void coll_count(const struct mv_mvt_opv *o, int how, const char *t, char 
 static size_t vec_runs(struct mv__gen *g, const struct mv_mvt_sig *s, int which, const char *name)
 {
   size_t n = 0;
-  fprintf(g->out, "  static const long %s[] = {", name);
+  char m[96], b[96];
+  fprintf(g->out, "  %slong %s[] = {", g->sc ? "" : "static const ", name);
   for (size_t j = 0; j < s->nops; j++)
     if (s->ops[j].kind == MV_MVT_OP_VEC && (int)s->ops[j].flags == which)
-      fprintf(g->out, "%s%" PRIu64 ", %" PRIu64, n++ ? ", " : "", s->ops[j].members, s->ops[j].bytes);
+      fprintf(g->out, "%s%s, %s", n++ ? ", " : "", mv__bg_num(g, s, &s->ops[j], 'n', m, sizeof m),
+              mv__bg_num(g, s, &s->ops[j], 'b', b, sizeof b));
   fprintf(g->out, "%s};\n", n ? "" : "0, 0");
   return n;
 }
 
 /* A v-collective: its per-member counts and displacements built from the recorded runs. */
 static void vcoll(struct mv__gen *g, const struct mv_mvt_sig *s, const char *n, const char *t,
-                  const char *op, int64_t root, uint32_t c)
+                  const char *op, const char *root, uint32_t c)
 {
   size_t ns = vec_runs(g, s, 0, "sr"), nr = vec_runs(g, s, 1, "rr");
   fprintf(g->out, "  vcounts(%" PRIu32 ", sr, %zu, %s, vc[0], vc[1]);\n  vcounts(%" PRIu32
           ", rr, %zu, %s, vc[2], vc[3]);\n", c, ns, t, c, nr, t);
   const char *f = s->func;
   if (!strcmp(f, "MPI_Gatherv"))
-    fprintf(g->out, "  MPI_Gatherv(sbuf, %s, %s, rbuf, vc[2], vc[3], %s, %" PRId64 ", comm[%" PRIu32 "]);\n",
+    fprintf(g->out, "  MPI_Gatherv(sbuf, %s, %s, rbuf, vc[2], vc[3], %s, %s, comm[%" PRIu32 "]);\n",
             n, t, t, root, c);
   else if (!strcmp(f, "MPI_Scatterv"))
-    fprintf(g->out, "  MPI_Scatterv(sbuf, vc[0], vc[1], %s, rbuf, %s, %s, %" PRId64 ", comm[%" PRIu32 "]);\n",
+    fprintf(g->out, "  MPI_Scatterv(sbuf, vc[0], vc[1], %s, rbuf, %s, %s, %s, comm[%" PRIu32 "]);\n",
             t, n, t, root, c);
   else if (!strcmp(f, "MPI_Allgatherv"))
     fprintf(g->out, "  MPI_Allgatherv(sbuf, %s, %s, rbuf, vc[2], vc[3], %s, comm[%" PRIu32 "]);\n", n, t, t, c);
@@ -153,11 +180,14 @@ static void coll(struct mv__gen *g, const struct mv_mvt_sig *s, const struct mv_
   int nb = k->cls == MV__BG_ICOLL;
   const struct mv_mvt_opv *o = find(s, nb ? MV_MVT_OP_ICOLL : MV_MVT_OP_COLL);
   uint32_t c = o->comm;
-  char n[200], t[48], op[48], f[64], rb[48] = "rbuf", tail[48] = "";
+  char n[400], t[48], op[48], f[64], rb[48] = "rbuf", tail[48] = "", root[96];
   mv__bg_type(o, k->reduce, k->count == MV__BG_RECEIVED ? o->received : o->bytes, t, sizeof t);
   mv__bg_op(o, op, sizeof op);
-  coll_count(o, k->count, t, n, sizeof n);
-  int64_t root = o->root < 0 ? 0 : o->root;
+  coll_count(g, s, o, k->count, t, n, sizeof n);
+  if (o->root < 0)
+    snprintf(root, sizeof root, "0");
+  else
+    mv__bg_num(g, s, o, 'o', root, sizeof root);
   if (s->func[strlen(s->func) - 1] == 'v' || !strcmp(s->func, "MPI_Reduce_scatter")) {
     vcoll(g, s, n, t, op, root, c);
     return;
@@ -165,7 +195,7 @@ static void coll(struct mv__gen *g, const struct mv_mvt_sig *s, const struct mv_
   if (as_p2p(g, s->func) && !nb) {
     int kind = !strcmp(s->func, "MPI_Alltoall") ? 3 : !strcmp(s->func, "MPI_Bcast") || !strcmp(s->func, "MPI_Scatter") ? 0
                : !strcmp(s->func, "MPI_Gather") || !strcmp(s->func, "MPI_Reduce") ? 1 : 2;
-    fprintf(g->out, "  p2p_coll(%d, %" PRIu32 ", %" PRId64 ", %s * tsz(%s));\n", kind, c, root, n, t);
+    fprintf(g->out, "  p2p_coll(%d, %" PRIu32 ", %s, %s * tsz(%s));\n", kind, c, root, n, t);
     return;
   }
   snprintf(f, sizeof f, "MPI_%s", s->func + 4 + nb);  /* the blocking version's name */
@@ -179,13 +209,13 @@ static void coll(struct mv__gen *g, const struct mv_mvt_sig *s, const struct mv_
   if (!strcmp(f, "MPI_Barrier"))
     fprintf(g->out, "comm[%" PRIu32 "]", c);
   else if (!strcmp(f, "MPI_Bcast"))
-    fprintf(g->out, "%s, %s, %s, %" PRId64 ", comm[%" PRIu32 "]", rb, n, t, root, c);
+    fprintf(g->out, "%s, %s, %s, %s, comm[%" PRIu32 "]", rb, n, t, root, c);
   else if (!strcmp(f, "MPI_Gather") || !strcmp(f, "MPI_Scatter"))
-    fprintf(g->out, "sbuf, %s, %s, %s, %s, %s, %" PRId64 ", comm[%" PRIu32 "]", n, t, rb, n, t, root, c);
+    fprintf(g->out, "sbuf, %s, %s, %s, %s, %s, %s, comm[%" PRIu32 "]", n, t, rb, n, t, root, c);
   else if (!strcmp(f, "MPI_Allgather") || !strcmp(f, "MPI_Alltoall"))
     fprintf(g->out, "sbuf, %s, %s, %s, %s, %s, comm[%" PRIu32 "]", n, t, rb, n, t, c);
   else if (!strcmp(f, "MPI_Reduce"))
-    fprintf(g->out, "sbuf, %s, %s, %s, %s, %" PRId64 ", comm[%" PRIu32 "]", rb, n, t, op, root, c);
+    fprintf(g->out, "sbuf, %s, %s, %s, %s, %s, comm[%" PRIu32 "]", rb, n, t, op, root, c);
   else  /* Allreduce, Scan, Exscan, Reduce_scatter_block */
     fprintf(g->out, "sbuf, %s, %s, %s, %s, comm[%" PRIu32 "]", rb, n, t, op, c);
   fprintf(g->out, "%s);\n", tail);
@@ -205,8 +235,10 @@ static void start(struct mv__gen *g, const struct mv_mvt_sig *s)
       fprintf(g->out, "rslot(%" PRIu64 ")", o->slot);
     else
       fprintf(g->out, "sbuf");
-    fprintf(g->out, ", elems(%" PRIu64 ", 1), MPI_BYTE, peer(%" PRIu32 ", %" PRId64 "), %" PRIu64
-            ", comm[%" PRIu32 "], &pers[%zu]);\n", o->bytes, o->comm, o->peer, o->tag, o->comm, base + j);
+    char b[96], p[96], t[96];
+    fprintf(g->out, ", elems(%s, 1), MPI_BYTE, peer(%" PRIu32 ", %s), %s, comm[%" PRIu32 "], &pers[%zu]);\n",
+            mv__bg_num(g, s, o, 'b', b, sizeof b), o->comm, mv__bg_num(g, s, o, 'p', p, sizeof p),
+            mv__bg_num(g, s, o, 't', t, sizeof t), o->comm, base + j);
   }
   fprintf(g->out, "  }\n");
   if (!strcmp(s->func, "MPI_Start"))

@@ -35,17 +35,18 @@ static void epoch(struct mv__gen *g, const struct mv_mvt_sig *s, const struct mv
 /* Post or start with the group of the recorded world ranks (relative to the caller). */
 static void group(struct mv__gen *g, const struct mv_mvt_sig *s)
 {
-  fprintf(g->out, "  static const long d[] = {");
+  char p[96];
+  fprintf(g->out, "  %slong d[] = {", g->sc ? "" : "static const ");
   for (size_t j = 0; j < s->nops; j++)
-    fprintf(g->out, "%s%" PRId64, j ? ", " : "", s->ops[j].peer);
+    fprintf(g->out, "%s%s", j ? ", " : "", mv__bg_num(g, s, &s->ops[j], 'p', p, sizeof p));
   fprintf(g->out, "};\n  MPI_Group grp = world_group(d, %zu);\n  %s(grp, 0, win[%" PRIu32 "]);\n"
           "  MPI_Group_free(&grp);\n", s->nops, s->func, s->ops[0].win);
 }
 
 static void sync_call(struct mv__gen *g, const struct mv_mvt_sig *s, const struct mv_mvt_opv *o)
 {
-  char target[64];
-  snprintf(target, sizeof target, "peer(%" PRIu32 ", %" PRId64 "), ", o->comm, o->peer);
+  char target[160], p[96];
+  snprintf(target, sizeof target, "peer(%" PRIu32 ", %s), ", o->comm, mv__bg_num(g, s, o, 'p', p, sizeof p));
   const char *f = s->func;
   if (!strcmp(f, "MPI_Win_lock"))
     fprintf(g->out, "  MPI_Win_lock(%s, %s0, win[%" PRIu32 "]);\n",
@@ -61,12 +62,12 @@ static void sync_call(struct mv__gen *g, const struct mv_mvt_sig *s, const struc
 static void rma_op(struct mv__gen *g, const struct mv_mvt_sig *s, const struct mv__bg_call *k,
                    const struct mv_mvt_opv *o)
 {
-  char t[48], op[48], n[96], m[96], to[64];
+  char t[48], op[48], n[160], m[160], to[160], x[96];
   mv__bg_type(o, k->reduce, o->bytes, t, sizeof t);
   mv__bg_op(o, op, sizeof op);
-  snprintf(n, sizeof n, "elems(%" PRIu64 ", tsz(%s))", o->bytes, t);
-  snprintf(m, sizeof m, "elems(%" PRIu64 ", tsz(%s))", o->received, t);
-  snprintf(to, sizeof to, "peer(%" PRIu32 ", %" PRId64 ")", o->comm, o->peer);
+  snprintf(n, sizeof n, "elems(%s, tsz(%s))", mv__bg_num(g, s, o, 'b', x, sizeof x), t);
+  snprintf(m, sizeof m, "elems(%s, tsz(%s))", mv__bg_num(g, s, o, 'r', x, sizeof x), t);
+  snprintf(to, sizeof to, "peer(%" PRIu32 ", %s)", o->comm, mv__bg_num(g, s, o, 'p', x, sizeof x));
   const char *f = s->func;
   uint32_t w = o->win;
   if (!strcmp(f, "MPI_Put"))

@@ -8,6 +8,8 @@
 
 #include "internal.h"
 
+struct mv__bg_scale;
+
 struct mv__gen {
   const struct mv_mvt *t;
   const struct mv_benchgen_opts *o;
@@ -17,7 +19,12 @@ struct mv__gen {
   uint64_t maxbytes, slotbytes, nslots, winbytes;
   uint32_t nsyms, nwins;
   size_t npers;                 /* persistent requests: all (header), then made so far (start) */
+  const struct mv__bg_scale *sc;  /* a benchmark for any process count (scale.h), or NULL */
 };
+/* Field f (one of "ptbron", mvt.h's letters) of operation o of signature s as C: the recorded
+ * number, or for any process count its form (scale.h). The result is buf. */
+const char *mv__bg_num(const struct mv__gen *g, const struct mv_mvt_sig *s, const struct mv_mvt_opv *o,
+                       char f, char *buf, size_t n);
 extern const char mv__bg_prelude[];
 /* Writes `static void sI(void) { ... }` for signature i: its MPI call(s). */
 void mv__bg_emit_sig(struct mv__gen *g, size_t i);

@@ -23,8 +23,6 @@ const struct mv__bg_call *mv__bg_call_of(const char *func);
  * replay) or MV_EPARSE (operations that do not fit the function) with msg naming it. */
 int mv__bg_validate(const struct mv_mvt *t, char *msg, size_t msgsize);
 
-#endif
-
 /* Walks a class's grammar call by call (iter.c): mv__bg_next returns the next call's global
  * signature id, or -1 at the end. Depth is bounded by the number of rules + 1. */
 struct mv__bg_frame { const struct mv_mvt_rule *rule; size_t item; uint64_t left; };
@@ -40,3 +38,5 @@ void mv__bg_iter_release(struct mv__bg_iter *it);
  * symbol sym that r belongs to (-1 world or self or unknown); its member list and r's rank. */
 long mv__bg_class_of(const struct mv_mvt *t, uint32_t r);
 const uint32_t *mv__bg_members(const struct mv_mvt *t, uint32_t sym, uint32_t r, size_t *n, size_t *me);
+
+#endif

@@ -2,6 +2,7 @@
  * (DIR/compressed.mvt, or the file itself) dumped, checked and turned into a C+MPI benchmark. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -12,11 +13,18 @@
 static const char usage[] =
   "usage: mpivet benchgen DIR [-o FILE.c] [--print] [--compute-scale X] [--msg-scale Y]\n"
   "                           [--coll-as-p2p OP] [--no-check] [--force]\n"
-  "       mpivet benchgen DIR --compare OTHER\n\n"
+  "       mpivet benchgen DIR --compare OTHER\n"
+  "       mpivet benchgen DIR1 DIR2 DIR3... [-o FILE.c] [options]\n\n"
   "Turn the compressed trace DIR/compressed.mvt (written by mpivet trace) into one standalone\n"
   "C+MPI benchmark that makes the same MPI calls with the same peers, tags and sizes, in loops,\n"
   "and replays the computation between them. Build it with mpicc or smpicc; it takes no\n"
-  "argument (optional: compute scale, message scale) and prints its elapsed time in seconds.\n\n"
+  "argument (optional: compute scale, message scale) and prints its elapsed time in seconds.\n"
+  "With traces of one regular program at 3 or more process counts, the benchmark runs on any\n"
+  "number of ranks: each rank plays the ranks of its region (rank 0, interior, last of a line,\n"
+  "or corners, edges, interior of the grid MPI_Dims_create makes), and peers, sizes, repeat\n"
+  "counts and computation follow forms a + b*x (x = 1, P, D1, D0, 1/P, log2 P, floor or\n"
+  "ceil of log2 P) of the size P (grid D0 x D1)"
+  " fitted to the traces; what does not fit is refused by name.\n\n"
   "  -o, --output FILE.c     write the program there (default: stdout); an existing file is\n"
   "                          kept unless --force\n"
   "  --print                 dump the compressed trace for humans instead\n"
@@ -33,6 +41,8 @@ static const char usage[] =
 
 struct opts {
   const char *out, *dir, *compare;
+  char **dirs;                      /* all trace folders (ndirs > 1: for any process count) */
+  int ndirs;
   int print, check, force;
   struct mv_benchgen_opts gen;
 };
@@ -68,9 +78,11 @@ static int parse(int argc, char **argv, struct opts *o)
     else if (c == '?')
       return MV_EXIT_USAGE;
   }
-  if (optind != argc - 1)
-    return mv_cli_error("benchgen", "expected one trace folder (see --help)");
-  o->dir = argv[optind];
+  if (optind >= argc)
+    return mv_cli_error("benchgen", "expected a trace folder (see --help)");
+  o->dir = argv[optind], o->dirs = argv + optind, o->ndirs = argc - optind;
+  if (o->ndirs > 1 && (o->print || o->compare))
+    return mv_cli_error("benchgen", "--print and --compare take one trace folder");
   return 0;
 }
 
@@ -90,7 +102,8 @@ static int load(const char *dir, struct mv_mvt *t)
 }
 
 struct emit {
-  const struct mv_mvt *t;
+  const struct mv_mvt *const *t;
+  size_t n;
   const struct mv_benchgen_opts *gen;
   char *msg;
   size_t size;
@@ -99,16 +112,17 @@ struct emit {
 static int emit(FILE *fp, void *arg)
 {
   const struct emit *e = arg;
-  return mv_benchgen_emit(e->t, e->gen, fp, e->msg, e->size);
+  return e->n == 1 ? mv_benchgen_emit(e->t[0], e->gen, fp, e->msg, e->size)
+                   : mv_benchgen_emit_scaled(e->t, e->n, e->gen, fp, e->msg, e->size);
 }
 
-static int generate(const struct opts *o, const struct mv_mvt *t)
+static int generate(const struct opts *o, const struct mv_mvt *const *t, size_t n)
 {
   char msg[1024] = "";
   struct stat st;
   if (o->out && !o->force && stat(o->out, &st) == 0)
     return mv_cli_error("benchgen", "%s exists; not overwriting it (--force to replace it)", o->out);
-  struct emit e = {t, &o->gen, msg, sizeof msg};
+  struct emit e = {t, n, &o->gen, msg, sizeof msg};
   int rc = o->out ? mv_cli_write_file("benchgen", o->out, emit, &e) : emit(stdout, &e);
   if (rc < 0)
     return mv_cli_fail("benchgen", rc, "%s", *msg ? msg : mv_strerror(rc));
@@ -137,12 +151,51 @@ static int compare(const struct opts *o, const struct mv_mvt *a)
   return rc ? MV_EXIT_VERDICT : mv_cli_finish(MV_EXIT_OK);
 }
 
+/* The matching check of one trace: 0 to go on, or the exit code. */
+static int check(const struct opts *o, const char *dir, const struct mv_mvt *t)
+{
+  char msg[1024] = "";
+  int rc = o->check ? mv_benchgen_check(t, 2000000000ull, msg, sizeof msg) : 0;
+  if (rc == 1) {
+    fprintf(stderr, "mpivet benchgen: %s: %s\n", dir, msg);
+    return MV_EXIT_VERDICT;
+  }
+  if (rc == MV_ERANGE)
+    fprintf(stderr, "mpivet benchgen: %s: not checked: %s\n", dir, msg);
+  else if (rc)
+    return mv_cli_fail("benchgen", rc, "%s: %s", dir, msg);
+  return 0;
+}
+
+/* Traces at several process counts: loaded, checked, one benchmark for any count. */
+static int generate_scaled(const struct opts *o)
+{
+  struct mv_mvt *t = calloc((size_t)o->ndirs, sizeof *t);
+  const struct mv_mvt **pt = calloc((size_t)o->ndirs, sizeof *pt);
+  int rc = t && pt ? 0 : mv_cli_fail("benchgen", MV_ENOMEM, "%s", mv_strerror(MV_ENOMEM)), n = 0;
+  for (; !rc && n < o->ndirs; n++) {
+    if ((rc = load(o->dirs[n], &t[n])) != 0)
+      break;
+    pt[n] = &t[n];
+    rc = check(o, o->dirs[n], &t[n]);
+  }
+  if (!rc)
+    rc = generate(o, pt, (size_t)o->ndirs);
+  for (int i = 0; i < n && t; i++)
+    mv_mvt_release(&t[i]);
+  free(t);
+  free(pt);
+  return rc;
+}
+
 int cmd_benchgen(int argc, char **argv)
 {
   struct opts o = {.check = 1, .gen = {1, 1, NULL}};
   int rc = parse(argc, argv, &o);
   if (rc)
     return rc == -1 ? mv_cli_finish(MV_EXIT_OK) : rc;
+  if (o.ndirs > 1)
+    return generate_scaled(&o);
   struct mv_mvt t;
   if ((rc = load(o.dir, &t)) != 0)
     return rc;
@@ -156,20 +209,9 @@ int cmd_benchgen(int argc, char **argv)
     mv_mvt_release(&t);
     return rc ? mv_cli_fail("benchgen", rc, "stdout: %s", mv_strerror(rc)) : mv_cli_finish(MV_EXIT_OK);
   }
-  char msg[1024] = "";
-  rc = o.check ? mv_benchgen_check(&t, 2000000000ull, msg, sizeof msg) : 0;
-  if (rc == 1) {
-    fprintf(stderr, "mpivet benchgen: %s: %s\n", o.dir, msg);
-    mv_mvt_release(&t);
-    return MV_EXIT_VERDICT;
-  }
-  if (rc == MV_ERANGE)
-    fprintf(stderr, "mpivet benchgen: %s: not checked: %s\n", o.dir, msg);
-  else if (rc) {
-    mv_mvt_release(&t);
-    return mv_cli_fail("benchgen", rc, "%s: %s", o.dir, msg);
-  }
-  rc = generate(&o, &t);
+  const struct mv_mvt *pt = &t;
+  if ((rc = check(&o, o.dir, &t)) == 0)
+    rc = generate(&o, &pt, 1);
   mv_mvt_release(&t);
   return rc;
 }
