@@ -170,10 +170,13 @@ static void match(struct mv__engine *e, const struct mv__rec *s, const struct mv
   int64_t w = r->enter < s->enter && s->enter <= r->leave ? (int64_t)(s->enter - r->enter) : 0;
   if (e->local[r->loc])
     credit_late_sender(e, r, w, s);
-  struct mv__msg *msg = e->causes && e->local[r->loc] ? mv__vec_push(&e->causes->msgs) : NULL;
+  /* the page draws messages only below MV__PAGE_ITEMS items: one more than that is enough to
+   * tell it to aggregate, so memory for messages does not grow with the trace */
+  int keep = e->causes && e->local[r->loc] && e->causes->msgs.len <= MV__PAGE_ITEMS;
+  struct mv__msg *msg = keep ? mv__vec_push(&e->causes->msgs) : NULL;
   if (msg)
     *msg = (struct mv__msg){s->enter, r->leave, s->loc, r->loc};
-  else if (e->causes && e->local[r->loc])
+  else if (keep)
     e->err = MV_ENOMEM;
   if (s->kind == MV__R_SEND && s->enter < r->enter && r->enter <= s->leave && e->local[s->loc]) {
     mv__credit(e, MV__M_LR, s->loc, s->cp, (int64_t)(r->enter - s->enter));

@@ -1,7 +1,7 @@
 /* `mpivet analyze --html`: one self-contained page (inline CSS, JSON data and script, a canvas; no
  * network): the timeline of every rank (MPI calls and computation, wait states coloured by
  * pattern, messages as lines, the critical path as a thick line with its hand-overs), the metric
- * tree x call path x rank panes and the root causes in plain words. Beyond AGG_ITEMS timeline
+ * tree x call path x rank panes and the root causes in plain words. Beyond MV__PAGE_ITEMS timeline
  * items the timeline is aggregated into bins per rank (MPI and waiting shares) so that the page
  * stays small. */
 #include <stdlib.h>
@@ -13,7 +13,6 @@
 #include "mpivet/error.h"
 #include "mpivet/xml.h"
 
-#define AGG_ITEMS 400000u     /* segments + wait states + messages drawn one by one at most */
 #define AGG_CELLS 400000u     /* bins of all ranks when aggregated */
 
 static const char css[] =
@@ -244,7 +243,7 @@ static int data(const struct page *p)
   size_t items = a->causes.waits.len + a->causes.msgs.len;
   for (uint32_t r = 0; r < p->nrows; r++)
     items += a->tl[p->rows[r]].t.len;
-  int agg = items > AGG_ITEMS, err = 0;
+  int agg = items > MV__PAGE_ITEMS, err = 0;
   fprintf(p->fp, "<script type=\"application/json\" id=\"data\">{\"res\":%llu,\"span\":%llu,\"rows\":[",
           (unsigned long long)a->resolution, (unsigned long long)p->span);
   for (uint32_t r = 0; r < p->nrows; r++)

@@ -280,6 +280,9 @@ struct mv__msg {
   uint64_t send, recv;
   uint32_t from, to;
 };
+/* The HTML page draws timeline segments, wait states and messages one by one up to this many
+ * items, and aggregates them beyond (html.c); the engine keeps at most one message more. */
+#define MV__PAGE_ITEMS 400000u
 /* Critical-path and root-cause input gathered by the analysis processes. */
 struct mv__causes {
   struct mv__vec waits;     /* struct mv__wait */
