@@ -3,17 +3,25 @@
 # stencil-2d), mixed.c (computation, 1 MiB exchanges, small Allreduces) and generated benchmarks
 # (`mpivet trace` of a real run, then `mpivet benchgen`). Each program is linked with walltime.c,
 # which prints rank 0's time from MPI_Init to MPI_Finalize (after barriers) on real MPI and under
-# SMPI alike; the median of RUNS real Open MPI runs is compared with `mpivet simulate` on the
+# SMPI alike; the median of RUNS real runs (Open MPI, or MPICH with MPI=mpich) is compared with `mpivet simulate` on the
 # calibration CAL and on the uncalibrated default platform. As root, the real runs, the traced
 # runs and the simulations run under `chrt -f 20`: the others' load stretches real runs, and SMPI
 # benchmarks a program's computation by the CPU time it takes in the simulator, which a loaded
 # machine inflates too (stencil-2d: 0.086 s simulated without chrt, 0.072 s with, 0.074 s real). Prints one line per program with both ratios predicted/real.
-# Usage: predict.sh CAL [RUNS=5] [NAME...]   (NAME: only these programs)
+# MPI=mpich runs the real programs (and traces) with MPICH instead of Open MPI: give it a calibration
+# made with `mpivet calibrate --mpi mpich`.
+# Usage: [MPI=openmpi|mpich] predict.sh CAL [RUNS=5] [NAME...]   (NAME: only these programs)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/../.." && pwd)
 cal=$1; runs=${2:-5}; shift $(( $# > 1 ? 2 : 1 ))
 mpivet=${MPIVET:-$top/build/bin/mpivet}
 np=${NP:-2}
+mpi=${MPI:-openmpi}
+case $mpi in
+  openmpi) mpicc=mpicc.openmpi; mpirun=(mpirun.openmpi --oversubscribe) ;;
+  mpich) mpicc=mpicc.mpich; mpirun=(mpirun.mpich) ;;
+  *) echo "predict.sh: MPI: expected openmpi or mpich, got \"$mpi\"" >&2; exit 2 ;;
+esac
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 rt=(); [ "$(id -u)" = 0 ] && rt=(chrt -f 20)
@@ -39,12 +47,13 @@ wanted() { [ $# -eq 1 ] && return 0; local n=$1; shift; for w in "$@"; do [ "$w"
 # gen:SOURCE -> a generated benchmark: trace a real run of SOURCE, then benchgen.
 generate() {
   local name=$1 src=$2 args=$3
-  mpicc.openmpi -O2 -I"$top/include" -I"$ex" "$src" -o "$tmp/$name.app" -lm
-  "${rt[@]}" "$mpivet" trace -o "$tmp/$name.tr" -- mpirun.openmpi --oversubscribe -np "$np" "$tmp/$name.app" $args \
+  $mpicc -O2 -I"$top/include" -I"$ex" "$src" -o "$tmp/$name.app" -lm
+  "${rt[@]}" "$mpivet" trace -o "$tmp/$name.tr" -- "${mpirun[@]}" -np "$np" "$tmp/$name.app" $args \
     > "$tmp/$name.trace.log" 2>&1
   "$mpivet" benchgen "$tmp/$name.tr" -o "$tmp/$name.c" > "$tmp/$name.benchgen.log" 2>&1
 }
 
+echo "real runs: $mpi, $np ranks, median of $runs"
 printf "%-20s %10s %12s %8s %12s %8s\n" program "real (s)" "calibrated" ratio "default" ratio
 for p in "${programs[@]}"; do
   IFS='|' read -r name src args <<< "$p"
@@ -53,9 +62,9 @@ for p in "${programs[@]}"; do
     generate "$name" "${src#gen:}" "$args"
     src=$tmp/$name.c; args=""
   fi
-  mpicc.openmpi -O2 -I"$top/include" -I"$ex" "$src" "$here/walltime.c" -o "$tmp/$name" -lm
+  $mpicc -O2 -I"$top/include" -I"$ex" "$src" "$here/walltime.c" -o "$tmp/$name" -lm
   for r in $(seq "$runs"); do
-    "${rt[@]}" mpirun.openmpi --oversubscribe -np "$np" "$tmp/$name" $args | walltime
+    "${rt[@]}" "${mpirun[@]}" -np "$np" "$tmp/$name" $args | walltime
   done > "$tmp/$name.real"
   real=$(median < "$tmp/$name.real")
   sim() { "${rt[@]}" "$mpivet" simulate "$@" --np "$np" --ppn "$np" --cflag "-I$ex" --cflag "$here/walltime.c" \

@@ -17,7 +17,7 @@
 /* calibration.json's "format" and "version" (the JSON documents' table, mpivet/json.h) */
 #define MV_CALIB_FORMAT mv_json_format_name(MV_JSON_CALIBRATION)
 #define MV_CALIB_VERSION MV_JSON_CALIBRATION_VERSION
-#define MV_CALIB_MAX_PIECES 8
+#define MV_CALIB_MAX_PIECES 12   /* up to 8 fitted segments and the clipped tail */
 #define MV_CALIB_MAX_HOSTS 16
 #define MV_CALIB_MAX_MODELS 128   /* kernel models: pooled and per host */
 #define MV_CALIB_MAX_RECORDS 64   /* files of recorded kernel calls */

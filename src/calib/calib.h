@@ -42,6 +42,7 @@ struct calib_run {
   const struct calib_opts *o;
   int rank, size;
   int peer[2];            /* rank paired with rank 0 on the same / another host; -1: none */
+  double timer_s;         /* the time an empty MPI_Wtime interval measures, taken off every timing */
   char *sendbuf, *recvbuf;
   double *ka, *kb, *kc;   /* kernel operands */
 };
@@ -52,6 +53,8 @@ uint64_t calib_random(uint64_t *state);
 /* Network measurement of job j between rank 0 and r->peer[j->pair]: returns the seconds on the
  * rank that times it and 0 elsewhere (so that a sum over ranks gives the value). */
 double calib_net_measure(struct calib_run *r, const struct calib_job *j);
+/* The median of empty MPI_Wtime intervals on this rank (SMPI: its injected smpi/wtime). */
+double calib_timer_overhead(void);
 /* Kernel measurement on this rank; 0 when the kernel is not built in (no CBLAS). */
 double calib_kernel_measure(struct calib_run *r, const struct calib_job *j);
 /* 1 when this build can time BLAS kernels. */

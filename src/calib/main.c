@@ -185,6 +185,7 @@ static int write_rows(const struct calib_run *r, const struct calib_job *jobs, i
 static void run_jobs(struct calib_run *r, const struct calib_job *jobs, int n, double *vals)
 {
   void *load = calib_load_start(r->o->load);
+  r->timer_s = calib_timer_overhead();
   for (int i = 0; i < n; i++) {
     MPI_Barrier(MPI_COMM_WORLD);
     vals[i] = jobs[i].op >= MV_CALIB_DGEMM ? calib_kernel_measure(r, &jobs[i])

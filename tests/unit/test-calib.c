@@ -59,14 +59,16 @@ static void test_network(void)
   ASSERT_DOUBLE_REL(mv_piecewise_eval(&c.os, 1 << 20), 9.096e-7, 1e-6);
   ASSERT_DOUBLE_REL(mv_piecewise_eval(&c.orecv, 1000), 4e-7 + 5e-8, 1e-6);
   ASSERT_DOUBLE_REL(mv_piecewise_eval(&c.ois, 1 << 20), 3e-7 + 1e-12 * 1048576, 1e-6);
-  /* network = ping-pong - os - or: eager 1.1 us + 0.05 ns/B; rendezvous 8 us + 0.25 ns/B, the top
-   * segment: latency 8 us, bandwidth 4 GB/s; eager factors 1.1/8 and (1/0.05e-9)/4e9 = 5. */
-  ASSERT_DOUBLE_REL(c.latency_s, 8e-6, 1e-6);
+  /* network = ping-pong - os - or: eager 1.1 us + 0.05 ns/B; rendezvous 8 us + 0.25 ns/B. The link
+   * latency is the first segment's 1.1 us, the bandwidth the top segment's 4 GB/s; factors: eager
+   * 1 and (1/0.05e-9)/4e9 = 5, rendezvous 8/1.1 and 1. */
+  ASSERT_DOUBLE_REL(c.latency_s, 1.1e-6, 1e-6);
   ASSERT_DOUBLE_REL(c.bandwidth_Bps, 4e9, 1e-6);
   ASSERT_INT_EQ(c.lat_factor.n, 2);
-  ASSERT_DOUBLE_REL(c.lat_factor.p[0].a, 1.1e-6 / 8e-6, 1e-6);
+  ASSERT_DOUBLE_REL(c.lat_factor.p[0].a, 1.0, 1e-6);
   ASSERT_DOUBLE_REL(c.bw_factor.p[0].a, 5.0, 1e-6);
-  ASSERT_DOUBLE_REL(c.lat_factor.p[1].a, 1.0, 1e-6);
+  ASSERT_DOUBLE_REL(c.lat_factor.p[1].a, 8e-6 / 1.1e-6, 1e-6);
+  ASSERT_DOUBLE_REL(c.bw_factor.p[1].a, 1.0, 1e-6);
   ASSERT_DOUBLE_NEAR(c.lat_factor.p[1].from, 4096, 0);
   ASSERT_DOUBLE_REL(c.test_s, 3e-8, 1e-12);
   ASSERT_DOUBLE_REL(c.iprobe_s, 2e-8, 1e-12);

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The 1024-rank HPL simulation of issue 19: the emulated HPL (build.sh with the calibration CAL) at
+# N (default 20000) on a 32 x 32 grid, NB 128, on a calibrated fat tree of 1024 hosts, with the
+# parameters of the thesis' Stampede run (table 1.1): binary-exchange swap, long-modified panel
+# broadcast, look-ahead depth 0. The ring broadcasts (1rM, 2rM) poll with MPI_Iprobe while a
+# panel is on its way, and under SMPI every poll is a simulated call: at 64 ranks and N 5000 the
+# run took more than 10 min with 1rM/depth 1 and 14 s with LnM/depth 0 (LnM does not probe).
+# smpi/simulate-computation:no: the modelled kernels are injected, the rest of HPL's code is not
+# timed (on a loaded machine its CPU time would enter the prediction).
+# Prints HPL's line, the prediction, wall and CPU time and peak memory: /usr/bin/time's maximum
+# resident size counts every page of SMPI_SHARED_MALLOC once per mapping (SimGrid maps the shared
+# block with MAP_POPULATE), so the proportional set size (sampled every 2 s) is also given.
+# The machine is shared: the load average before and after is printed; no real-time priority.
+# Usage: scale-1024.sh CAL [N=20000] [NB=128]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/../.." && pwd)
+cal=$(cd "$1" && pwd); n=${2:-20000}; nb=${3:-128}
+mpivet=${MPIVET:-$top/build/bin/mpivet}
+out=${HPL_OUT:-$(mktemp -d)}
+bash "$here/build.sh" "$out" "$cal" > "$out/build.log"
+d="$out/run-1024-$n"; mkdir -p "$d/wd"; cd "$d"
+sed -e "s/@N@/$n/; s/@NB@/$nb/; s/@P@/32/; s/@Q@/32/" \
+    -E -e 's/^[0-9]+( +BCASTs)/5\1/; s/^[0-9]+( +DEPTHs)/0\1/; s/^[0-9]+( +SWAP )/0\1/' \
+    "$here/hpccinf.in" > hpccinf.txt
+pss_peak() {  # the largest proportional set size (KiB) of smpimain while it runs
+  local max=0 p v
+  while sleep 2; do
+    p=$(pgrep -f "smpimain $out/hpl-smpi" | head -1) || { [ "$max" -gt 0 ] && break; continue; }
+    v=$(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
+    [ "${v:-0}" -gt "$max" ] && { max=$v; echo "$max" > pss.txt; }
+  done
+}
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+pss_peak & sampler=$!
+/usr/bin/time -v -o time.txt "$mpivet" simulate --calibration "$cal" --platform fattree:1024 --np 1024 \
+  --workdir "$d/wd" --cfg smpi/simulate-computation:no "$out/hpl-smpi" > sim.txt
+kill "$sampler" 2>/dev/null || true
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+grep -E '^hpl:|predicted' sim.txt
+awk -F': ' '/Elapsed|User time|System time|Maximum resident/ {print "  " $1 ": " $2}' time.txt
+echo "  peak proportional set size: $(( $(cat pss.txt 2>/dev/null || echo 0) / 1024 )) MiB"
