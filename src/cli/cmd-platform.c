@@ -74,6 +74,8 @@ int cmd_platform(int argc, char **argv)
     return mv_cli_error("platform", "%s", err);
   if (hostfile && np == 0)
     return mv_cli_error("platform", "--hostfile needs --np");
+  if (hostfile && out && strcmp(out, hostfile) == 0)   /* the hostfile would replace the XML */
+    return mv_cli_error("platform", "-o and --hostfile name the same file %s", out);
   int rc = write_to(out, &p, 0, 0, 0);
   if (!rc && hostfile)
     rc = write_to(hostfile, &p, (int)np, (int)ppn, 1);

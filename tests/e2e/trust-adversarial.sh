@@ -83,6 +83,7 @@ bad check --np 4 --resume "$work/dir"
 bad check --engine mpirun --mpi nosuch --np 2 -o "$work/c-$RANDOM"
 bad bench --engine smpi --mpi openmpi --np 2 -o "$work/b-$RANDOM"
 bad platform cluster:2 --hostfile "$work/h" --np 8 --ppn 2
+bad platform cluster:2 -o "$work/same" --hostfile "$work/same" --np 2
 bad simulate --np 0 "$work/none.c"
 bad simulate "$work/garbage"
 bad calibrate
