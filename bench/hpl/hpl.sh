@@ -3,7 +3,7 @@
 # three matrix sizes the median Gflop/s of RUNS real Open MPI runs on this machine against
 # `mpivet simulate` of the emulated HPL on the calibration (ranks on one simulated host with the
 # machine's 2 cores, as the real runs share them), and finally a 1024-rank simulation on a
-# calibrated fat tree (N = 20000, 32 x 32 grid) with its wall time, CPU time and peak memory
+# calibrated fat tree (N = 20000, 32 x 32 grid; scale-1024.sh) with its wall time, CPU time and peak memory
 # (the simulator's proportional set size, sampled every 2 s: the resident size that
 # `mpivet simulate` prints counts the pages of SMPI_SHARED_MALLOC once per mapping, 6 GB for
 # what is 0.3 GB of memory). As root the real runs and the small simulations run under
@@ -43,20 +43,5 @@ for grid in ${HPL_GRIDS:-1x1x1 2x1x2 4x2x2}; do
   done
 done
 [ "${HPL_1024:-1}" = 0 ] && exit 0   # HPL_1024=0: the table only
-d="$out/run-1024"; mkdir -p "$d"; cd "$d"; input 20000 128 32 32
-pss_peak() {  # the largest proportional set size (KiB) of smpimain while it runs
-  local max=0 p v
-  while sleep 2; do
-    p=$(pgrep -f "smpimain $out/hpl-smpi" | head -1) || { [ "$max" -gt 0 ] && break; continue; }
-    v=$(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
-    [ "${v:-0}" -gt "$max" ] && { max=$v; echo "$max" > pss.txt; }
-  done
-}
-pss_peak & sampler=$!
-/usr/bin/time -f "cpu %U s user %S s system, wall %e s" -o time.txt \
-  "$mpivet" simulate --calibration "$cal" --platform fattree:1024 --np 1024 --json "$out/hpl-smpi" \
-  > sim-1024.txt
-kill "$sampler" 2>/dev/null || true
-grep -E '^hpl:' sim-1024.txt
-tail -1 sim-1024.txt
-echo "1024 ranks: $(cat time.txt), peak proportional set size $(( $(cat pss.txt 2>/dev/null || echo 0) / 1024 )) MiB"
+# the 1024-rank run, with the thesis' Stampede parameters (the ring broadcasts poll, see there)
+HPL_OUT="$out" MPIVET="$mpivet" exec bash "$here/scale-1024.sh" "$cal"
