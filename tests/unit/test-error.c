@@ -65,13 +65,10 @@ static void test_read_file(void)
 
 int main(void)
 {
-  if (!mkdtemp(tmpdir))
+  if (mv_test_tmpdir(tmpdir, sizeof tmpdir, NULL) != 0)
     return 1;
   RUN_TEST(test_set_and_text);
   RUN_TEST(test_read_file);
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  if (system(cmd) != 0)
-    fprintf(stderr, "could not remove %s\n", tmpdir);
+  mv_test_tmpdir_done(tmpdir, NULL);
   return TEST_EXIT();
 }

@@ -246,7 +246,7 @@ static void test_insert_by_nprocs(void)
 
 int main(void)
 {
-  if (!mkdtemp(dir))
+  if (mv_test_tmpdir(dir, sizeof dir, NULL) != 0)
     return 1;
   RUN_TEST(test_read_valid);
   RUN_TEST(test_errors);
@@ -256,9 +256,6 @@ int main(void)
   RUN_TEST(test_atomic_abandon);
   RUN_TEST(test_million_rows_bounded);
   RUN_TEST(test_insert_by_nprocs);
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  if (system(cmd) != 0)
-    fprintf(stderr, "could not remove %s\n", dir);
+  mv_test_tmpdir_done(dir, NULL);
   return TEST_EXIT();
 }
