@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "mpivet/error.h"
+
 /* One operation of a call (kinds: enum mv_mvt_op in src/trace/mvt.h, names mv_mvt_op_name).
  * comm: symbolic communicator (0 world, 1 self, k: the k-th creation); peer: relative, so the
  * peer's rank in comm is (rank + peer) mod size; root: rank in comm or -1. */
@@ -63,10 +65,10 @@ struct mv_mvt {
 };
 
 /* Parses n bytes (the whole file). 0, or MV_EPARSE / MV_EUNSUP (newer version) / MV_ENOMEM with
- * "byte N: expected X" in err. */
-int mv_mvt_parse(const uint8_t *p, size_t n, struct mv_mvt *t, char *err, size_t errsize);
-/* Reads DIR/compressed.mvt or a file path; MV_ENOENT / MV_EIO as well. */
-int mv_mvt_read(const char *path, struct mv_mvt *t, char *err, size_t errsize);
+ * what "byte N: expected X" in e (no where). */
+int mv_mvt_parse(const uint8_t *p, size_t n, struct mv_mvt *t, struct mv_error *e);
+/* Reads DIR/compressed.mvt or a file path; MV_ENOENT / MV_EIO as well; where is the path. */
+int mv_mvt_read(const char *path, struct mv_mvt *t, struct mv_error *e);
 void mv_mvt_release(struct mv_mvt *t);
 const char *mv_mvt_op_name(int kind);
 /* The middle of a log bin in ns (the value a replay uses). */

@@ -13,15 +13,14 @@
 
 struct cur {
   const uint8_t *p, *start, *end;
-  char *err;
-  size_t errsize;
+  struct mv_error *e;
   int rc;
 };
 
 static int fail(struct cur *c, int rc, const char *what)
 {
   if (!c->rc)
-    snprintf(c->err, c->errsize, "byte %zu: %s", (size_t)(c->p - c->start), what);
+    mv_error_set(c->e, rc, NULL, 0, 0, "byte %zu: %s", (size_t)(c->p - c->start), what);
   c->rc = c->rc ? c->rc : rc;
   return c->rc;
 }
@@ -342,9 +341,9 @@ static void tables(struct cur *c, struct mv_mvt *t)
     sig(c, t, &t->sigs[t->nsigs]);
 }
 
-int mv_mvt_parse(const uint8_t *p, size_t n, struct mv_mvt *t, char *err, size_t errsize)
+int mv_mvt_parse(const uint8_t *p, size_t n, struct mv_mvt *t, struct mv_error *e)
 {
-  struct cur c = {p, p, p + n, err, errsize, 0};
+  struct cur c = {p, p, p + n, e, 0};
   uint64_t nc;
   memset(t, 0, sizeof *t);
   header(&c, t);
@@ -363,22 +362,14 @@ int mv_mvt_parse(const uint8_t *p, size_t n, struct mv_mvt *t, char *err, size_t
   return c.rc;
 }
 
-int mv_mvt_read(const char *path, struct mv_mvt *t, char *err, size_t errsize)
+int mv_mvt_read(const char *path, struct mv_mvt *t, struct mv_error *e)
 {
-  FILE *f = fopen(path, "rb");
-  memset(t, 0, sizeof *t);
-  if (!f) {
-    snprintf(err, errsize, "cannot open it");
-    return MV_ENOENT;
-  }
   char *buf = NULL;
   size_t n = 0;
-  int rc = mv_read_stream(f, &buf, &n);
-  fclose(f);
-  if (rc == 0)
-    rc = mv_mvt_parse((const uint8_t *)buf, n, t, err, errsize);
-  else
-    snprintf(err, errsize, "%s", rc == MV_ENOMEM ? "out of memory" : "read error");
+  memset(t, 0, sizeof *t);
+  int rc = mv_read_file(path, 0, &buf, &n, e);
+  if (rc == 0 && (rc = mv_mvt_parse((const uint8_t *)buf, n, t, e)) != 0 && e)
+    snprintf(e->where, sizeof e->where, "%s", path);   /* the parser knows bytes, not names */
   free(buf);
   return rc;
 }

@@ -443,10 +443,10 @@ static void test_truncated(void)
     fputs("not an archive", f);
     fclose(f);
   }
-  char err[256];
+  struct mv_error err;
   struct mv_analysis *b = NULL;
-  ASSERT_TRUE(mv_analyze_trace(path, NULL, &b, err, sizeof err) < 0);
-  ASSERT_TRUE(b == NULL && strstr(err, "not an OTF2") != NULL);
+  ASSERT_TRUE(mv_analyze_trace(path, NULL, &b, &err) < 0);
+  ASSERT_TRUE(b == NULL && strstr(mv_test_errtext(&err), "not an OTF2") != NULL);
 }
 
 static void test_no_overlap(void)
