@@ -23,5 +23,12 @@ struct mv_error;
  * MV_ENOENT (no such file), MV_EIO (cannot open or read), MV_ERANGE (larger than max) or
  * MV_ENOMEM, with the reason in e ("PATH: No such file or directory", "PATH: read error"). */
 int mv_read_file(const char *path, size_t max, char **buf, size_t *len, struct mv_error *e);
+/* A parser of a whole text: ctx is the parser's object, name the text's name in messages. */
+typedef int mv_text_parser(void *ctx, const char *name, const char *text, size_t len,
+                           struct mv_error *e);
+/* mv_read_file, then parse(ctx, path, text, len, e): the one read-then-parse of every file
+ * reader. Returns mv_read_file's error or parse's value. */
+int mv_parse_file(const char *path, size_t max, mv_text_parser *parse, void *ctx,
+                  struct mv_error *e);
 
 #endif

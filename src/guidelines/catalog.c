@@ -197,6 +197,12 @@ int mv_catalog_parse(struct mv_catalog *cat, const char *text, size_t len, const
   return 0;
 }
 
+static int parse_text(void *cat, const char *name, const char *text, size_t len,
+                      struct mv_error *e)
+{
+  return mv_catalog_parse(cat, text, len, name, e);
+}
+
 int mv_catalog_load(struct mv_catalog *cat, const char *path, struct mv_error *e)
 {
   char share[4096];
@@ -206,13 +212,7 @@ int mv_catalog_load(struct mv_catalog *cat, const char *path, struct mv_error *e
       return mv_error_set(e, rc, "guidelines.catalog", 0, 0, "not found in share/mpivet");
     path = share;
   }
-  char *text = NULL;
-  size_t len = 0;
-  int rc = mv_read_file(path, 0, &text, &len, e);
-  if (rc == 0)
-    rc = mv_catalog_parse(cat, text, len, path, e);
-  free(text);
-  return rc;
+  return mv_parse_file(path, 0, parse_text, cat, e);
 }
 
 void mv_guideline_label(const struct mv_guideline *gl, char *buf, size_t size)

@@ -267,15 +267,15 @@ int mv_expect_parse(struct mv_expect_file *f, const char *name, const char *text
   return 0;
 }
 
+static int parse_text(void *f, const char *name, const char *text, size_t len,
+                      struct mv_error *e)
+{
+  return mv_expect_parse(f, name, text, len, e);
+}
+
 int mv_expect_parse_file(struct mv_expect_file *f, const char *path, struct mv_error *e)
 {
-  char *buf = NULL;
-  size_t len = 0;
-  int rc = mv_read_file(path, 0, &buf, &len, e);
-  if (rc == 0)
-    rc = mv_expect_parse(f, path, buf, len, e);
-  free(buf);
-  return rc;
+  return mv_parse_file(path, 0, parse_text, f, e);
 }
 
 const struct mv_expectation *mv_expect_find(const struct mv_expect_file *f, const char *callpath,

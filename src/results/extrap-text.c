@@ -246,15 +246,14 @@ int mv_extrap_parse(struct mv_extrap *x, const char *name, const char *text, siz
   return mv_error_ensure(e, rc, name);
 }
 
+static int parse_any(void *x, const char *name, const char *text, size_t len, struct mv_error *e)
+{
+  return mv_extrap_parse(x, name, text, len, e);
+}
+
 int mv_extrap_read(struct mv_extrap *x, const char *path, struct mv_error *e)
 {
-  char *buf = NULL;
-  size_t len = 0;
-  int rc = mv_read_file(path, 0, &buf, &len, e);
-  if (rc == 0)
-    rc = mv_extrap_parse(x, path, buf, len, e);
-  free(buf);
-  return rc;
+  return mv_parse_file(path, 0, parse_any, x, e);
 }
 
 int mv_extrap_sniff(const char *path)

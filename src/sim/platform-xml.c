@@ -452,15 +452,16 @@ int mv_platform_xml_hosts_parse(const char *text, size_t len, const char *name,
   return rc;
 }
 
+static int parse_text(void *h, const char *name, const char *text, size_t len,
+                      struct mv_error *e)
+{
+  return mv_platform_xml_hosts_parse(text, len, name, h, e);
+}
+
 int mv_platform_xml_hosts(const char *path, struct mv_platform_hosts *h, struct mv_error *e)
 {
-  char *text = NULL;
-  size_t len = 0;
   memset(h, 0, sizeof *h);
-  int rc = mv_read_file(path, MAX_FILE, &text, &len, e);
-  rc = rc ? rc : mv_platform_xml_hosts_parse(text, len, path, h, e);
-  free(text);
-  return rc;
+  return mv_parse_file(path, MAX_FILE, parse_text, h, e);
 }
 
 int mv_platform_hosts_name(const struct mv_platform_hosts *h, long i, char *buf, size_t size)

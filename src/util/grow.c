@@ -81,3 +81,15 @@ int mv_read_file(const char *path, size_t max, char **buf, size_t *len, struct m
     return mv_error_set(e, rc, path, 0, 0, "%s", rc == MV_EIO ? "read error" : mv_strerror(rc));
   return 0;
 }
+
+int mv_parse_file(const char *path, size_t max, mv_text_parser *parse, void *ctx,
+                  struct mv_error *e)
+{
+  char *text = NULL;
+  size_t len = 0;
+  int rc = mv_read_file(path, max, &text, &len, e);
+  if (rc == 0)
+    rc = parse(ctx, path, text, len, e);
+  free(text);
+  return rc;
+}
