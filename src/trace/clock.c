@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
+#include "emit.h"
 #include "state.h"
 
 uint64_t mv__mono_ns(void)

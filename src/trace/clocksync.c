@@ -5,6 +5,8 @@
  * MPI_Finalize; the archive writer interpolates linearly between the two. On one node every
  * offset is 0 by construction: a ping-pong estimate between oversubscribed ranks was off by up
  * to 2.5 ms (docs/analyze.md, lock chain). Under SMPI all ranks share the simulated clock. */
+#include "clock.h"
+#include "emit.h"
 #include "state.h"
 
 #define MV__PINGS 16

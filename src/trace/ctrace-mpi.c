@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "ctrace.h"
+#include "output.h"
 #include "state.h"
 
 #define TAG 7411

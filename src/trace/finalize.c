@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "archive.h"
+#include "output.h"
+#include "say.h"
 #include "state.h"
 
 #define OTF2_MPI_USE_PMPI

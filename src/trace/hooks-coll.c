@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "emit.h"
 #include "hooks.h"
 #include "mvt.h"
 #include "state.h"
+#include "tables.h"
 
 /* From the communicator table; MPI is asked only for communicators it does not hold
  * (inter-communicators). */

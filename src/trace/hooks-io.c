@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit.h"
 #include "hooks.h"
 #include "state.h"
+#include "tables.h"
 
 /* 32-bit FNV-1a of the path: the file's id in every rank's records (archive.h) */
 static uint32_t file_hash(const char *path)

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit.h"
 #include "hooks.h"
 #include "state.h"
+#include "tables.h"
 
 /* mv__bytes' cold path: asks MPI and caches the size of a predefined (named) datatype. */
 int mv__type_size(MPI_Datatype type)

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "emit.h"
 #include "hooks.h"
 #include "state.h"
+#include "tables.h"
 
 #define LEVEL_ALL (OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY)
 

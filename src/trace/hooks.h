@@ -8,7 +8,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "clock.h"
+#include "emit.h"
 #include "state.h"
+#include "tables.h"
 #include "trace-regions.h"
 
 #define MV__CALLER ((uintptr_t)__builtin_return_address(0))

@@ -12,6 +12,8 @@
 
 #include "hooks.h"
 #include "mpivet/trace-files.h"
+#include "options.h"
+#include "say.h"
 #include "state.h"
 
 static int parse_size(const char *s, size_t *out)

@@ -10,6 +10,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "clock.h"
+#include "emit.h"
+#include "say.h"
 #include "state.h"
 
 void mv__say(const char *fmt, ...)

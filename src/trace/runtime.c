@@ -15,9 +15,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
+#include "emit.h"
 #include "hooks.h"
 #include "mpivet/world.h"
+#include "options.h"
+#include "output.h"
+#include "say.h"
 #include "state.h"
+#include "tables.h"
 
 #define MV__MAX_STACK 16  /* MPIVET_TRACE_CALLSTACK's limit (options.c) */
 #define MV__OWN_FRAMES 6  /* the tracer's frames above the wrapper's caller, at most */

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit.h"
 #include "state.h"
+#include "tables.h"
 
 void *mv__grow(void *p, size_t *cap, size_t elem)
 {
