@@ -377,6 +377,8 @@ int mv_mvt_read(const char *path, struct mv_mvt *t, char *err, size_t errsize)
   fclose(f);
   if (rc == 0)
     rc = mv_mvt_parse((const uint8_t *)buf, n, t, err, errsize);
+  else if (rc == MV_ERANGE)
+    snprintf(err, errsize, "not a regular file, and longer than %zu bytes", MV_READ_STREAM_MAX);
   else
     snprintf(err, errsize, "%s", rc == MV_ENOMEM ? "out of memory" : "read error");
   free(buf);
