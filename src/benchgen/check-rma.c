@@ -57,6 +57,18 @@ static int wait_for(struct rank *R, uint64_t key, uint64_t ord)
   return 0;
 }
 
+/* The signalling side of key h counts once (post, complete; wait 0), or the waiting side takes
+ * its turn and R waits until the signals pass it (start, wait; wait 1). */
+static int count_turn(struct sim *s, struct rank *R, uint64_t h, int wait)
+{
+  long k = mv__bg_key(s, h);
+  if (k < 0)
+    return MV_ENOMEM;
+  if (!wait)
+    return s->sends[k]++, 0;
+  return wait_for(R, h, s->recvs[k]++);
+}
+
 /* The world rank of member peer (relative to r) of communicator sym; -1 when r has none. */
 static long member(const struct sim *s, uint32_t r, uint32_t sym, int64_t peer)
 {
@@ -83,14 +95,10 @@ static int group(struct sim *s, uint32_t r, const struct mv_mvt_sig *g, int whic
       return snprintf(s->msg, s->msgsize, "rank %" PRIu32 " names a group member in communicator %" PRIu32
                       " but belongs to none with that number", r, g->ops[i].comm), MV_EPARSE;
     m[i] = (uint32_t)x;
-    uint64_t h = which == 0 ? epoch_key(wg->w, m[i], r, EXPOSE) : epoch_key(wg->w, r, m[i], EXPOSE);
-    long k = mv__bg_key(s, h);
-    if (k < 0)
-      return MV_ENOMEM;
-    if (which == 0)
-      s->sends[k]++;
-    else if (wait_for(R, h, s->recvs[k]++))
-      return MV_ENOMEM;
+    int rc = which == 0 ? count_turn(s, R, epoch_key(wg->w, m[i], r, EXPOSE), 0)
+                        : count_turn(s, R, epoch_key(wg->w, r, m[i], EXPOSE), 1);
+    if (rc)
+      return rc;
   }
   return 0;
 }
@@ -104,14 +112,9 @@ static int epoch_end(struct sim *s, uint32_t r, uint32_t w, int which)
     return MV_ENOMEM;
   for (size_t i = 0; i < wg->n[which]; i++) {
     uint32_t x = wg->grp[which][i];
-    uint64_t h = which == 1 ? epoch_key(w, r, x, ACCESS) : epoch_key(w, x, r, ACCESS);
-    long k = mv__bg_key(s, h);
-    if (k < 0)
-      return MV_ENOMEM;
-    if (which == 1)
-      s->sends[k]++;
-    else if (wait_for(R, h, s->recvs[k]++))
-      return MV_ENOMEM;
+    int rc = which == 1 ? count_turn(s, R, epoch_key(w, r, x, ACCESS), 0) : count_turn(s, R, epoch_key(w, x, r, ACCESS), 1);
+    if (rc)
+      return rc;
   }
   wg->n[which] = 0;
   return 0;
