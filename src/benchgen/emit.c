@@ -316,6 +316,7 @@ static void main_fn(struct mv__gen *g)
           "    MPI_Abort(MPI_COMM_WORLD, 2);\n  }\n"
           "  win_bytes = (size_t)(WINBYTES * msg_scale) + 64;\n"
           "  MPI_Op_create(user_fn, 1, &user_op);\n"
+          "  lk_init();\n"
           "  for (int i = 0; i < NPERS; i++)\n    pers[i] = MPI_REQUEST_NULL;\n");
   for (size_t k = 0; k < g->t->nclasses; k++)
     if (g->sc)
