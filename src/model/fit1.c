@@ -222,16 +222,17 @@ static void search_two(const struct ctx *c, struct hyp *best)
     }
 }
 
-/* Two terms are worth a search only when one term leaves more misfit than the noise explains. */
-static int lack_of_fit(const struct ctx *c, const struct hyp *one, double alpha)
+/* h leaves more misfit than the noise explains (F test of its residual against the pure
+ * error): two terms are then worth a search, or a relaxed constraint. */
+static int lack_of_fit(const struct ctx *c, const struct hyp *h, double alpha)
 {
   const struct mv__prep *p = &c->prep;
-  if (c->n < 5 || isnan(one->wrss) || one->wrss <= 1e-20 * (double)c->n)
+  double rdf = (double)c->n - 1.0 - (double)h->nterms;
+  if (c->n < 5 || isnan(h->wrss) || h->wrss <= 1e-20 * (double)c->n)
     return 0;
   if (p->pe_df < 1.0 || !(p->pe_var > 0.0))
     return 1;
-  double f = one->wrss / (double)(c->n - 2) / p->pe_var;
-  return f > mv_stats_f_quantile(1.0 - alpha, (double)(c->n - 2), p->pe_df);
+  return h->wrss / rdf / p->pe_var > mv_stats_f_quantile(1.0 - alpha, rdf, p->pe_df);
 }
 
 /* Every one-term fit that keeps the cost >= 0 at x = 1 misfits (lack of fit against the
@@ -254,6 +255,21 @@ static void search_relaxed(struct ctx *c, struct hyp *one, int *top, size_t ntop
   c->relaxed = 0;
 }
 
+/* The same for two terms: every sum that keeps the cost >= 0 at x = 1 still misfits, and one
+ * negative there only below the measured range fits RELAX_GAIN times better (c0 + c1 x^2 +
+ * c2 log2 x with c0 < 0, Extra-P's one_parameter_6 met3). */
+static void relax_two(struct ctx *c, struct hyp *two, double alpha)
+{
+  struct hyp r;
+  if (c->decreasing || c->relaxed || !lack_of_fit(c, two, alpha))
+    return;
+  c->relaxed = 1;
+  search_two(c, &r);
+  c->relaxed = 0;
+  if (!isnan(r.wrss) && (isnan(two->wrss) || RELAX_GAIN * r.wrss < two->wrss))
+    *two = r;
+}
+
 static void select_robust(struct ctx *c, const struct mv_fit_options *o, struct hyp *out,
                           int *top, size_t ntop)
 {
@@ -266,6 +282,7 @@ static void select_robust(struct ctx *c, const struct mv_fit_options *o, struct 
   rss[1] = lv[1].wrss;
   if (o->max_terms >= 2 && lack_of_fit(c, &lv[1], o->alpha)) {
     search_two(c, &lv[2]);
+    relax_two(c, &lv[2], o->alpha);
     rss[2] = lv[2].wrss;
     for (int l = 1; l < NLEVELS; l++)
       if (!isnan(rss[l]))

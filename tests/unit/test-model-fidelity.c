@@ -126,6 +126,28 @@ static void test_extrap_segmented(void)
   ASSERT_INT_EQ(n, 0);
 }
 
+/* x^2 / 1e6 + log2(x / 500) at x = 1000..16000: 2, 6, 19, 68, 261 (Extra-P's one_parameter_6
+ * met3, whose test asserts the leading x^2). Its constant, -log2 500 = -8.966, makes the cost
+ * negative at x = 1, so only the relaxed two-term search (cost >= 0 where measured) finds it;
+ * before, the answer was one term, x^(7/4) log2 x. */
+static void test_two_terms_negative_constant(void)
+{
+  static const double x[] = {1000, 2000, 4000, 8000, 16000};
+  double y[5];
+  for (int i = 0; i < 5; i++)
+    y[i] = x[i] * x[i] / 1e6 + log2(x[i] / 500);
+  struct mv_model m;
+  ASSERT_INT_EQ(fit(x, y, 5, 1, &m), 0);
+  ASSERT_INT_EQ(m.fn.nterms, 2);
+  ASSERT_DOUBLE_NEAR(m.fn.constant, -log2(500), 1e-6);
+  for (int j = 0; j < 2; j++) {
+    int sq = m.fn.terms[j].f[0].poly == 2;
+    ASSERT_DOUBLE_NEAR(m.fn.terms[j].f[0].poly, sq ? 2 : 0, 0);
+    ASSERT_DOUBLE_NEAR(m.fn.terms[j].f[0].log, sq ? 0 : 1, 0);
+    ASSERT_DOUBLE_NEAR(m.fn.terms[j].coef, sq ? 1e-6 : 1, 1e-9);
+  }
+}
+
 /* Two parameters, falling along x (Extra-P's strong_scaling/two_parameter_7.txt has this shape:
  * 2000/x + y): the line along x is modeled with x^-e terms the multi-parameter space does not
  * hold; it must not index past that space (it crashed), and the x^-1 term must be used. */
@@ -197,5 +219,6 @@ int main(void)
   RUN_TEST(test_extrap_segmented);
   RUN_TEST(test_few_points);
   RUN_TEST(test_strong_scaling);
+  RUN_TEST(test_two_terms_negative_constant);
   return TEST_EXIT();
 }
