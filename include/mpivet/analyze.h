@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "mpivet/error.h"
+
 /* Collective data movement between analysis processes (all processes call each function). */
 struct mv_analyze_exchange {
   int rank, size;
@@ -24,10 +26,10 @@ struct mv_analysis;   /* the result: metric tree x call path x rank */
 
 /* Analyze the archive whose anchor file (traces.otf2) is `anchor`. ex == NULL: serial.
  * In parallel, only process 0 gets *out (others get NULL). Errors: MV_EIO (unreadable
- * archive), MV_EPARSE (malformed definitions), MV_ENOMEM; err gets a one-line reason.
+ * archive), MV_EPARSE (malformed definitions), MV_ENOMEM; e gets the reason.
  * A truncated or partly unreadable trace is analyzed as far as possible and marked partial. */
 int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex,
-                     struct mv_analysis **out, char *err, size_t errlen);
+                     struct mv_analysis **out, struct mv_error *e);
 void mv_analysis_free(struct mv_analysis *a);
 
 /* Inclusive value (seconds, or occurrences for counters) of metric `key` (e.g. "late_sender",

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "mpivet/error.h"
+
 /* One operation of a call (kinds: enum mv_mvt_op in src/trace/mvt.h, names mv_mvt_op_name).
  * comm: symbolic communicator (0 world, 1 self, k: the k-th creation); peer: relative, so the
  * peer's rank in comm is (rank + peer) mod size; root: rank in comm or -1. */
@@ -29,9 +31,9 @@ struct mv_mvt_sig {
 };
 struct mv_mvt_item { uint64_t sym, count; };   /* sym: signature * 2, or rule * 2 + 1 */
 struct mv_mvt_rule { size_t n; struct mv_mvt_item *items; };
-/* Times of one signature in a class (ns): values in all (calls x ranks), their sum, the first
- * value (summed over the ranks), and the log bins (mvt.h) of the other values with relative
- * weights (the file keeps them relative to the fullest bin, MV_MVT_WEIGHT_MAX). */
+/* Times of one call item of a class's grammar (ns): values in all (calls x ranks), their sum,
+ * the first value (summed over the ranks), and the log bins (mvt.h) of the other values with
+ * relative weights (the file keeps them relative to the fullest bin, MV_MVT_WEIGHT_MAX). */
 struct mv_mvt_hist { size_t n; uint32_t *bin; uint64_t *weight; uint64_t values, sum, first; };
 struct mv_mvt_class {
   size_t nranks;
@@ -42,7 +44,12 @@ struct mv_mvt_class {
   struct mv_mvt_rule *rules;        /* rule r refers only to signatures and rules < r */
   struct mv_mvt_rule main;          /* items refer to local signatures */
   uint64_t span_ns;                 /* longest MPI_Init..MPI_Finalize of its ranks */
-  struct mv_mvt_hist *comp, *dur;   /* per local signature: computation before, call time */
+  /* Items flattened: rule 0's items, rule 1's, ..., then main's (mv_mvt_item_at). Per item that
+   * is a call: the computation before it and its time, where it stands in the grammar (one
+   * signature after short work in one place and long work in another keeps both); empty
+   * histograms for loops. */
+  size_t nitems;
+  struct mv_mvt_hist *comp, *dur;
 };
 struct mv_mvt_comm { uint32_t id, sym; size_t n; uint32_t *members; };  /* world ranks, in order */
 struct mv_mvt {
@@ -63,17 +70,19 @@ struct mv_mvt {
 };
 
 /* Parses n bytes (the whole file). 0, or MV_EPARSE / MV_EUNSUP (newer version) / MV_ENOMEM with
- * "byte N: expected X" in err. */
-int mv_mvt_parse(const uint8_t *p, size_t n, struct mv_mvt *t, char *err, size_t errsize);
-/* Reads DIR/compressed.mvt or a file path; MV_ENOENT / MV_EIO as well. */
-int mv_mvt_read(const char *path, struct mv_mvt *t, char *err, size_t errsize);
+ * what "byte N: expected X" in e (no where). */
+int mv_mvt_parse(const uint8_t *p, size_t n, struct mv_mvt *t, struct mv_error *e);
+/* Reads DIR/compressed.mvt or a file path; MV_ENOENT / MV_EIO as well; where is the path. */
+int mv_mvt_read(const char *path, struct mv_mvt *t, struct mv_error *e);
 void mv_mvt_release(struct mv_mvt *t);
 const char *mv_mvt_op_name(int kind);
 /* The middle of a log bin in ns (the value a replay uses). */
 double mv_mvt_bin_ns(uint32_t bin);
-/* Calls per rank of each of the class's signatures (calls[nsigs], the grammar expanded,
- * saturating at UINT64_MAX); 0 or MV_ENOMEM. */
-int mv_mvt_sig_calls(const struct mv_mvt_class *c, uint64_t *calls);
+/* Flattened item i of a class (rules in order, then main); NULL beyond nitems. */
+const struct mv_mvt_item *mv_mvt_item_at(const struct mv_mvt_class *c, size_t i);
+/* How often each flattened item runs per rank (runs[nitems]: its repeat count times the runs
+ * of its rule; saturating at UINT64_MAX); 0 or MV_ENOMEM. */
+int mv_mvt_item_runs(const struct mv_mvt_class *c, uint64_t *runs);
 /* Total calls a class makes (the grammar expanded, counts multiplied); UINT64_MAX on overflow. */
 uint64_t mv_mvt_class_calls(const struct mv_mvt_class *c);
 /* Human-readable dump of the whole file. */

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "mpivet/error.h"
 #include "mpivet/json.h"
 #include "mpivet/platform.h"
 
@@ -93,8 +94,8 @@ struct mv_calib_data {
 void mv_calib_data_init(struct mv_calib_data *d);
 void mv_calib_data_release(struct mv_calib_data *d);
 /* Read mpivet-calib's CSV (header order,op,rank,host,pair,bytes,m,n,k,rep,seconds). MV_EPARSE with
- * "file:line:column: expected X, got \"Y\"" in err for a bad row. */
-int mv_calib_data_read(FILE *fp, const char *name, struct mv_calib_data *d, char *err, size_t errsize);
+ * "file:line:column: expected X, got \"Y\"" in e for a bad row. */
+int mv_calib_data_read(FILE *fp, const char *name, struct mv_calib_data *d, struct mv_error *e);
 
 /* Replace every kernel's samples in d by those in rec (recorded application calls), for each
  * kernel that rec has; host names are carried over. MV_ENOMEM, MV_EINVAL (too many hosts). */
@@ -158,9 +159,9 @@ int mv_calib_fit_network(const struct mv_calib_data *d, struct mv_calibration *c
 int mv_calib_fit_kernels(const struct mv_calib_data *d, struct mv_calibration *c);
 
 /* The calibrated platform: spec (NULL: "cluster:<hosts>") with calibrated speed, links and
- * loopback. err gets the spec error. */
+ * loopback. e gets the spec error. */
 int mv_calib_platform(const struct mv_calibration *c, const char *spec, int hosts,
-                      struct mv_platform *p, char *err, size_t errsize);
+                      struct mv_platform *p, struct mv_error *e);
 /* The SMPI settings, one "key:value" per line (smpirun --cfg=key:value). */
 int mv_calib_write_settings(const struct mv_calibration *c, FILE *fp);
 /* C header with the chosen kernel models for include/mpivet/emulate.h. */
@@ -184,8 +185,8 @@ struct mv_calib_folder {
   size_t nsettings;
 };
 /* Check and read a folder: every file present, calibration.json of MV_CALIB_FORMAT version
- * MV_CALIB_VERSION. MV_ENOENT / MV_EPARSE / MV_EUNSUP (other version) with a message in err. */
-int mv_calib_folder_load(const char *dir, struct mv_calib_folder *f, char *err, size_t errsize);
+ * MV_CALIB_VERSION. MV_ENOENT / MV_EPARSE / MV_EUNSUP (other version) with the message in e. */
+int mv_calib_folder_load(const char *dir, struct mv_calib_folder *f, struct mv_error *e);
 void mv_calib_folder_release(struct mv_calib_folder *f);
 /* Top-level number or string member of a JSON object text (nested values skipped); MV_ENOENT when
  * absent, MV_EPARSE on malformed JSON. */

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "mpivet/error.h"
 #include "mpivet/extrap.h"
 #include "mpivet/results.h"
 
@@ -15,9 +16,9 @@ struct mv_convert_options {
 /* Read a results.csv into x (x initialised and empty). Kernels are "op" or "op:impl" per metric;
  * parameters "p" and, with several message sizes, "msize". Invalid rows are left out. */
 int mv_convert_results_to_extrap(const char *path, const struct mv_convert_options *opt,
-                                 struct mv_extrap *x, char *err, size_t errsize);
+                                 struct mv_extrap *x, struct mv_error *e);
 /* Write x as results.csv rows (run 0, engine "extrap", rep = index of the value at its point). */
 int mv_convert_extrap_to_results(const struct mv_extrap *x, struct mv_results_writer *w,
-                                 char *err, size_t errsize);
+                                 struct mv_error *e);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "mpivet/error.h"
 #include "mpivet/results.h"
 
 struct mv_group {
@@ -30,13 +31,12 @@ struct mv_dataset {
   long rows;                   /* rows read */
   size_t *index_;              /* private hash index */
   size_t index_cap_;
-  char error[512];             /* "file:line:col: ..." after a failed load */
 };
 
 void mv_dataset_init(struct mv_dataset *ds);
 void mv_dataset_release(struct mv_dataset *ds);
-/* Add every row of a results.csv file. On error ds->error holds the message. */
-int mv_dataset_load(struct mv_dataset *ds, const char *path);
+/* Add every row of a results.csv file. On error e gets where ("file:line:column") and what. */
+int mv_dataset_load(struct mv_dataset *ds, const char *path, struct mv_error *e);
 /* Add one row (valid rows into values, invalid ones counted). */
 int mv_dataset_add(struct mv_dataset *ds, const struct mv_row *row);
 /* Valid values in every group: 0 when the file held no measurement (header only, or every

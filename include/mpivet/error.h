@@ -35,17 +35,26 @@ const char *mv_strerror(int err);
 /* The context of an error: a function that can fail on its input takes a struct mv_error *
  * (NULL: the caller wants the value only), fills it and returns the same MV_E* value; src/cli
  * prints mv_error_text. */
+#define MV_ERROR_PART_SIZE 512
 struct mv_error {
-  int code;          /* the MV_E* value returned; 0 when nothing failed */
-  char where[512];   /* the input: "results.csv:12:7", "calibration.json", or "" */
-  char what[512];    /* "expected a number, got \"abc\"", "No such file or directory" */
+  int code;                       /* the MV_E* value returned; 0 when nothing failed */
+  char where[MV_ERROR_PART_SIZE]; /* the input: "results.csv:12:7", "calibration.json", or "" */
+  char what[MV_ERROR_PART_SIZE];  /* "expected a number, got \"abc\"", "No such file or directory" */
 };
 
 /* Records code in e (when not NULL): where is file[:line[:column]] (a line or column of 0 is
  * left out; file NULL: no place), what is the printf text. Returns code. */
 int mv_error_set(struct mv_error *e, int code, const char *file, long line, long column,
                  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-/* "where: what" (what alone without a place) in buf; returns buf. */
+/* Nothing failed yet: code 0, where and what empty (e may be NULL). */
+void mv_error_clear(struct mv_error *e);
+/* For a failure nobody described since mv_error_clear (code < 0, e->code 0): records code with
+ * mv_strerror's text at file (NULL: no place). Returns code. An entry point that clears e on
+ * entry and ends with this always leaves a message for a failure. */
+int mv_error_ensure(struct mv_error *e, int code, const char *file);
+/* "where: what" (what alone without a place) in buf; returns buf. A buffer of
+ * MV_ERROR_TEXT_SIZE bytes holds any text whole. */
+#define MV_ERROR_TEXT_SIZE (2 * MV_ERROR_PART_SIZE + 2)
 const char *mv_error_text(const struct mv_error *e, char *buf, size_t size);
 
 #endif

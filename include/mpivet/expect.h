@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "mpivet/error.h"
 #include "mpivet/model.h"
 #include "mpivet/sizelist.h"
 
@@ -98,8 +99,8 @@ void mv_expect_file_release(struct mv_expect_file *f);
 /* Parse text; name is used in errors "name:line:column: expected ..., got ...". A UTF-8
  * byte-order mark is skipped; two expectations for one function, metric and size are an error. */
 int mv_expect_parse(struct mv_expect_file *f, const char *name, const char *text, size_t len,
-                    char *err, size_t errsize);
-int mv_expect_parse_file(struct mv_expect_file *f, const char *path, char *err, size_t errsize);
+                    struct mv_error *e);
+int mv_expect_parse_file(struct mv_expect_file *f, const char *path, struct mv_error *e);
 /* The expectation for (callpath, metric) at size: the first line with that msize=, else the
  * first line without msize= (also for size NULL: a series without a fixed size), or NULL. */
 const struct mv_expectation *mv_expect_find(const struct mv_expect_file *f, const char *callpath,

@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "mpivet/error.h"
+
 #define MV_EXTRAP_MAX_PARAMS 4   /* Extra-P reads at most 4 parameters */
 
 struct mv_extrap_kernel {
@@ -31,11 +33,12 @@ void mv_extrap_release(struct mv_extrap *x);
 /* Is the file Extra-P input (text, JSON or JSON Lines) rather than results.csv? Looks at the
  * first word that is not blank or a # comment: "{" or an Extra-P keyword. 0 when unreadable. */
 int mv_extrap_sniff(const char *path);
-/* Parse a file (text, JSON or JSON Lines as Extra-P 4.x reads them); on error err (if non-NULL) gets "file:line:column: expected ...". */
-int mv_extrap_read(struct mv_extrap *x, const char *path, char *err, size_t errsize);
+/* Parse a file (text, JSON or JSON Lines as Extra-P 4.x reads them); on error e (if non-NULL)
+ * gets where "file:line:column" and what "expected ...". */
+int mv_extrap_read(struct mv_extrap *x, const char *path, struct mv_error *e);
 /* Parse text in memory (name is used in error messages); "{" first means JSON or JSON Lines. */
 int mv_extrap_parse(struct mv_extrap *x, const char *name, const char *text, size_t len,
-                    char *err, size_t errsize);
+                    struct mv_error *e);
 /* Write the text format to a path atomically (temporary file renamed into place), or to fp when
  * path is NULL. MV_EINVAL when Extra-P could not read it back: a point without values, more than
  * 4 parameters, a parameter name with white space, a name with a control character or with

@@ -33,15 +33,16 @@ struct mv_catalog {
   size_t n;
   struct mv_guideline *items;
   size_t cap_;                           /* allocated items (mv_grow) */
-  char error[512];                       /* "file:line:col: ..." after a failed load */
 };
 
 void mv_catalog_init(struct mv_catalog *cat);
 void mv_catalog_release(struct mv_catalog *cat);
-/* Parse catalog text (len bytes, need not be NUL-terminated); name is used in errors. */
-int mv_catalog_parse(struct mv_catalog *cat, const char *text, size_t len, const char *name);
+/* Parse catalog text (len bytes, need not be NUL-terminated); name is used in errors, which go to
+ * e ("name:line:column", "expected ..."). */
+int mv_catalog_parse(struct mv_catalog *cat, const char *text, size_t len, const char *name,
+                     struct mv_error *e);
 /* Read and parse a catalog file; NULL loads the installed share/mpivet/guidelines.catalog. */
-int mv_catalog_load(struct mv_catalog *cat, const char *path);
+int mv_catalog_load(struct mv_catalog *cat, const char *path, struct mv_error *e);
 /* Number of guidelines of a type. */
 size_t mv_catalog_count(const struct mv_catalog *cat, enum mv_gl_type type);
 /* "MPI_Allreduce <= Reduce+Bcast" for a pattern guideline, the function name otherwise. */
@@ -148,5 +149,8 @@ int mv_gl_evaluate(const struct mv_catalog *cat, struct mv_dataset *ds,
 int mv_gl_write_text(const struct mv_gl_report *rep, const struct mv_catalog *cat, FILE *fp);
 /* JSON value {"violations": [...], "summary": {...}} written into j (embeddable). */
 void mv_gl_write_json(const struct mv_gl_report *rep, struct mv_json *j);
+/* The same keys as a document of its own on fp, after the JSON head ("format":
+ * "mpivet-guidelines", "version"); returns MV_EIO on a stream error. */
+int mv_gl_write_json_document(const struct mv_gl_report *rep, FILE *fp);
 
 #endif

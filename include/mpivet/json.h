@@ -40,7 +40,8 @@ void mv_json_kv_int(struct mv_json *j, const char *key, long long v);
   XX(CALIBRATION, "mpivet-calibration", 2) /* calibration.json; 2: kernels.h's model table */ \
   XX(REGRESS, "mpivet-regress", 1)         /* mpivet regress --json */          \
   XX(ANALYSIS, "mpivet-analysis", 1)       /* mpivet analyze --json */          \
-  XX(SIMULATION, "mpivet-simulation", 1)   /* mpivet simulate --json */
+  XX(SIMULATION, "mpivet-simulation", 1)   /* mpivet simulate --json */        \
+  XX(GUIDELINES, "mpivet-guidelines", 1)   /* mpivet guidelines --json */
 
 enum mv_json_format {
 #define XX(id, name, version) MV_JSON_##id,

@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "mpivet/error.h"
+
 struct mv_row_sink;
 
 /* What to launch. Zero-initialise, then fill; NULL/0 fields take the documented default. */
@@ -60,8 +62,8 @@ const char *mv_launch_flavor(const struct mv_launch_spec *spec);
 /* Largest np this engine accepts for a spec (e.g. mpirun on this machine: 64, smpi: 65536). */
 int mv_launch_max_np(const struct mv_launch_spec *spec);
 /* The srun fields (nodes, partition, time_limit, pmi) well-formed? 0, or MV_EINVAL with the
- * reason in why (when non-NULL): `--time-limit: expected ..., got "x"`. */
-int mv_launch_srun_check(const struct mv_launch_spec *spec, char *why, size_t size);
+ * reason in e (when non-NULL): `--time-limit: expected ..., got "x"`. */
+int mv_launch_srun_check(const struct mv_launch_spec *spec, struct mv_error *e);
 /* srun's --mpi plugin for a flavor ("openmpi": "pmix", "mpich": "pmi2"); NULL for others. */
 const char *mv_launch_srun_pmi(const char *flavor);
 /* The engine and flavor launcher executable found in PATH? 0, or MV_ENOENT. */

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "mpivet/error.h"
+
 enum mv_platform_kind { MV_PLATFORM_CLUSTER, MV_PLATFORM_FATTREE, MV_PLATFORM_TORUS,
                         MV_PLATFORM_DRAGONFLY };
 
@@ -28,8 +30,8 @@ struct mv_platform {
 /* Parse a spec such as "cluster:64", "fattree:256", "fattree:2;4,4;1,2;1,2", "torus:4x4x4",
  * "dragonfly:3,4,5,2" (groups, chassis per group, routers per chassis, nodes per router).
  * Optional suffixes ",bw=10GBps", ",lat=1us", ",speed=1Gf", ",cores=K" override the defaults.
- * MV_EPARSE with a message in err ("expected ..., got ...") on a bad spec. */
-int mv_platform_parse(const char *spec, struct mv_platform *p, char *err, size_t errsize);
+ * MV_EPARSE with a message in e ("platform: expected ..., got ...") on a bad spec. */
+int mv_platform_parse(const char *spec, struct mv_platform *p, struct mv_error *e);
 
 /* Write the SimGrid 3.32 platform XML. MV_EIO on a stream error. */
 int mv_platform_write_xml(const struct mv_platform *p, FILE *fp);
@@ -63,11 +65,12 @@ struct mv_platform_hosts {
 /* Read the hosts of a SimGrid 3.32 platform file (platform-xml.c): the file must be well-formed
  * XML with a <platform version="4.1"> root, every <host>/<peer> needs id and speed, every
  * <cluster>/<cabinet> id, prefix, suffix, radical, speed, bw and lat, and at least one host.
- * MV_EPARSE with "PATH:LINE:COLUMN: ..." in err, MV_ENOENT/MV_EIO with "PATH: <strerror>".
- * On success release h with mv_platform_hosts_release. _parse reads text[0..len) named name. */
-int mv_platform_xml_hosts(const char *path, struct mv_platform_hosts *h, char *err, size_t errsize);
+ * MV_EPARSE with where "PATH:LINE:COLUMN" in e, MV_ENOENT/MV_EIO/MV_ERANGE (larger than 64 MiB)
+ * as mv_read_file says them. On success release h with mv_platform_hosts_release. _parse reads
+ * text[0..len) named name. */
+int mv_platform_xml_hosts(const char *path, struct mv_platform_hosts *h, struct mv_error *e);
 int mv_platform_xml_hosts_parse(const char *text, size_t len, const char *name,
-                                struct mv_platform_hosts *h, char *err, size_t errsize);
+                                struct mv_platform_hosts *h, struct mv_error *e);
 /* Name of host i (0 <= i < count) into buf; MV_ERANGE when out of range or too long. */
 int mv_platform_hosts_name(const struct mv_platform_hosts *h, long i, char *buf, size_t size);
 /* 1 when name is one of the hosts. */

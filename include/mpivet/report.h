@@ -103,13 +103,13 @@ struct mv_check_analysis {
   int64_t pp_sizes[16];          /* in: sizes per process of the campaign (report.pp_sizes) */
   size_t n_pp_sizes;
   size_t n_skipped;              /* out: how many were dropped */
-  char error[1024];
 };
 void mv_check_analysis_init(struct mv_check_analysis *a);
 void mv_check_analysis_release(struct mv_check_analysis *a);
 /* Load results.csv and the expectation file, build the report and evaluate the guideline
- * catalog (NULL: the installed one) at the largest process count. a->error on failure. */
+ * catalog (NULL: the installed one) at the largest process count. e gets the reason of a
+ * failure. */
 int mv_check_analyze(struct mv_check_analysis *a, const char *results, const char *expect,
-                     const char *catalog);
+                     const char *catalog, struct mv_error *e);
 
 #endif

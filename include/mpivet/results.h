@@ -44,8 +44,10 @@ int mv_results_reader_open(struct mv_results_reader **out, const char *path);
 int mv_results_reader_open_stream(struct mv_results_reader **out, FILE *fp, const char *name);
 /* Read the next row: returns 1 with *row filled, 0 at end of file, negative MV_E* on error. */
 int mv_results_reader_next(struct mv_results_reader *r, struct mv_row *row);
-/* After an error: "file:line:column: expected ..., got ..." (valid until the next call). */
-const char *mv_results_reader_error(const struct mv_results_reader *r);
+/* After an error: where "file:line:column", what "expected ..., got ..." (code 0 when the
+ * failure had no context, e.g. out of memory); valid until the next call. */
+struct mv_error;
+const struct mv_error *mv_results_reader_error(const struct mv_results_reader *r);
 /* Number of data rows read so far. */
 long mv_results_reader_rows(const struct mv_results_reader *r);
 void mv_results_reader_close(struct mv_results_reader *r);

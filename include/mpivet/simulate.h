@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "mpivet/error.h"
 #include "mpivet/calib.h"
 
 struct mv_simulate_spec {
@@ -41,9 +42,8 @@ struct mv_simulate_result {
 
 /* Build (when the program ends in .c) and run. MV_EEXTERN when the build or the run fails (see
  * build_log, or the program's output), MV_ENOENT / MV_EPARSE / MV_EUNSUP for a bad calibration
- * folder or platform with a message in err. */
-int mv_simulate(const struct mv_simulate_spec *spec, struct mv_simulate_result *res, char *err,
-                size_t errsize);
+ * folder or platform with the message in e. */
+int mv_simulate(const struct mv_simulate_spec *spec, struct mv_simulate_result *res, struct mv_error *e);
 
 /* ---- the whole `mpivet calibrate` ---- */
 struct mv_calibrate_spec {
@@ -81,7 +81,6 @@ struct mv_calibrate_result {
 };
 
 /* Measure (mpivet-calib through the engine), fit, write the folder, self-check. MV_EEXTERN when a
- * launch fails (see res->log), other MV_E* with a message in err. */
-int mv_calibrate(const struct mv_calibrate_spec *spec, struct mv_calibrate_result *res, char *err,
-                 size_t errsize);
+ * launch fails (see res->log), other MV_E* with the message in e. */
+int mv_calibrate(const struct mv_calibrate_spec *spec, struct mv_calibrate_result *res, struct mv_error *e);
 #endif

@@ -315,26 +315,22 @@ static int anchor_ok(const char *path)
 }
 
 int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, struct mv_analysis **out,
-                     char *errbuf, size_t errlen)
+                     struct mv_error *e)
 {
   struct run r = {.anchor = anchor};
   *out = NULL;
-  snprintf(errbuf, errlen, "%s", "");
+  mv_error_clear(e);
   OTF2_Error_RegisterCallback(quiet, NULL);
-  if (!anchor_ok(anchor)) {
-    snprintf(errbuf, errlen, "%s: not an OTF2 anchor file (traces.otf2)", anchor);
-    return MV_EPARSE;
-  }
+  if (!anchor_ok(anchor))
+    return mv_error_set(e, MV_EPARSE, anchor, 0, 0, "not an OTF2 anchor file (traces.otf2)");
   r.reader = OTF2_Reader_Open(anchor);
-  if (!r.reader) {
-    snprintf(errbuf, errlen, "%s: cannot open as an OTF2 archive", anchor);
-    return MV_EIO;
-  }
+  if (!r.reader)
+    return mv_error_set(e, MV_EIO, anchor, 0, 0, "cannot open as an OTF2 archive");
   OTF2_Reader_SetSerialCollectiveCallbacks(r.reader);
   int err = mv__otf2_defs_read(&r.defs, r.reader);
   if (err)
-    snprintf(errbuf, errlen, "%s: %s in the global definitions", anchor,
-             err == MV_ENOMEM ? "out of memory" : "malformed or unreadable data");
+    mv_error_set(e, err, anchor, 0, 0, "%s in the global definitions",
+                 err == MV_ENOMEM ? "out of memory" : "malformed or unreadable data");
   mv__causes_init(&r.causes);
   if (!err && (!(r.local = calloc(r.defs.nloc ? r.defs.nloc : 1, 1)) ||
                !(r.tl = calloc(r.defs.nloc ? r.defs.nloc : 1, sizeof *r.tl))))
@@ -357,8 +353,7 @@ int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, s
     }
     err = err ? err : e3;
   }
-  if (err && !errbuf[0])
-    snprintf(errbuf, errlen, "%s: %s", anchor, mv_strerror(err));
+  mv_error_ensure(e, err, anchor);
   mv__engine_free(r.engine);
   if (r.tl)
     mv__tl_release(r.tl, r.defs.nloc);

@@ -8,7 +8,7 @@
 #include "mpivet/error.h"
 
 struct tl_head {
-  uint64_t loc, first, last, n;
+  uint64_t loc, first, last, init_end, fin_enter, n;
 };
 
 /* Appends n bytes of src at p (src may be NULL when n is 0: an empty list has no storage). */
@@ -51,7 +51,7 @@ int mv__causes_pack(const struct mv__tl *tl, uint32_t nloc, const struct mv__cau
   for (uint32_t i = 0; tl && i < nloc; i++) {
     if (!tl[i].started)
       continue;
-    struct tl_head h = {i, tl[i].first, tl[i].last, tl[i].t.len};
+    struct tl_head h = {i, tl[i].first, tl[i].last, tl[i].init_end, tl[i].fin_enter, tl[i].t.len};
     p = put(p, &h, sizeof h);
     p = put(p, tl[i].t.data, h.n * sizeof(uint64_t));
     p = put(p, tl[i].cp.data, h.n * sizeof(uint32_t));
@@ -72,6 +72,7 @@ static int read_tl(const char **p, const char *end, struct mv__tl *tl, uint32_t 
     return MV_EPARSE;
   struct mv__tl *x = &tl[h.loc];
   x->first = h.first, x->last = h.last, x->started = 1;
+  x->init_end = h.init_end, x->fin_enter = h.fin_enter;
   x->t.len = x->cp.len = 0;
   for (uint64_t k = 0; k < h.n; k++) {
     uint64_t *t = mv__vec_push(&x->t);

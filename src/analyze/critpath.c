@@ -1,5 +1,6 @@
-/* Critical path (Böhme et al.; thesis 4.2): from the end of the location that finishes last,
- * backwards along its timeline; at each wait state the path is handed over to the location that
+/* Critical path (Böhme et al.; thesis 4.2): from the end of the location that entered
+ * MPI_Finalize last (else of the one that finishes last) back to the leave of MPI_Init, as
+ * Scalasca's backward replay runs it, along the locations' timelines; at each wait state the path is handed over to the location that
  * caused it (the sender, the receiver, the latest entrant or root of a collective, the lock
  * holder, the target not progressing) at the time the wait ended. Activities on the path never
  * wait. Then the critical-path profile per call path and location, the imbalance
@@ -37,31 +38,69 @@ static void stretch(const struct mv__rc_input *in, struct cpacc *acc, uint64_t t
     acc->nomem = 1;
 }
 
-/* The latest wait of loc that began before t, or SIZE_MAX. */
-static size_t wait_before(const struct mv__rc_input *in, uint32_t loc, uint64_t t)
+/* When wait w ended: the delayer's synchronizing event, E(send), E(recv), the latest entrant's
+ * enter, the release of a lock (w->wenter + w->amount for all of them), but for Wait for
+ * Progress the target's entry into MPI: its no-overlap amount is not one stretch. */
+static uint64_t wait_end(const struct mv__wait *w)
 {
-  size_t k = mv__rc_waits_from(in, loc, t);
-  return k > in->wl_off[loc] ? in->wl[k - 1] : SIZE_MAX;
+  return w->metric == MV__M_WFP ? w->denter : w->wenter + w->amount;
 }
 
-static void walk(const struct mv__rc_input *in, struct cpacc *acc)
+/* The latest wait of loc that began before t (and, when `ended`, also ended before t), or
+ * SIZE_MAX. */
+static size_t wait_before(const struct mv__rc_input *in, uint32_t loc, uint64_t t, int ended)
 {
-  uint32_t loc = MV__NONE;
-  for (uint32_t l = 0; l < in->nloc; l++)
-    if (in->tl[l].started && (loc == MV__NONE || in->tl[l].last > in->tl[loc].last))
+  for (size_t k = mv__rc_waits_from(in, loc, t); k-- > in->wl_off[loc];)
+    if (!ended || wait_end(&in->w[in->wl[k]]) < t)
+      return in->wl[k];
+  return SIZE_MAX;
+}
+
+/* Where the path starts: as Scalasca, on the location that entered MPI_Finalize last (its time
+ * in MPI_Finalize waited for nobody); without MPI_Finalize, the location that finishes last. */
+static uint32_t path_start(const struct mv__rc_input *in)
+{
+  uint32_t loc = MV__NONE, fin = MV__NONE;
+  for (uint32_t l = 0; l < in->nloc; l++) {
+    const struct mv__tl *x = &in->tl[l];
+    if (!x->started)
+      continue;
+    if (loc == MV__NONE || x->last > in->tl[loc].last)
       loc = l;
+    if (x->fin_enter && (fin == MV__NONE || x->fin_enter > in->tl[fin].fin_enter))
+      fin = l;
+  }
+  return fin != MV__NONE ? fin : loc;
+}
+
+/* Where the path ends on the location it reached last: the leave of its MPI_Init (Scalasca's
+ * INIT: the launch and MPI_Init are not the program's), else its first event. */
+static uint64_t path_origin(const struct mv__tl *x, uint64_t t)
+{
+  return x->init_end > x->first && x->init_end <= t ? x->init_end : x->first;
+}
+
+/* Each hand-over goes back in time or, at the same time, to a location not yet visited at that
+ * time: when two locations wait for each other at once (clock errors), the second visit takes
+ * the location as active then. */
+static void walk(const struct mv__rc_input *in, struct cpacc *acc, uint64_t *seen)
+{
+  uint32_t loc = path_start(in);
   if (loc == MV__NONE)
     return;
+  for (uint32_t l = 0; l < in->nloc; l++)
+    seen[l] = UINT64_MAX;
   uint64_t t = in->tl[loc].last;
-  for (size_t steps = 0; steps <= in->nw + in->nloc; steps++) {
-    size_t i = wait_before(in, loc, t);
+  for (;;) {
+    size_t i = wait_before(in, loc, t, seen[loc] == t);
+    seen[loc] = t;
     acc->loc = loc;
     if (i == SIZE_MAX) {
-      stretch(in, acc, in->tl[loc].first, t);
+      stretch(in, acc, path_origin(&in->tl[loc], t), t);
       return;
     }
     const struct mv__wait *w = &in->w[i];
-    uint64_t end = w->wenter + w->amount < t ? w->wenter + w->amount : t;
+    uint64_t end = wait_end(w) < t ? wait_end(w) : t;
     stretch(in, acc, end, t);
     loc = w->dloc;
     t = end < in->tl[loc].last ? end : in->tl[loc].last;
@@ -124,8 +163,12 @@ int mv__critpath(struct mv__rc_input *in, uint32_t ncp, struct mv__store *values
   int err = !total || !r.time || !r.wait ? MV_ENOMEM : 0;
   if (!err && in->tl) {
     struct cpacc acc = {values, 0, total, segs, 0};
-    walk(in, &acc);
-    err = acc.nomem ? MV_ENOMEM : 0;
+    uint64_t *seen = malloc((in->nloc + 1) * sizeof *seen);
+    if (seen)
+      walk(in, &acc, seen);
+    free(seen);
+    err = !seen ? MV_ENOMEM : err;
+    err = err ? err : acc.nomem ? MV_ENOMEM : 0;
     sum_rows(values, ncp, &r);
     err = err ? err : impact(values, in->nloc, ncp, total, &r);
   }

@@ -99,6 +99,11 @@ static void classify(struct mv__region *r, const char *name, OTF2_Paradigm parad
 {
   r->cls = MV__RC_USER;
   r->role = MV__GS_NONE;
+  /* Scalasca's is_mpi_block_send: standard or synchronous mode only; the send of a Sendrecv
+   * (whose call also waits for its receive), a Bsend or an Rsend is no Late Receiver */
+  r->special = !strcmp(name, "MPI_Send") || !strcmp(name, "MPI_Ssend") ? MV__RS_BLOCK_SEND
+             : !strcmp(name, "MPI_Init") || !strcmp(name, "MPI_Init_thread") ? MV__RS_INIT
+             : !strcmp(name, "MPI_Finalize") ? MV__RS_FINALIZE : MV__RS_NONE;
   for (size_t i = 0; i < sizeof name_classes / sizeof name_classes[0]; i++) {
     size_t n = strlen(name_classes[i].prefix);
     if (strncmp(name, name_classes[i].prefix, n) == 0) {
@@ -234,7 +239,7 @@ static int add_comp_region(struct mv__defs *d)
     return err;
   if (!(d->strings[sref] = strdup("Computation")))
     return MV_ENOMEM;
-  d->regions[rref] = (struct mv__region){sref, MV__RC_COMP, MV__GS_NONE};
+  d->regions[rref] = (struct mv__region){sref, MV__RC_COMP, MV__GS_NONE, 0};
   d->comp_region = rref;
   return 0;
 }

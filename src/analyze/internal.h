@@ -51,6 +51,13 @@ struct mv__region {
   uint32_t name;      /* string ref */
   uint8_t cls;        /* enum mv__rclass */
   uint8_t role;       /* enum mv__gsync_role */
+  uint8_t special;    /* enum mv__rspecial */
+};
+enum mv__rspecial {
+  MV__RS_NONE,
+  MV__RS_BLOCK_SEND,  /* MPI_Send, MPI_Ssend: its send can be a Late Receiver (Scalasca's rule) */
+  MV__RS_INIT,        /* MPI_Init(_thread): the critical path ends at its leave */
+  MV__RS_FINALIZE     /* MPI_Finalize: the path starts on the location entering it last */
 };
 struct mv__group {
   uint32_t type, n;
@@ -97,8 +104,8 @@ const uint64_t *mv__group_members(const struct mv__defs *d, uint32_t group, uint
 /* ---- sync records: one per MPI communication/synchronization payload, emitted at the leave
  * of the MPI call holding it; enter/leave are that call's. Ordered by (leave, loc, seq). ---- */
 enum mv__rkind {
-  MV__R_SEND,      /* blocking send: a=comm, b=receiver location, c=tag */
-  MV__R_ISEND,     /* non-blocking send start: same fields */
+  MV__R_SEND,      /* send of MPI_Send/MPI_Ssend: a=comm, b=receiver location, c=tag */
+  MV__R_ISEND,     /* any other send (non-blocking start, Sendrecv, Bsend, Rsend): same fields */
   MV__R_RECV,      /* receive completion: a=comm, b=sender location, c=tag, n=receives in call */
   MV__R_COLL,      /* MPI collective: a=comm, b=root location or MV__NONE, sub=op */
   MV__R_RCOLL,     /* RMA collective: a=window, sub=op */
@@ -356,6 +363,7 @@ int mv__reader_close(struct mv__reader *m, struct mv__read_result *res);
 struct mv__tl {
   struct mv__vec t, cp;     /* uint64_t, uint32_t */
   uint64_t first, last;     /* first and last event of the location */
+  uint64_t init_end, fin_enter;   /* leave of MPI_Init, enter of MPI_Finalize (0: none) */
   int started;
 };
 /* Keep the timelines of the selected locations in tl[loc] (call before the first step). */

@@ -14,6 +14,11 @@
 #include "mpivet/error.h"
 #include "mpivet/grow.h"
 
+static int special(const struct rd *r, uint32_t region)
+{
+  return region < r->d->nregions ? r->d->regions[region].special : MV__RS_NONE;
+}
+
 static void charge(struct rd *r, struct locstate *s, uint64_t t);
 
 
@@ -170,6 +175,8 @@ OTF2_CallbackCode mv__rd_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t po
   uint32_t parent = s->stack.len ? MV__VEC_AT(&s->stack, struct frame, s->stack.len - 1).cp : 0;
   uint32_t cp = mv__tree_child(r->tree, parent, region, site);
   tl_push(r, idx, t, cp);
+  if (r->tl && special(r, region) == MV__RS_FINALIZE)
+    r->tl[idx].fin_enter = t;
   struct frame *f = mv__vec_push(&s->stack);
   if (cp == MV__NONE || !f) {
     r->err = MV_ENOMEM;
@@ -190,7 +197,8 @@ static void emit(struct rd *r, struct locstate *s, uint32_t idx, const struct fr
     nrecv += MV__VEC_AT(&s->pay, struct payload, i).kind == MV__R_RECV;
   for (size_t i = 0; i < s->pay.len; i++) {
     struct payload *p = &MV__VEC_AT(&s->pay, struct payload, i);
-    struct mv__rec x = {f->enter, t, idx, s->seq++, f->cp, p->a, p->b, p->c, nrecv, p->kind, p->sub};
+    uint8_t kind = p->kind == MV__R_SEND && special(r, f->region) != MV__RS_BLOCK_SEND ? MV__R_ISEND : p->kind;
+    struct mv__rec x = {f->enter, t, idx, s->seq++, f->cp, p->a, p->b, p->c, nrecv, kind, p->sub};
     heap_push(r, &x);
   }
   if (r->emit_mpi) {
@@ -215,6 +223,8 @@ OTF2_CallbackCode mv__rd_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t po
     emit(r, s, idx, &f, t);
     s->mpi_depth = 0;
   }
+  if (r->tl && special(r, f.region) == MV__RS_INIT)
+    r->tl[idx].init_end = t;
   s->stack.len--;
   s->started = 1;
   tl_push(r, idx, t, s->stack.len ? MV__VEC_AT(&s->stack, struct frame, s->stack.len - 1).cp : MV__TL_PENDING);

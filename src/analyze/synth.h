@@ -24,6 +24,8 @@ uint32_t mv__synth_group(struct mv__synth *s, int n, const int *ranks);
 void mv__synth_send(struct mv__synth *s, int rank, uint64_t t0, uint64_t t1, int dst, int tag);
 void mv__synth_isend(struct mv__synth *s, int rank, uint64_t t0, uint64_t t1, int dst, int tag);
 void mv__synth_recv(struct mv__synth *s, int rank, uint64_t t0, uint64_t t1, int src, int tag);
+/* MPI_Sendrecv: sends to `peer` at t0 and receives from it at t1, both with `tag`. */
+void mv__synth_sendrecv(struct mv__synth *s, int rank, uint64_t t0, uint64_t t1, int peer, int tag);
 /* MPI_Waitall completing receives from srcs[i] with tags[i]. */
 void mv__synth_waitall(struct mv__synth *s, int rank, uint64_t t0, uint64_t t1, int n, const int *srcs,
                        const int *tags);

@@ -34,6 +34,15 @@ static const char *rank_list(char *buf, size_t size, const uint8_t *on, uint32_t
   return buf + !many;
 }
 
+/* Beyond 64 ranks the ranks reached through propagated waits are kept as 64 groups
+ * (mv__rank_group): the list then names whole groups, which may include the delaying rank. */
+static void groups_note(FILE *fp, uint32_t nranks, double longterm, uint32_t rank)
+{
+  if (nranks > 64 && longterm > 0)
+    fprintf(fp, "; the ranks reached through those waits are listed in whole groups of %s%u ranks "
+                "(64 groups), which may include rank %u itself", nranks % 64 ? "about " : "", nranks / 64, rank);
+}
+
 struct who {
   uint8_t *all, *direct;   /* per world rank: waited for the delay (at all, directly) */
   uint32_t nranks, most;   /* the rank that waited most directly */
@@ -80,9 +89,11 @@ static void root_causes(const struct mv__view *v, FILE *fp, int top, struct who 
             rank_list(all, sizeof all, w->all, w->nranks), v->path[c[i].cp], a->loc_rank[c[i].loc]);
     if (w->most != MV__NONE)
       fprintf(fp, " (%.6g s longer than on rank %u)", w->delay / res, w->most);
-    fprintf(fp, "\n      %.6g s directly (%s waited), %.6g s through the waits that propagated it\n",
+    fprintf(fp, "\n      %.6g s directly (%s waited), %.6g s through the waits that propagated it",
             (c[i].total - c[i].longterm) / res, rank_list(direct, sizeof direct, w->direct, w->nranks),
             c[i].longterm / res);
+    groups_note(fp, w->nranks, c[i].longterm, a->loc_rank[c[i].loc]);
+    fputc('\n', fp);
   }
 }
 
@@ -102,11 +113,15 @@ static void critical_path(const struct mv__view *v, FILE *fp, int top, struct wh
     hand += i > 0 && s->loc != MV__VEC_AT(&a->cpath, struct mv__cpseg, i - 1).loc;
     last = i == 0 ? r : last;
   }
+  const struct mv__cpseg *first = a->cpath.len ? &MV__VEC_AT(&a->cpath, struct mv__cpseg, 0) : NULL;
+  const struct mv__cpseg *end = a->cpath.len ? &MV__VEC_AT(&a->cpath, struct mv__cpseg, a->cpath.len - 1) : NULL;
+  int fin = first && a->tl && a->tl[first->loc].fin_enter;
+  int init = end && a->tl && a->tl[end->loc].init_end && a->tl[end->loc].init_end == end->t0;
   char ranks[262];
-  fprintf(fp, "\ncritical path: %.6g s, back from the end of rank %u (the last to finish) to the start, "
+  fprintf(fp, "\ncritical path: %.6g s, back from the end of rank %u (%s) to %s, "
               "handed over %u times at wait states, through %s; longest on it:\n",
-          mv__xsum_value(v->total[MV__M_CP]) / res, last, hand,
-          rank_list(ranks, sizeof ranks, w->all, w->nranks));
+          mv__xsum_value(v->total[MV__M_CP]) / res, last, fin ? "the last to enter MPI_Finalize" : "the last to finish",
+          init ? "the end of MPI_Init" : "the start", hand, rank_list(ranks, sizeof ranks, w->all, w->nranks));
   for (size_t i = 0; i < ncp && (int)i < top; i++)
     fprintf(fp, "  %2zu. %.6g s in %s on rank %u\n", i + 1, p[i].total / res, v->path[p[i].cp],
             a->loc_rank[p[i].loc]);

@@ -150,51 +150,49 @@ static void dist(struct mv__gen *g, size_t k, size_t s, const struct mv_mvt_hist
           k, s, first, total > 0 && others > 0 ? h->n : 0, k, s, k, s);
 }
 
-/* Item at of class k's flattened rules: a call, or a loop of its repeat count (for any process
- * count: its form). */
+/* The computation before call item at of class k: replayed from its distribution, for any
+ * process count with its first value and scale from their forms (scale.h). */
+static void spin_call(struct mv__gen *g, size_t k, size_t at, const char *ind)
+{
+  if (!g->sc) {
+    fprintf(g->out, "%sspin(draw(&c%zu_d%zu));\n", ind, k, at);
+    return;
+  }
+  const struct mv__bg_form *f = &g->sc->comp[k][2 * at], *r = f + 1;
+  double ref = mv__bg_form_at(r, g->t->nranks);
+  char first[128], rest[128], factor[200] = "1";
+  mv__bg_form_c(f, 0, first, sizeof first);
+  mv__bg_form_c(r, 0, rest, sizeof rest);
+  if (r->term != MV__BG_T_ONE && r->b != 0 && ref > 0)
+    snprintf(factor, sizeof factor, "fmax(0, %s / %.17g)", rest, ref);
+  fprintf(g->out, "%sspin(c%zu_d%zu.k == 0 ? (draw(&c%zu_d%zu), fmax(0, %s)) : draw(&c%zu_d%zu) * %s);\n",
+          ind, k, at, k, at, first, k, at, factor);
+}
+
+/* Item at of class k's flattened rules: a loop, or a call after its computation; repeated by
+ * its count (for any process count: its form). */
 static void item(struct mv__gen *g, size_t k, const struct mv_mvt_item *it, size_t at)
 {
-  const char *kind = it->sym & 1 ? "r" : "s";
+  const struct mv_mvt_class *c = &g->t->classes[k];
   const struct mv__bg_form *f = g->sc ? &g->sc->counts[k][at] : NULL;
+  int loop = !(it->count == 1 && (!f || f->term == MV__BG_T_ONE)), busy = !(it->sym & 1) && c->comp[at].sum > 0;
+  const char *ind = loop ? "    " : "  ";
   char n[128];
   if (f)
     mv__bg_form_c(f, 1, n, sizeof n);
   else
     snprintf(n, sizeof n, "%" PRIu64 "L", it->count);
-  if (it->count == 1 && (!f || f->term == MV__BG_T_ONE))
-    fprintf(g->out, "  c%zu_%s%" PRIu64 "();\n", k, kind, it->sym >> 1);
-  else
-    fprintf(g->out, "  for (long i = 0; i < %s; i++)\n    c%zu_%s%" PRIu64 "();\n", n, k, kind, it->sym >> 1);
-}
-
-/* Class k's computation before local signature s at the run's size: the first value's form,
- * and the others' factor (their mean's form relative to the template's count). */
-static void comp_forms(const struct mv__gen *g, size_t k, size_t s, char *first, char *factor, size_t n)
-{
-  const struct mv__bg_form *f = &g->sc->comp[k][2 * s], *r = f + 1;
-  double ref = mv__bg_form_at(r, g->t->nranks);
-  char e[128];
-  mv__bg_form_c(f, 0, e, sizeof e);
-  snprintf(first, n, "fmax(0, %s)", e);
-  mv__bg_form_c(r, 0, e, sizeof e);
-  if (r->term == MV__BG_T_ONE || r->b == 0 || !(ref > 0))
-    snprintf(factor, n, "1");
-  else
-    snprintf(factor, n, "fmax(0, %s / %.17g)", e, ref);
-}
-
-/* The computation before local signature s of class k: replayed from its distribution, for any
- * process count with its first value and scale from their forms. */
-static void spin_call(struct mv__gen *g, size_t k, size_t s)
-{
-  char first[200], factor[200];
-  if (!g->sc) {
-    fprintf(g->out, "  spin(draw(&c%zu_d%zu));\n", k, s);
+  if (loop)
+    fprintf(g->out, "  for (long i = 0; i < %s; i++)%s\n", n, busy ? " {" : "");
+  if (it->sym & 1) {
+    fprintf(g->out, "%sc%zu_r%" PRIu64 "();\n", ind, k, it->sym >> 1);
     return;
   }
-  comp_forms(g, k, s, first, factor, sizeof first);
-  fprintf(g->out, "  int first = c%zu_d%zu.k == 0;\n  double ns = draw(&c%zu_d%zu);\n"
-          "  spin(first ? %s : ns * %s);\n", k, s, k, s, first, factor);
+  if (busy)
+    spin_call(g, k, at, ind);
+  fprintf(g->out, "%ss%" PRIu32 "();\n", ind, c->sigs[it->sym >> 1]);
+  if (loop && busy)
+    fprintf(g->out, "  }\n");
 }
 
 static void klass(struct mv__gen *g, size_t k)
@@ -202,15 +200,9 @@ static void klass(struct mv__gen *g, size_t k)
   const struct mv_mvt_class *c = &g->t->classes[k];
   size_t n;
   fprintf(g->out, "/* class %zu: %zu rank%s */\n", k, c->nranks, c->nranks == 1 ? "" : "s");
-  for (size_t s = 0; s < c->nsigs; s++) {
-    int busy = c->comp[s].sum > 0;
-    if (busy)
-      dist(g, k, s, &c->comp[s], c->nranks);
-    fprintf(g->out, "static void c%zu_s%zu(void)\n{\n", k, s);
-    if (busy)
-      spin_call(g, k, s);
-    fprintf(g->out, "  s%" PRIu32 "();\n}\n", c->sigs[s]);
-  }
+  for (size_t at = 0; at < c->nitems; at++)
+    if (c->comp[at].sum > 0)
+      dist(g, k, at, &c->comp[at], c->nranks);
   for (size_t r = 0, at = 0; r <= c->nrules; r++) {
     const struct mv_mvt_rule *rule = r < c->nrules ? &c->rules[r] : &c->main;
     if (r < c->nrules)

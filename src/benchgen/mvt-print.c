@@ -1,6 +1,7 @@
 /* `mpivet benchgen DIR --print`: the compressed trace as text, one signature per line, each
- * class's grammar as rules with repeat counts (r3^100), and per signature the computation
- * before the call and the call's own time (mean and range of the log bins, with units). */
+ * class's grammar as rules with repeat counts (r3^100), and per call item of the grammar
+ * (r3[1]: rule 3's second item) the computation before the call and the call's own time (mean
+ * and range of the log bins, with units). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -35,20 +36,31 @@ static uint64_t add(uint64_t a, uint64_t b)
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-int mv_mvt_sig_calls(const struct mv_mvt_class *c, uint64_t *calls)
+const struct mv_mvt_item *mv_mvt_item_at(const struct mv_mvt_class *c, size_t i)
+{
+  for (size_t r = 0; r < c->nrules; i -= c->rules[r++].n)
+    if (i < c->rules[r].n)
+      return &c->rules[r].items[i];
+  return i < c->main.n ? &c->main.items[i] : NULL;
+}
+
+int mv_mvt_item_runs(const struct mv_mvt_class *c, uint64_t *runs)
 {
   uint64_t *times = calloc(c->nrules + 1, sizeof *times);   /* how often each rule runs */
   if (!times)
     return MV_ENOMEM;
-  memset(calls, 0, c->nsigs * sizeof *calls);
+  size_t end = c->nitems;                                    /* past the rule's last item */
   for (size_t r = c->nrules + 1; r-- > 0;) {   /* a rule refers only to earlier rules */
     const struct mv_mvt_rule *rule = r == c->nrules ? &c->main : &c->rules[r];
-    uint64_t runs = r == c->nrules ? 1 : times[r];
+    uint64_t n = r == c->nrules ? 1 : times[r];
+    if (rule->n > end)
+      break;
+    end -= rule->n;
     for (size_t i = 0; i < rule->n; i++) {
-      uint64_t s = rule->items[i].sym, n = mul(runs, rule->items[i].count);
-      uint64_t *to = s & 1 ? &times[s >> 1] : &calls[s >> 1];
-      if ((s & 1 ? s >> 1 < r : s >> 1 < c->nsigs))
-        *to = add(*to, n);
+      uint64_t s = rule->items[i].sym;
+      runs[end + i] = mul(n, rule->items[i].count);
+      if (s & 1 && s >> 1 < r)
+        times[s >> 1] = add(times[s >> 1], runs[end + i]);
     }
   }
   free(times);
@@ -57,12 +69,13 @@ int mv_mvt_sig_calls(const struct mv_mvt_class *c, uint64_t *calls)
 
 uint64_t mv_mvt_class_calls(const struct mv_mvt_class *c)
 {
-  uint64_t *calls = calloc(c->nsigs + 1, sizeof *calls), n = 0;
-  if (!calls || mv_mvt_sig_calls(c, calls) != 0)
+  uint64_t *runs = calloc(c->nitems + 1, sizeof *runs), n = 0;
+  if (!runs || mv_mvt_item_runs(c, runs) != 0)
     n = UINT64_MAX;
-  for (size_t i = 0; calls && n != UINT64_MAX && i < c->nsigs; i++)
-    n = add(n, calls[i]);
-  free(calls);
+  for (size_t i = 0; runs && n != UINT64_MAX && i < c->nitems; i++)
+    if (!(mv_mvt_item_at(c, i)->sym & 1))
+      n = add(n, runs[i]);
+  free(runs);
   return n;
 }
 
@@ -154,11 +167,21 @@ static void print_class(const struct mv_mvt_class *c, size_t k, FILE *out)
   }
   fprintf(out, "  main =");
   print_items(&c->main, c, out);
-  for (size_t s = 0; s < c->nsigs; s++) {
-    fprintf(out, "  s%" PRIu32 " x%" PRIu64 ":", c->sigs[s], c->comp[s].values / (c->nranks ? c->nranks : 1));
-    print_hist("computation before", &c->comp[s], out);
-    print_hist("; in the call", &c->dur[s], out);
-    fputc('\n', out);
+  for (size_t r = 0, i = 0; r <= c->nrules; r++) {
+    const struct mv_mvt_rule *rule = r < c->nrules ? &c->rules[r] : &c->main;
+    for (size_t at = 0; at < rule->n && i < c->nitems; at++, i++) {
+      uint64_t s = rule->items[at].sym;
+      if (s & 1)
+        continue;
+      if (r < c->nrules)
+        fprintf(out, "  r%zu[%zu]", r, at);
+      else
+        fprintf(out, "  main[%zu]", at);
+      fprintf(out, " s%" PRIu32 " x%" PRIu64 ":", c->sigs[s >> 1], c->comp[i].values / (c->nranks ? c->nranks : 1));
+      print_hist("computation before", &c->comp[i], out);
+      print_hist("; in the call", &c->dur[i], out);
+      fputc('\n', out);
+    }
   }
 }
 

@@ -13,15 +13,14 @@
 
 struct cur {
   const uint8_t *p, *start, *end;
-  char *err;
-  size_t errsize;
+  struct mv_error *e;
   int rc;
 };
 
 static int fail(struct cur *c, int rc, const char *what)
 {
   if (!c->rc)
-    snprintf(c->err, c->errsize, "byte %zu: %s", (size_t)(c->p - c->start), what);
+    mv_error_set(c->e, rc, NULL, 0, 0, "byte %zu: %s", (size_t)(c->p - c->start), what);
   c->rc = c->rc ? c->rc : rc;
   return c->rc;
 }
@@ -216,20 +215,23 @@ static void hist(struct cur *c, struct mv_mvt_hist *h, double *mean)
   }
 }
 
-/* Values of each histogram (calls per rank x ranks) and their sums. */
+/* Values of each call item's histograms (its runs per rank x ranks) and their sums. */
 static void totals(struct cur *c, struct mv_mvt_class *k, const double *mean)
 {
-  uint64_t *calls = array(c, k->nsigs, sizeof *calls);
-  if (calls && mv_mvt_sig_calls(k, calls) != 0)
+  uint64_t *runs = array(c, k->nitems, sizeof *runs);
+  if (runs && mv_mvt_item_runs(k, runs) != 0)
     fail(c, MV_ENOMEM, "out of memory");
-  for (size_t i = 0; calls && !c->rc && i < 2 * k->nsigs; i++) {
-    struct mv_mvt_hist *h = i % 2 ? &k->dur[i / 2] : &k->comp[i / 2];
-    uint64_t n = calls[i / 2];
-    h->values = n > UINT64_MAX / k->nranks ? UINT64_MAX : n * k->nranks;
-    double rest = h->values > k->nranks ? (double)(h->values - k->nranks) * mean[i] : 0;
-    h->sum = ns_of((double)h->first + rest);
+  for (size_t r = 0, i = 0; runs && !c->rc && r <= k->nrules; r++) {
+    const struct mv_mvt_rule *rule = r < k->nrules ? &k->rules[r] : &k->main;
+    for (size_t at = 0; at < rule->n; at++, i++)
+      for (int d = 0; d < 2 && !(rule->items[at].sym & 1); d++) {  /* a loop has no times */
+        struct mv_mvt_hist *h = d ? &k->dur[i] : &k->comp[i];
+        h->values = runs[i] > UINT64_MAX / k->nranks ? UINT64_MAX : runs[i] * k->nranks;
+        double rest = h->values > k->nranks ? (double)(h->values - k->nranks) * mean[2 * i + d] : 0;
+        h->sum = ns_of((double)h->first + rest);
+      }
   }
-  free(calls);
+  free(runs);
 }
 
 /* The loops of a class: grammar g of the table (checked against the class's signatures). */
@@ -269,11 +271,18 @@ static void klass(struct cur *c, const struct mv_mvt *t, struct mv_mvt_class *k,
   if (!c->rc)
     grammar(c, k, &gs[g]);
   k->span_ns = ns_of(f32(c, "expected the span"));
-  k->comp = array(c, k->nsigs, sizeof *k->comp);
-  k->dur = array(c, k->nsigs, sizeof *k->dur);
-  double *mean = array(c, 2 * k->nsigs, sizeof *mean);
-  for (size_t i = 0; mean && k->comp && k->dur && i < k->nsigs && !c->rc; i++)
-    hist(c, &k->comp[i], &mean[2 * i]), hist(c, &k->dur[i], &mean[2 * i + 1]);
+  k->nitems = k->main.n;
+  for (size_t r = 0; r < k->nrules; r++)
+    k->nitems += k->rules[r].n;
+  k->comp = array(c, k->nitems, sizeof *k->comp);
+  k->dur = array(c, k->nitems, sizeof *k->dur);
+  double *mean = array(c, 2 * k->nitems, sizeof *mean);
+  for (size_t r = 0, i = 0; mean && k->comp && k->dur && r <= k->nrules; r++) {
+    const struct mv_mvt_rule *rule = r < k->nrules ? &k->rules[r] : &k->main;
+    for (size_t at = 0; at < rule->n && !c->rc; at++, i++)
+      if (!(rule->items[at].sym & 1))   /* a call: its computation before, its time */
+        hist(c, &k->comp[i], &mean[2 * i]), hist(c, &k->dur[i], &mean[2 * i + 1]);
+  }
   if (!c->rc)
     totals(c, k, mean);
   free(mean);
@@ -342,9 +351,9 @@ static void tables(struct cur *c, struct mv_mvt *t)
     sig(c, t, &t->sigs[t->nsigs]);
 }
 
-int mv_mvt_parse(const uint8_t *p, size_t n, struct mv_mvt *t, char *err, size_t errsize)
+int mv_mvt_parse(const uint8_t *p, size_t n, struct mv_mvt *t, struct mv_error *e)
 {
-  struct cur c = {p, p, p + n, err, errsize, 0};
+  struct cur c = {p, p, p + n, e, 0};
   uint64_t nc;
   memset(t, 0, sizeof *t);
   header(&c, t);
@@ -363,22 +372,14 @@ int mv_mvt_parse(const uint8_t *p, size_t n, struct mv_mvt *t, char *err, size_t
   return c.rc;
 }
 
-int mv_mvt_read(const char *path, struct mv_mvt *t, char *err, size_t errsize)
+int mv_mvt_read(const char *path, struct mv_mvt *t, struct mv_error *e)
 {
-  FILE *f = fopen(path, "rb");
-  memset(t, 0, sizeof *t);
-  if (!f) {
-    snprintf(err, errsize, "cannot open it");
-    return MV_ENOENT;
-  }
   char *buf = NULL;
   size_t n = 0;
-  int rc = mv_read_stream(f, &buf, &n);
-  fclose(f);
-  if (rc == 0)
-    rc = mv_mvt_parse((const uint8_t *)buf, n, t, err, errsize);
-  else
-    snprintf(err, errsize, "%s", rc == MV_ENOMEM ? "out of memory" : "read error");
+  memset(t, 0, sizeof *t);
+  int rc = mv_read_file(path, 0, &buf, &n, e);
+  if (rc == 0 && (rc = mv_mvt_parse((const uint8_t *)buf, n, t, e)) != 0 && e)
+    snprintf(e->where, sizeof e->where, "%s", path);   /* the parser knows bytes, not names */
   free(buf);
   return rc;
 }
@@ -400,7 +401,7 @@ void mv_mvt_release(struct mv_mvt *t)
     struct mv_mvt_class *k = &t->classes[i];
     for (size_t r = 0; k->rules && r < k->nrules + 1; r++)
       free_rule(&k->rules[r]);
-    for (size_t s = 0; k->comp && k->dur && s < k->nsigs + 1; s++)
+    for (size_t s = 0; k->comp && k->dur && s < k->nitems + 1; s++)
       free(k->comp[s].bin), free(k->comp[s].weight), free(k->dur[s].bin), free(k->dur[s].weight);
     free(k->ranks), free(k->sigs), free(k->rules), free_rule(&k->main), free(k->comp), free(k->dur);
   }

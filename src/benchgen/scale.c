@@ -294,31 +294,32 @@ static int count_forms(struct ctx *x, size_t k)
   return 0;
 }
 
-/* Computation before each local signature of class k: the ranks' first value (it holds the
- * set-up, which changes with the count otherwise than the rest), then the mean of the others. */
+/* Computation before each call item of class k: the ranks' first value (it holds the set-up,
+ * which changes with the count otherwise than the rest), then the mean of the others. The
+ * classes matched have the same grammar, so their items correspond one to one. */
 static int comp_forms(struct ctx *x, size_t k)
 {
   const struct mv__bg_scale *sc = x->sc;
-  size_t nk = sc->t[sc->n - 1]->nclasses, nsigs = sc->t[sc->n - 1]->classes[k].nsigs;
-  if (!(sc->comp[k] = calloc(2 * nsigs + 1, sizeof **sc->comp)))
+  size_t nk = sc->t[sc->n - 1]->nclasses, nitems = sc->t[sc->n - 1]->classes[k].nitems;
+  if (!(sc->comp[k] = calloc(2 * nitems + 1, sizeof **sc->comp)))
     return MV_ENOMEM;
   double *rest = malloc(sc->n * sizeof *rest);
   if (!rest)
     return MV_ENOMEM;
-  for (size_t s = 0; s < nsigs; s++) {
+  for (size_t i = 0; i < nitems; i++) {
     size_t n = 0;
     for (size_t j = 0; j < sc->n; j++) {
       long c = x->map[j * nk + k];
       if (c < 0)
         continue;
       const struct mv_mvt_class *cl = &sc->t[j]->classes[c];
-      const struct mv_mvt_hist *h = &cl->comp[s];
+      const struct mv_mvt_hist *h = &cl->comp[i];
       double first = (double)h->first / (double)cl->nranks, calls = (double)h->values - (double)cl->nranks;
       x->p[n] = sc->t[j]->nranks, x->v[n] = first;
       rest[n++] = calls > 0 ? ((double)h->sum - (double)h->first) / calls : 0;
     }
-    mv__bg_fit_real(sc->dims, x->p, x->v, n, &sc->comp[k][2 * s]);
-    mv__bg_fit_real(sc->dims, x->p, rest, n, &sc->comp[k][2 * s + 1]);
+    mv__bg_fit_real(sc->dims, x->p, x->v, n, &sc->comp[k][2 * i]);
+    mv__bg_fit_real(sc->dims, x->p, rest, n, &sc->comp[k][2 * i + 1]);
   }
   free(rest);
   return 0;

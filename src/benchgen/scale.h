@@ -31,8 +31,8 @@ struct mv__bg_scale {
   unsigned *mask;                 /* per class of the template: its regions */
   struct mv__bg_form **ops;       /* per template signature: nops * MV_MVT_MAXF, by field position */
   struct mv__bg_form **counts;    /* per template class: the items of its rules, then of main */
-  struct mv__bg_form **comp;      /* per template class, 2 per local signature: the first computation
-                                   * and the mean of the others (ns) */
+  struct mv__bg_form **comp;      /* per template class, 2 per item (as counts): the first computation
+                                   * before the call and the mean of the others (ns) */
 };
 
 /* 0, or MV_EUNSUP / MV_EINVAL with msg saying what cannot be extrapolated; MV_ENOMEM. */

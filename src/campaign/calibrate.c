@@ -17,7 +17,7 @@
 #include "mpivet/simulate.h"
 #include "mpivet/stats.h"
 
-#define FAIL(rc, ...) (snprintf(err, errsize, __VA_ARGS__), (rc))
+#define FAIL(rc, ...) mv_error_set(e, (rc), NULL, 0, 0, __VA_ARGS__)
 
 static double now(void)
 {
@@ -27,7 +27,7 @@ static double now(void)
 }
 
 /* The folder must not exist (created) or be empty: a calibration never overwrites anything. */
-static int make_dir(const char *dir, char *err, size_t errsize)
+static int make_dir(const char *dir, struct mv_error *e)
 {
   if (mkdir(dir, 0755) == 0)
     return 0;
@@ -36,10 +36,10 @@ static int make_dir(const char *dir, char *err, size_t errsize)
   DIR *d = opendir(dir);
   if (!d)
     return FAIL(MV_EIO, "%s: exists and is not a readable folder", dir);
-  struct dirent *e;
+  struct dirent *ent;
   int empty = 1;
-  while ((e = readdir(d)) != NULL)
-    if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+  while ((ent = readdir(d)) != NULL)
+    if (strcmp(ent->d_name, ".") && strcmp(ent->d_name, ".."))
       empty = 0;
   closedir(d);
   return empty ? 0 : FAIL(MV_EINVAL, "%s: exists and is not empty (calibrate into a new folder)", dir);
@@ -67,27 +67,26 @@ static int measure(const struct mv_calibrate_spec *s, const char *csv, const cha
   return rc;
 }
 
-static int read_csv(const char *csv, struct mv_calib_data *d, char *err, size_t errsize)
+static int read_csv(const char *csv, struct mv_calib_data *d, struct mv_error *e)
 {
   FILE *fp = fopen(csv, "r");
   if (!fp)
     return FAIL(MV_EIO, "%s: cannot read the measurements", csv);
-  int rc = mv_calib_data_read(fp, csv, d, err, errsize);
+  int rc = mv_calib_data_read(fp, csv, d, e);
   fclose(fp);
   return rc;
 }
 
 /* The kernels of --kernel-records files replace mpivet-calib's random shapes. */
-static int take_records(const struct mv_calibrate_spec *s, struct mv_calib_data *d, char *err,
-                        size_t errsize)
+static int take_records(const struct mv_calibrate_spec *s, struct mv_calib_data *d, struct mv_error *e)
 {
   struct mv_calib_data rec;
   mv_calib_data_init(&rec);
   int rc = 0;
   for (int i = 0; !rc && i < s->nrecords; i++)
-    rc = read_csv(s->records[i], &rec, err, errsize);
+    rc = read_csv(s->records[i], &rec, e);
   if (!rc && (rc = mv_calib_data_take_kernels(d, &rec)) != 0)
-    snprintf(err, errsize, "kernel records: %s (at most %d hosts)", mv_strerror(rc), MV_CALIB_MAX_HOSTS);
+    FAIL(rc, "kernel records: %s (at most %d hosts)", mv_strerror(rc), MV_CALIB_MAX_HOSTS);
   mv_calib_data_release(&rec);
   return rc;
 }
@@ -115,15 +114,14 @@ static int write_json(const struct mv_calibration *c, const struct mv_calib_data
 static int write_platform(const struct mv_calibration *c, const struct mv_calib_data *d, FILE *fp)
 {
   struct mv_platform p;
-  char err[256];
   int hosts = d->nhosts > 0 ? d->nhosts : 1;
-  int rc = mv_calib_platform(c, NULL, hosts, &p, err, sizeof err);
+  int rc = mv_calib_platform(c, NULL, hosts, &p, NULL);
   p.cores = c->np;
   return rc ? rc : mv_platform_write_xml(&p, fp);
 }
 
 static int write_file(const char *dir, const char *name, writer_fn fn, const struct mv_calibration *c,
-                      const struct mv_calib_data *d, char *err, size_t errsize)
+                      const struct mv_calib_data *d, struct mv_error *e)
 {
   char path[4200];
   snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -178,7 +176,7 @@ static void compare(const struct mv_calib_data *real, const struct mv_calib_data
 }
 
 static int self_check(const struct mv_calibrate_spec *s, const struct mv_calib_data *real,
-                      struct mv_selfcheck *ck, char *err, size_t errsize)
+                      struct mv_selfcheck *ck, struct mv_error *e)
 {
   char program[4200], csv[4200], work[4200], out[4200], max[32];
   if (mv_path_mpi("smpi", "mpivet-calib", program, sizeof program))
@@ -196,11 +194,11 @@ static int self_check(const struct mv_calibrate_spec *s, const struct mv_calib_d
                                 .args = args, .cfg = cfg, .workdir = work, .output = out,
                                 .timeout_s = s->timeout_s};
   struct mv_simulate_result r;
-  int rc = mv_simulate(&ss, &r, err, errsize);
+  int rc = mv_simulate(&ss, &r, e);
   ck->wall_s = r.wall_s;
   struct mv_calib_data sim;
   mv_calib_data_init(&sim);
-  rc = rc ? rc : read_csv(csv, &sim, err, errsize);
+  rc = rc ? rc : read_csv(csv, &sim, e);
   if (!rc)
     compare(real, &sim, ck);
   mv_calib_data_release(&sim);
@@ -208,7 +206,7 @@ static int self_check(const struct mv_calibrate_spec *s, const struct mv_calib_d
 }
 
 static int fit_and_write(const struct mv_calibrate_spec *s, struct mv_calib_data *d,
-                         struct mv_calibration *c, char *err, size_t errsize)
+                         struct mv_calibration *c, struct mv_error *e)
 {
   int rc = mv_calib_fit_network(d, c);
   if (rc)
@@ -217,26 +215,26 @@ static int fit_and_write(const struct mv_calibrate_spec *s, struct mv_calib_data
     return FAIL(rc, "kernel fit: %s (too few samples? raise --kernel-samples)", mv_strerror(rc));
   for (int op = 0; op < MV_CALIB_NOPS; op++)
     c->samples += (long)d->n[op];
-  rc = write_file(s->dir, "platform.xml", write_platform, c, d, err, errsize);
-  rc = rc ? rc : write_file(s->dir, "smpi-settings.txt", write_settings, c, d, err, errsize);
-  rc = rc ? rc : write_file(s->dir, "kernels.h", write_kernels, c, d, err, errsize);
-  rc = rc ? rc : write_file(s->dir, "report.html", mv_calib_write_report, c, d, err, errsize);
-  return rc ? rc : write_file(s->dir, "calibration.json", write_json, c, d, err, errsize);
+  rc = write_file(s->dir, "platform.xml", write_platform, c, d, e);
+  rc = rc ? rc : write_file(s->dir, "smpi-settings.txt", write_settings, c, d, e);
+  rc = rc ? rc : write_file(s->dir, "kernels.h", write_kernels, c, d, e);
+  rc = rc ? rc : write_file(s->dir, "report.html", mv_calib_write_report, c, d, e);
+  return rc ? rc : write_file(s->dir, "calibration.json", write_json, c, d, e);
 }
 
-int mv_calibrate(const struct mv_calibrate_spec *s, struct mv_calibrate_result *res, char *err,
-                 size_t errsize)
+int mv_calibrate(const struct mv_calibrate_spec *s, struct mv_calibrate_result *res, struct mv_error *e)
 {
   char program[4200], csv[4200];
   struct mv_launch_spec ls = {.engine = s->engine, .mpi = s->mpi, .np = s->np};
   double t0 = now();
   memset(res, 0, sizeof *res);
+  mv_error_clear(e);
   if (s->np < 2 || mv_launch_validate(&ls))
     return FAIL(MV_EINVAL, "calibrate: expected --engine mpirun or srun and --np >= 2");
   const char *flavor = mv_launch_flavor(&ls);
   if (mv_path_mpi(flavor, "mpivet-calib", program, sizeof program))
     return FAIL(MV_ENOENT, "mpivet-calib is not built for %s", flavor);
-  int rc = make_dir(s->dir, err, errsize);
+  int rc = make_dir(s->dir, e);
   if (rc)
     return rc;
   snprintf(csv, sizeof csv, "%s/measurements.csv", s->dir);
@@ -250,12 +248,12 @@ int mv_calibrate(const struct mv_calibrate_spec *s, struct mv_calibrate_result *
   snprintf(c->mpi, sizeof c->mpi, "%s", flavor);
   snprintf(c->engine, sizeof c->engine, "%s", s->engine);
   c->np = s->np, c->max_size = (double)s->max_size, c->family = s->family, c->noise = s->noise;
-  rc = read_csv(csv, &d, err, errsize);
-  rc = rc ? rc : take_records(s, &d, err, errsize);
-  rc = rc ? rc : fit_and_write(s, &d, c, err, errsize);
+  rc = read_csv(csv, &d, e);
+  rc = rc ? rc : take_records(s, &d, e);
+  rc = rc ? rc : fit_and_write(s, &d, c, e);
   if (!rc && s->self_check)
-    res->checked = (rc = self_check(s, &d, &res->check, err, errsize)) == 0;
+    res->checked = (rc = self_check(s, &d, &res->check, e)) == 0;
   mv_calib_data_release(&d);
   res->total_s = now() - t0;
-  return rc;
+  return mv_error_ensure(e, rc, NULL);
 }

@@ -53,9 +53,9 @@ static int list_host(const char *list, long i, char *buf, size_t size)
 static int user_hostfile(const struct mv_launch_spec *s, FILE *out)
 {
   struct mv_platform_hosts h;
-  char err[512], name[512];
+  char name[512];
   long n = 0;
-  int rc = mv_platform_xml_hosts(s->platform, &h, err, sizeof err);
+  int rc = mv_platform_xml_hosts(s->platform, &h, NULL);   /* the CLI checked it before */
   for (const char *c = s->hosts ? s->hosts : ""; rc == 0 && *c; c++)
     n += *c == ',';
   n = rc ? 0 : s->hosts ? n + 1 : h.count;
@@ -78,7 +78,6 @@ static int write_files(const struct mv_launch_spec *s, char *xml, size_t xsize, 
 {
   char spec[64];
   struct mv_platform p;
-  char err[256];
   int ppn = s->ppn > 0 ? s->ppn : 1, rc;
   snprintf(hostfile, hsize, "%s/hostfile", s->workdir);
   FILE *hf = fopen(hostfile, "w");
@@ -89,7 +88,7 @@ static int write_files(const struct mv_launch_spec *s, char *xml, size_t xsize, 
     rc = user_hostfile(s, hf);
   } else {
     snprintf(spec, sizeof spec, "cluster:%d,cores=%d", (s->np + ppn - 1) / ppn, ppn);
-    rc = mv_platform_parse(s->platform ? s->platform : spec, &p, err, sizeof err);
+    rc = mv_platform_parse(s->platform ? s->platform : spec, &p, NULL);
     if (!rc && s->ppn > 0 && p.cores < s->ppn)
       p.cores = s->ppn;
     snprintf(xml, xsize, "%s/platform.xml", s->workdir);

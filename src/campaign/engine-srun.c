@@ -49,7 +49,7 @@ static int time_limit_ok(const char *t)
   return digits > 0;
 }
 
-int mv_launch_srun_check(const struct mv_launch_spec *s, char *why, size_t size)
+int mv_launch_srun_check(const struct mv_launch_spec *s, struct mv_error *e)
 {
   const char *bad = NULL, *got = "";
   char n[32];
@@ -63,9 +63,7 @@ int mv_launch_srun_check(const struct mv_launch_spec *s, char *why, size_t size)
     bad = "--pmi: expected a plugin name of srun --mpi=list such as pmix or pmi2", got = s->pmi;
   else if (s->partition && (!*s->partition || strpbrk(s->partition, " \t\n")))
     bad = "--partition: expected a partition name", got = s->partition;
-  if (bad && why)
-    snprintf(why, size, "%s, got \"%s\"", bad, got);
-  return bad ? MV_EINVAL : 0;
+  return bad ? mv_error_set(e, MV_EINVAL, NULL, 0, 0, "%s, got \"%s\"", bad, got) : 0;
 }
 
 static const char *launcher(const struct mv_launch_spec *s)

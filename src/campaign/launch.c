@@ -112,7 +112,7 @@ int mv_launch_validate(const struct mv_launch_spec *spec)
   const struct mv__launch_engine *e = engine_of(spec);
   if (!e || spec->np < 1 || spec->ppn < 0 || spec->np > e->max_np(spec))
     return MV_EINVAL;
-  if (mv_launch_srun_check(spec, NULL, 0))
+  if (mv_launch_srun_check(spec, NULL))
     return MV_EINVAL;
   if (spec->mpi && strcmp(spec->mpi, "openmpi") != 0 && strcmp(spec->mpi, "mpich") != 0)
     return MV_EINVAL;

@@ -17,7 +17,7 @@
 #include "mpivet/paths.h"
 #include "mpivet/simulate.h"
 
-#define FAIL(rc, ...) (snprintf(err, errsize, __VA_ARGS__), (rc))
+#define FAIL(rc, ...) mv_error_set(e, (rc), NULL, 0, 0, __VA_ARGS__)
 
 static double now(void)
 {
@@ -74,7 +74,7 @@ static int build(const struct mv_simulate_spec *s, struct mv_simulate_result *r)
 }
 
 static int write_platform(const struct mv_simulate_spec *s, const struct mv_calib_folder *f,
-                          struct mv_simulate_result *r, char *err, size_t errsize)
+                          struct mv_simulate_result *r, struct mv_error *e)
 {
   struct mv_platform p;
   struct mv_calibration c = {0};
@@ -86,11 +86,11 @@ static int write_platform(const struct mv_simulate_spec *s, const struct mv_cali
                 s->platform);
   if (f) {
     c.latency_s = f->latency_s, c.bandwidth_Bps = f->bandwidth_Bps, c.flops = f->flops;
-    rc = mv_calib_platform(&c, s->platform, (s->np + ppn - 1) / ppn, &p, err, errsize);
+    rc = mv_calib_platform(&c, s->platform, (s->np + ppn - 1) / ppn, &p, e);
   } else {
     char def[64];
     snprintf(def, sizeof def, "cluster:%d", (s->np + ppn - 1) / ppn);
-    rc = mv_platform_parse(s->platform ? s->platform : def, &p, err, errsize);
+    rc = mv_platform_parse(s->platform ? s->platform : def, &p, e);
   }
   if (rc)
     return rc;
@@ -191,28 +191,28 @@ static int run(const struct mv_simulate_spec *s, const struct mv_calib_folder *f
   return rc ? rc : predicted(timing, &r->predicted_s) ? MV_EEXTERN : 0;
 }
 
-int mv_simulate(const struct mv_simulate_spec *s, struct mv_simulate_result *r, char *err,
-                size_t errsize)
+int mv_simulate(const struct mv_simulate_spec *s, struct mv_simulate_result *r, struct mv_error *e)
 {
   struct mv_calib_folder f;
   memset(r, 0, sizeof *r);
+  mv_error_clear(e);
   if (!s->program || !s->workdir || s->np < 1 || s->ppn < 0)
     return FAIL(MV_EINVAL, "simulate: a program, a work folder and np >= 1 are needed");
-  int rc = s->calibration ? mv_calib_folder_load(s->calibration, &f, err, errsize) : 0;
+  int rc = s->calibration ? mv_calib_folder_load(s->calibration, &f, e) : 0;
   if (rc)
-    return rc;
-  rc = write_platform(s, s->calibration ? &f : NULL, r, err, errsize);
+    return mv_error_ensure(e, rc, s->calibration);
+  rc = write_platform(s, s->calibration ? &f : NULL, r, e);
   if (!rc && is_source(s->program)) {
     if ((rc = build(s, r)) != 0)
-      snprintf(err, errsize, "%s: smpicc failed (output in %s)", s->program, r->build_log);
+      FAIL(rc, "%s: smpicc failed (output in %s)", s->program, r->build_log);
   } else if (!rc) {
     snprintf(r->binary, sizeof r->binary, "%s", s->program);
   }
   if (!rc && (rc = run(s, s->calibration ? &f : NULL, r)) != 0)
-    snprintf(err, errsize, "%s: the simulation %s", s->program,
-             r->deadlock ? "deadlocked (SimGrid's report above)"
-             : r->timed_out ? "failed (timed out)" : "failed");
+    FAIL(rc, "%s: the simulation %s", s->program,
+         r->deadlock ? "deadlocked (SimGrid's report above)"
+         : r->timed_out ? "failed (timed out)" : "failed");
   if (s->calibration)
     mv_calib_folder_release(&f);
-  return rc;
+  return mv_error_ensure(e, rc, NULL);
 }

@@ -40,6 +40,12 @@ int mv_cli_fail(const char *cmd, int err, const char *fmt, ...)
   return err == MV_EEXTERN ? MV_EXIT_EXTERNAL : MV_EXIT_USAGE;
 }
 
+int mv_cli_fail_error(const char *cmd, const struct mv_error *e)
+{
+  char text[MV_ERROR_TEXT_SIZE];
+  return mv_cli_fail(cmd, e->code, "%s", mv_error_text(e, text, sizeof text));
+}
+
 /* The long name of short option c, or NULL. */
 static const char *long_name(const struct option *longopts, int c)
 {

@@ -21,6 +21,9 @@ enum mv_exit {
 int mv_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Same, for an error value from the library: exit 3 for MV_EEXTERN, 2 otherwise. */
 int mv_cli_fail(const char *cmd, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+struct mv_error;
+/* mv_cli_fail for a library function's struct mv_error: "mpivet CMD: where: what". */
+int mv_cli_fail_error(const char *cmd, const struct mv_error *e);
 struct option;
 /* getopt_long for every command: the next option of argv (-1 after the last), getopt's own
  * messages off. An unknown option, a missing value or a value given to a flag prints one line

@@ -133,6 +133,43 @@ static int judgeable(const struct mv_analysis *a, const char *trace, long rank, 
   return 0;
 }
 
+struct args {
+  int json, verbose;
+  long top, rank, np;
+  const char *value, *region, *mpi, *cube, *html;
+};
+
+static int option(void *ctx, int c, const char *arg)
+{
+  struct args *a = ctx;
+  switch (c) {
+  case 'j': a->json = 1; return 0;
+  case 'V': a->verbose = 1; return 0;
+  case 'v': a->value = arg; return 0;
+  case 'c': a->cube = arg; return 0;
+  case 'H': a->html = arg; return 0;
+  case 'g': a->region = arg; return 0;
+  case 't':
+    if (mv_cli_parse_long(arg, &a->top) != 0 || a->top < 0)
+      return mv_cli_error("analyze", "--top: expected a non-negative integer, got \"%s\"", arg);
+    return 0;
+  case 'n':
+    if (mv_cli_parse_long(arg, &a->np) != 0 || a->np < 1 || a->np > 4096)
+      return mv_cli_error("analyze", "--np: expected a process count in 1..4096, got \"%s\"", arg);
+    return 0;
+  case 'm':
+    if (strcmp(arg, "openmpi") && strcmp(arg, "mpich"))
+      return mv_cli_error("analyze", "--mpi: expected openmpi or mpich, got \"%s\"", arg);
+    a->mpi = arg;
+    return 0;
+  case 'r':
+    if (mv_cli_parse_long(arg, &a->rank) != 0 || a->rank < 0)
+      return mv_cli_error("analyze", "--rank: expected a non-negative integer, got \"%s\"", arg);
+    return 0;
+  }
+  return MV_EXIT_USAGE;
+}
+
 int cmd_analyze(int argc, char **argv)
 {
   static const struct option opts[] = {
@@ -142,85 +179,54 @@ int cmd_analyze(int argc, char **argv)
     {"mpi", required_argument, NULL, 'm'}, {"cube", required_argument, NULL, 'c'},
     {"html", required_argument, NULL, 'H'}, {"verbose", no_argument, NULL, 'V'},
     {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-  int json = 0, verbose = 0, c;
-  long top = 10, rank = -1, np = 0;
-  const char *value = NULL, *region = NULL, *mpi = "openmpi", *cube = NULL, *html = NULL;
-  while ((c = mv_cli_getopt("analyze", argc, argv, "h", opts, NULL)) != -1) {
-    if (c == 'h') {
-      fputs(usage, stdout);
-      return MV_EXIT_OK;
-    } else if (c == 'j') {
-      json = 1;
-    } else if (c == 'V') {
-      verbose = 1;
-    } else if (c == 't') {
-      if (mv_cli_parse_long(optarg, &top) != 0 || top < 0)
-        return mv_cli_error("analyze", "--top: expected a non-negative integer, got \"%s\"", optarg);
-    } else if (c == 'v') {
-      value = optarg;
-    } else if (c == 'n') {
-      if (mv_cli_parse_long(optarg, &np) != 0 || np < 1 || np > 4096)
-        return mv_cli_error("analyze", "--np: expected a process count in 1..4096, got \"%s\"", optarg);
-    } else if (c == 'm') {
-      if (strcmp(optarg, "openmpi") && strcmp(optarg, "mpich"))
-        return mv_cli_error("analyze", "--mpi: expected openmpi or mpich, got \"%s\"", optarg);
-      mpi = optarg;
-    } else if (c == 'c') {
-      cube = optarg;
-    } else if (c == 'H') {
-      html = optarg;
-    } else if (c == 'g') {
-      region = optarg;
-    } else if (c == 'r') {
-      if (mv_cli_parse_long(optarg, &rank) != 0 || rank < 0)
-        return mv_cli_error("analyze", "--rank: expected a non-negative integer, got \"%s\"", optarg);
-    } else {
-      return MV_EXIT_USAGE;
-    }
-  }
+  struct args o = {.top = 10, .rank = -1, .mpi = "openmpi"};
+  int rc = mv_cli_options("analyze", argc, argv, "h", opts, usage, option, &o);
+  if (rc)
+    return rc == MV_CLI_HELP ? mv_cli_finish(MV_EXIT_OK) : rc;
   if (optind != argc - 1)
     return mv_cli_error("analyze", "expected one TRACE argument (see mpivet analyze --help)");
-  if ((rank >= 0 || region) && !value)
+  if ((o.rank >= 0 || o.region) && !o.value)
     return mv_cli_error("analyze", "--rank and --region select what --value prints: give --value "
                         "METRIC too");
-  char anchor[4096], err[512];
+  char anchor[4096];
+  struct mv_error e;
   if (anchor_of(argv[optind], anchor, sizeof anchor) != 0)
     return mv_cli_error("analyze", "%s: no OTF2 archive here (expected a folder with traces.otf2)",
                         argv[optind]);
-  if (np) {
-    if (value || html || verbose)
+  if (o.np) {
+    if (o.value || o.html || o.verbose)
       return mv_cli_error("analyze", "--%s works in one process only (drop --np)",
-                          value ? "value" : html ? "html" : "verbose");
-    return parallel(anchor, (int)np, mpi, json, top, cube);
+                          o.value ? "value" : o.html ? "html" : "verbose");
+    return parallel(anchor, (int)o.np, o.mpi, o.json, o.top, o.cube);
   }
   struct mv_analysis *a = NULL;
-  int rc = mv_analyze_trace(anchor, NULL, &a, err, sizeof err);
+  rc = mv_analyze_trace(anchor, NULL, &a, &e);
   if (rc != 0)
-    return mv_cli_fail("analyze", rc, "%s", err);
+    return mv_cli_fail_error("analyze", &e);
   const char *note;
-  for (int i = 0; verbose; i++) {
+  for (int i = 0; o.verbose; i++) {
     double sec = mv_analysis_pass_time(a, i, &note);
     if (sec < 0)
       break;
     fprintf(stderr, "mpivet analyze: pass %d, %s: %.3f s\n", i + 1, note, sec);
   }
-  if ((rc = judgeable(a, argv[optind], rank, region)) != 0) {
+  if ((rc = judgeable(a, argv[optind], o.rank, o.region)) != 0) {
     mv_analysis_free(a);
     return rc;
   }
-  if (value) {
-    double v = mv_analysis_value(a, value, (int)rank, region);
+  if (o.value) {
+    double v = mv_analysis_value(a, o.value, (int)o.rank, o.region);
     mv_analysis_free(a);
     if (v != v)
-      return mv_cli_error("analyze", "--value: unknown metric \"%s\" (see the keys in --json)", value);
+      return mv_cli_error("analyze", "--value: unknown metric \"%s\" (see the keys in --json)", o.value);
     printf("%.9f\n", v);
     return MV_EXIT_OK;
   }
-  if ((cube && (rc = write_cube(a, cube)) != 0) || (html && (rc = write_html(a, html, argv[optind])) != 0)) {
+  if ((o.cube && (rc = write_cube(a, o.cube)) != 0) || (o.html && (rc = write_html(a, o.html, argv[optind])) != 0)) {
     mv_analysis_free(a);
     return rc;
   }
-  rc = json ? mv_analysis_write_json(a, stdout) : mv_analysis_write_text(a, stdout, (int)top);
+  rc = o.json ? mv_analysis_write_json(a, stdout) : mv_analysis_write_text(a, stdout, (int)o.top);
   mv_analysis_free(a);
   if (rc != 0)
     return mv_cli_fail("analyze", rc, "writing the report: %s", mv_strerror(rc));

@@ -50,16 +50,22 @@ static const char usage[] =
   "  --check-clock   --check-wait SEC\n"
   "exit: 0 ok, 2 usage error, 3 the launcher or the benchmark failed\n";
 
-/* Short codes of the launcher options; the benchmark options get codes from 256 on. */
+/* Short codes of the launcher options; a benchmark option's code is PASS(kind, n): what its
+ * value is (bits 8 and up) and a number that tells it from the others of its kind. */
+enum { OPS = 1, MSIZES, COUNT, NUMBER, SYNC, START, TIMING, FLAG };
+#define PASS(kind, n) ((kind) << 8 | (n))
 static const struct option longopts[] = {
   {"engine", 1, 0, 'E'}, {"mpi", 1, 0, 'M'}, {"np", 1, 0, 'n'}, {"ppn", 1, 0, 'p'},
   {"hosts", 1, 0, 'H'}, {"platform", 1, 0, 'P'}, {"runs", 1, 0, 'r'}, {"timeout", 1, 0, 't'},
   {"output", 1, 0, 'o'}, {"help", 0, 0, 'h'}, {"nodes", 1, 0, 'N'}, {"partition", 1, 0, 'Q'},
   {"time-limit", 1, 0, 'T'}, {"pmi", 1, 0, 'I'},
-  {"ops", 1, 0, 256}, {"msizes", 1, 0, 257}, {"reps", 1, 0, 258}, {"max-reps", 1, 0, 258},
-  {"warmup", 1, 0, 258}, {"seed", 1, 0, 258}, {"clear-cache", 1, 0, 258},
-  {"rse", 1, 0, 259}, {"ci", 1, 0, 259}, {"window", 1, 0, 259}, {"check-wait", 1, 0, 259},
-  {"sync", 1, 0, 260}, {"start", 1, 0, 261}, {"timing", 1, 0, 262}, {"check-clock", 0, 0, 263},
+  {"ops", 1, 0, PASS(OPS, 0)}, {"msizes", 1, 0, PASS(MSIZES, 0)}, {"reps", 1, 0, PASS(COUNT, 0)},
+  {"max-reps", 1, 0, PASS(COUNT, 1)}, {"warmup", 1, 0, PASS(COUNT, 2)},
+  {"seed", 1, 0, PASS(COUNT, 3)}, {"clear-cache", 1, 0, PASS(COUNT, 4)},
+  {"rse", 1, 0, PASS(NUMBER, 0)}, {"ci", 1, 0, PASS(NUMBER, 1)},
+  {"window", 1, 0, PASS(NUMBER, 2)}, {"check-wait", 1, 0, PASS(NUMBER, 3)},
+  {"sync", 1, 0, PASS(SYNC, 0)}, {"start", 1, 0, PASS(START, 0)},
+  {"timing", 1, 0, PASS(TIMING, 0)}, {"check-clock", 0, 0, PASS(FLAG, 0)},
   {0, 0, 0, 0}};
 
 /* One of the names in a |-separated list? */
@@ -84,24 +90,30 @@ static int msizes_of(const char *arg, int64_t *sizes, size_t *n)
   return 0;
 }
 
-/* Validate a benchmark option and pass it on as "--name value". */
-static int pass_option(const struct option *o, const char *arg, struct mv_cmdline *pass)
+/* Validate the benchmark option of code c and pass it on as "--name value". */
+static int pass_option(int c, const char *arg, struct mv_cmdline *pass)
 {
   long v;
   double d;
-  int rc = 0, c = o->val;
+  int rc = 0, kind = c >> 8;
   int64_t sizes[256];
   size_t nsizes;
-  if (c == 256)
+  const struct option *o = longopts;
+  while (o->name && o->val != c)
+    o++;
+  if (!o->name)
+    return MV_EXIT_USAGE;
+  if (kind == OPS)
     rc = mv_cli_check_ops("bench", arg, 0);
-  else if (c == 257)
+  else if (kind == MSIZES)
     rc = msizes_of(arg, sizes, &nsizes);
-  else if (c == 258 && (mv_cli_parse_long(arg, &v) || v < 0))
+  else if (kind == COUNT && (mv_cli_parse_long(arg, &v) || v < 0))
     rc = mv_cli_error("bench", "--%s: expected a count, got \"%s\"", o->name, arg);
-  else if (c == 259 && (mv_cli_parse_double(arg, &d) || d < 0))
+  else if (kind == NUMBER && (mv_cli_parse_double(arg, &d) || d < 0))
     rc = mv_cli_error("bench", "--%s: expected a non-negative number, got \"%s\"", o->name, arg);
-  else if ((c == 260 && !one_of(arg, "skampi|jk|hca")) || (c == 261 && !one_of(arg, "window|barrier")) ||
-           (c == 262 && !one_of(arg, "local|global")))
+  else if ((kind == SYNC && !one_of(arg, "skampi|jk|hca")) ||
+           (kind == START && !one_of(arg, "window|barrier")) ||
+           (kind == TIMING && !one_of(arg, "local|global")))
     rc = mv_cli_error("bench", "--%s: unexpected value \"%s\" (see --help)", o->name, arg);
   if (!rc)
     rc = mv_cmdline_addf(pass, "--%s", o->name) || (o->has_arg && mv_cmdline_add(pass, arg))
@@ -119,36 +131,46 @@ struct bench_cli {
   long platform_hosts;        /* hosts of --platform (0: the default, a host per --ppn ranks) */
 };
 
+static int count(const char *name, const char *arg, long max, long min, int *out)
+{
+  long v;
+  if (mv_cli_parse_long(arg, &v) || v < min || v > max)
+    return mv_cli_error("bench", "--%s: expected a %s, got \"%s\"", name,
+                        min > 0 ? "positive count" : "count", arg);
+  *out = (int)v;
+  return 0;
+}
+
+static int option(void *ctx, int c, const char *arg)
+{
+  struct bench_cli *b = ctx;
+  switch (c) {
+  case 'o': b->out = arg; return 0;
+  case 'E': b->spec.engine = arg; return 0;
+  case 'M': b->spec.mpi = arg; return 0;
+  case 'H': b->spec.hosts = arg; return 0;
+  case 'P': b->spec.platform = arg; return 0;
+  case 'Q': b->spec.partition = arg; return 0;
+  case 'T': b->spec.time_limit = arg; return 0;
+  case 'I': b->spec.pmi = arg; return 0;
+  case 'N': return count("nodes", arg, 1 << 20, 1, &b->spec.nodes);
+  case 'n': return count("np", arg, 1 << 24, 1, &b->spec.np);
+  case 'p': return count("ppn", arg, 1 << 20, 0, &b->spec.ppn);
+  case 'r': return count("runs", arg, 100000, 1, &b->runs);
+  case 't':
+    return mv_cli_parse_double(arg, &b->spec.timeout_s) || b->spec.timeout_s < 0
+               ? mv_cli_error("bench", "--timeout: expected seconds, got \"%s\"", arg) : 0;
+  }
+  if (c == PASS(MSIZES, 0))
+    b->msizes = arg;
+  return pass_option(c, arg, &b->pass);
+}
+
 static int parse(int argc, char **argv, struct bench_cli *b)
 {
-  int c, idx = 0;
-  long v;
-  while ((c = mv_cli_getopt("bench", argc, argv, "o:h", longopts, &idx)) != -1) {
-    switch (c) {
-    case 'h': fputs(usage, stdout); return -1;
-    case 'o': b->out = optarg; break;
-    case 'E': b->spec.engine = optarg; break;
-    case 'M': b->spec.mpi = optarg; break;
-    case 'H': b->spec.hosts = optarg; break;
-    case 'P': b->spec.platform = optarg; break;
-    case 'Q': b->spec.partition = optarg; break;
-    case 'T': b->spec.time_limit = optarg; break;
-    case 'I': b->spec.pmi = optarg; break;
-    case 'N': if (mv_cli_parse_long(optarg, &v) || v < 1 || v > 1 << 20) return mv_cli_error("bench", "--nodes: expected a positive count, got \"%s\"", optarg); b->spec.nodes = (int)v; break;
-    case 'n': if (mv_cli_parse_long(optarg, &v) || v < 1 || v > 1 << 24) return mv_cli_error("bench", "--np: expected a positive count, got \"%s\"", optarg); b->spec.np = (int)v; break;
-    case 'p': if (mv_cli_parse_long(optarg, &v) || v < 0 || v > 1 << 20) return mv_cli_error("bench", "--ppn: expected a count, got \"%s\"", optarg); b->spec.ppn = (int)v; break;
-    case 'r': if (mv_cli_parse_long(optarg, &v) || v < 1 || v > 100000) return mv_cli_error("bench", "--runs: expected a positive count, got \"%s\"", optarg); b->runs = (int)v; break;
-    case 't': if (mv_cli_parse_double(optarg, &b->spec.timeout_s) || b->spec.timeout_s < 0) return mv_cli_error("bench", "--timeout: expected seconds, got \"%s\"", optarg); break;
-    case '?': return MV_EXIT_USAGE;
-    default: {
-      if (longopts[idx].val == 257)
-        b->msizes = optarg;
-      int rc = pass_option(&longopts[idx], optarg, &b->pass);
-      if (rc)
-        return rc;
-    }
-    }
-  }
+  int rc = mv_cli_options("bench", argc, argv, "o:h", longopts, usage, option, b);
+  if (rc)
+    return rc;
   if (optind < argc)
     return mv_cli_error("bench", "unexpected argument \"%s\"", argv[optind]);
   return 0;
@@ -156,10 +178,10 @@ static int parse(int argc, char **argv, struct bench_cli *b)
 
 static int check_spec(struct bench_cli *b)
 {
-  const char *const *e = mv_launch_engines();
-  while (*e && strcmp(*e, b->spec.engine) != 0)
-    e++;
-  if (!*e)
+  const char *const *name = mv_launch_engines();
+  while (*name && strcmp(*name, b->spec.engine) != 0)
+    name++;
+  if (!*name)
     return mv_cli_error("bench", "--engine: expected mpirun, srun or smpi, got \"%s\"", b->spec.engine);
   if (b->spec.mpi && mv_engine_facts(b->spec.engine)->simulated)
     return mv_cli_error("bench", "--mpi %s: the smpi engine runs SMPI's own MPI (--mpi is for "
@@ -170,10 +192,10 @@ static int check_spec(struct bench_cli *b)
   if (b->spec.np > max)
     return mv_cli_error("bench", "--np %d is larger than %s allows here (%d%s)", b->spec.np,
                         b->spec.engine, max, b->spec.hosts ? "" : "; give --hosts for more");
-  char err[256];
+  struct mv_error err;
   int rc;
-  if (mv_launch_srun_check(&b->spec, err, sizeof err))
-    return mv_cli_error("bench", "%s", err);
+  if (mv_launch_srun_check(&b->spec, &err))
+    return mv_cli_fail_error("bench", &err);
   if (b->spec.platform && !mv_engine_facts(b->spec.engine)->simulated)
     return mv_cli_error("bench", "--platform applies to --engine smpi only (got --engine %s)",
                         b->spec.engine);

@@ -47,6 +47,27 @@ struct opts {
   struct mv_benchgen_opts gen;
 };
 
+static int option(void *ctx, int c, const char *arg)
+{
+  struct opts *o = ctx;
+  double *scale = c == 'c' ? &o->gen.compute_scale : &o->gen.msg_scale;
+  switch (c) {
+  case 'o': o->out = arg; return 0;
+  case 'p': o->print = 1; return 0;
+  case 'n': o->check = 0; return 0;
+  case 'f': o->force = 1; return 0;
+  case 'C': o->compare = arg; return 0;
+  case 'a': o->gen.coll_as_p2p = arg; return 0;
+  case 'c':
+  case 'm':
+    if (mv_cli_parse_double(arg, scale) || !(*scale >= 0) || *scale > 1e6)
+      return mv_cli_error("benchgen", "--%s: expected a factor between 0 and 1e6, got \"%s\"",
+                          c == 'c' ? "compute-scale" : "msg-scale", arg);
+    return 0;
+  }
+  return MV_EXIT_USAGE;
+}
+
 static int parse(int argc, char **argv, struct opts *o)
 {
   static const struct option longopts[] = {
@@ -54,30 +75,9 @@ static int parse(int argc, char **argv, struct opts *o)
     {"compute-scale", required_argument, 0, 'c'}, {"msg-scale", required_argument, 0, 'm'},
     {"coll-as-p2p", required_argument, 0, 'a'}, {"no-check", no_argument, 0, 'n'},
     {"force", no_argument, 0, 'f'}, {"compare", required_argument, 0, 'C'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-  int c;
-  while ((c = mv_cli_getopt("benchgen", argc, argv, "o:h", longopts, NULL)) != -1) {
-    double *scale = c == 'c' ? &o->gen.compute_scale : &o->gen.msg_scale;
-    if (c == 'h') {
-      fputs(usage, stdout);
-      return -1;
-    } else if (c == 'o')
-      o->out = optarg;
-    else if (c == 'p')
-      o->print = 1;
-    else if (c == 'n')
-      o->check = 0;
-    else if (c == 'f')
-      o->force = 1;
-    else if (c == 'C')
-      o->compare = optarg;
-    else if (c == 'a')
-      o->gen.coll_as_p2p = optarg;
-    else if ((c == 'c' || c == 'm') && (mv_cli_parse_double(optarg, scale) || !(*scale >= 0) || *scale > 1e6))
-      return mv_cli_error("benchgen", "--%s: expected a factor between 0 and 1e6, got \"%s\"",
-                          c == 'c' ? "compute-scale" : "msg-scale", optarg);
-    else if (c == '?')
-      return MV_EXIT_USAGE;
-  }
+  int rc = mv_cli_options("benchgen", argc, argv, "o:h", longopts, usage, option, o);
+  if (rc)
+    return rc;
   if (optind >= argc)
     return mv_cli_error("benchgen", "expected a trace folder (see --help)");
   o->dir = argv[optind], o->dirs = argv + optind, o->ndirs = argc - optind;
@@ -88,17 +88,18 @@ static int parse(int argc, char **argv, struct opts *o)
 
 static int load(const char *dir, struct mv_mvt *t)
 {
-  char path[4096], err[256] = "";
+  char path[4096];
+  struct mv_error e;
   struct stat st;
   if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
     snprintf(path, sizeof path, "%s/compressed.mvt", dir);
   else
     snprintf(path, sizeof path, "%s", dir);
-  int rc = mv_mvt_read(path, t, err, sizeof err);
+  int rc = mv_mvt_read(path, t, &e);
   if (rc == MV_ENOENT)
     return mv_cli_error("benchgen", "%s: no compressed trace (trace with mpivet trace; "
                         "MPIVET_TRACE_FORMAT must include mvt)", path);
-  return rc ? mv_cli_fail("benchgen", rc, "%s: %s", path, err) : 0;
+  return rc ? mv_cli_fail_error("benchgen", &e) : 0;
 }
 
 struct emit {
@@ -193,7 +194,7 @@ int cmd_benchgen(int argc, char **argv)
   struct opts o = {.check = 1, .gen = {1, 1, NULL}};
   int rc = parse(argc, argv, &o);
   if (rc)
-    return rc == -1 ? mv_cli_finish(MV_EXIT_OK) : rc;
+    return rc == MV_CLI_HELP ? mv_cli_finish(MV_EXIT_OK) : rc;
   if (o.ndirs > 1)
     return generate_scaled(&o);
   struct mv_mvt t;

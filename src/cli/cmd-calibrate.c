@@ -157,16 +157,17 @@ int cmd_calibrate(int argc, char **argv)
     return rc;
   setenv("OPENBLAS_NUM_THREADS", "1", 0);   /* one core per rank, as HPL runs */
   struct mv_calibrate_result *r = calloc(1, sizeof *r);
-  char err[1024] = "";
+  struct mv_error e;
+  char err[MV_ERROR_TEXT_SIZE];
   if (!r)
     return mv_cli_fail("calibrate", MV_ENOMEM, "out of memory");
-  rc = mv_calibrate(&s, r, err, sizeof err);
+  rc = mv_calibrate(&s, r, &e);
   if (!rc || r->c.samples)
     print_result(r, s.dir);
   char disk[4200];
   mv_cli_disk_note(s.dir, disk, sizeof disk);
   if (rc)
-    rc = mv_cli_fail("calibrate", rc, "%s%s", err[0] ? err : mv_strerror(rc), disk);
+    rc = mv_cli_fail("calibrate", rc, "%s%s", mv_error_text(&e, err, sizeof err), disk);
   free(r);
   return rc ? rc : mv_cli_finish(MV_EXIT_OK);
 }

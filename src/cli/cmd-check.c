@@ -90,6 +90,38 @@ static int parse_count(const char *name, const char *arg, long *out)
   return 0;
 }
 
+static int option(void *ctx, int ch, const char *arg)
+{
+  struct check_opts *o = ctx;
+  switch (ch) {
+  case 'e': o->engine = arg; return 0;
+  case 'm': o->mpi = arg; return 0;
+  case 'n': o->np = arg; return 0;
+  case 'p': o->ppn = arg; return 0;
+  case 'H': o->hosts = arg; return 0;
+  case 'P': o->platform = arg; return 0;
+  case 'O': o->ops = arg; return 0;
+  case 'M': o->msizes = arg; return 0;
+  case 'x': o->expect = arg; return 0;
+  case 'r': return parse_count("--runs", arg, &o->runs);
+  case 'R': return parse_count("--reps", arg, &o->reps);
+  case 'b':
+    return mv_cli_parse_double(arg, &o->budget_min) || o->budget_min <= 0
+               ? mv_cli_error("check", "--budget: expected minutes > 0, got \"%s\"", arg) : 0;
+  case 's':
+    o->seed_given = 1;
+    return mv_cli_parse_long(arg, &o->seed) || o->seed < 0
+               ? mv_cli_error("check", "--seed: expected a number >= 0, got \"%s\"", arg) : 0;
+  case 'o': o->out = arg; return 0;
+  case 'c': o->resume = arg; return 0;
+  case 'N': o->nodes = arg; return 0;
+  case 'Q': o->partition = arg; return 0;
+  case 'T': o->time_limit = arg; return 0;
+  case 'I': o->pmi = arg; return 0;
+  }
+  return MV_EXIT_USAGE;
+}
+
 static int parse_args(int argc, char **argv, struct check_opts *o)
 {
   static const struct option longopts[] = {
@@ -99,39 +131,7 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
     {"seed", 1, 0, 's'}, {"output", 1, 0, 'o'}, {"resume", 1, 0, 'c'}, {"help", 0, 0, 'h'},
     {"nodes", 1, 0, 'N'}, {"partition", 1, 0, 'Q'}, {"time-limit", 1, 0, 'T'}, {"pmi", 1, 0, 'I'},
     {0, 0, 0, 0}};
-  int ch, rc = 0;
-  while (rc == 0 && (ch = mv_cli_getopt("check", argc, argv, "+ho:", longopts, NULL)) != -1) {
-    switch (ch) {
-    case 'e': o->engine = optarg; break;
-    case 'm': o->mpi = optarg; break;
-    case 'n': o->np = optarg; break;
-    case 'p': o->ppn = optarg; break;
-    case 'H': o->hosts = optarg; break;
-    case 'P': o->platform = optarg; break;
-    case 'O': o->ops = optarg; break;
-    case 'M': o->msizes = optarg; break;
-    case 'x': o->expect = optarg; break;
-    case 'r': rc = parse_count("--runs", optarg, &o->runs); break;
-    case 'R': rc = parse_count("--reps", optarg, &o->reps); break;
-    case 'b':
-      if (mv_cli_parse_double(optarg, &o->budget_min) || o->budget_min <= 0)
-        rc = mv_cli_error("check", "--budget: expected minutes > 0, got \"%s\"", optarg);
-      break;
-    case 's':
-      rc = mv_cli_parse_long(optarg, &o->seed) || o->seed < 0
-               ? mv_cli_error("check", "--seed: expected a number >= 0, got \"%s\"", optarg) : 0;
-      o->seed_given = 1;
-      break;
-    case 'o': o->out = optarg; break;
-    case 'c': o->resume = optarg; break;
-    case 'N': o->nodes = optarg; break;
-    case 'Q': o->partition = optarg; break;
-    case 'T': o->time_limit = optarg; break;
-    case 'I': o->pmi = optarg; break;
-    case 'h': fputs(usage, stdout); return -1;
-    default: return MV_EXIT_USAGE;
-    }
-  }
+  int rc = mv_cli_options("check", argc, argv, "+ho:", longopts, usage, option, o);
   if (rc == 0 && optind != argc)
     rc = mv_cli_error("check", "unexpected argument \"%s\" (see mpivet check --help)", argv[optind]);
   return rc;
@@ -201,7 +201,7 @@ static int build_plan(struct mv_campaign *c, const struct check_opts *o)
  * is passed to the engine as is and recorded as platform.xml for meta.json. */
 static int smpi_platform(struct mv_campaign *c, const struct check_opts *o, long file_hosts)
 {
-  char spec[64], err[256], path[MV_CAMPAIGN_PATH_MAX + 32], hosts[32];
+  char spec[64], err[MV_ERROR_TEXT_SIZE], path[MV_CAMPAIGN_PATH_MAX + 32], hosts[32];
   struct stat st;
   if (o->platform && stat(o->platform, &st) == 0) {   /* hosts read by mv_cli_platform_hosts */
     snprintf(hosts, sizeof hosts, "%ld", file_hosts);
@@ -210,8 +210,9 @@ static int smpi_platform(struct mv_campaign *c, const struct check_opts *o, long
   }
   snprintf(spec, sizeof spec, "cluster:%d", c->plan.nprocs[c->plan.n_nprocs - 1]);
   struct mv_platform pf;
-  if (mv_platform_parse(o->platform ? o->platform : spec, &pf, err, sizeof err))
-    return mv_cli_error("check", "--platform: %s", err);
+  struct mv_error e;
+  if (mv_platform_parse(o->platform ? o->platform : spec, &pf, &e))
+    return mv_cli_error("check", "--platform: %s", mv_error_text(&e, err, sizeof err));
   snprintf(hosts, sizeof hosts, "%d", pf.hosts);
   if (mv_campaign_set(c, "platform_hosts", hosts))
     return mv_cli_fail("check", MV_ENOMEM, "out of memory");
@@ -230,12 +231,12 @@ static int smpi_platform(struct mv_campaign *c, const struct check_opts *o, long
 static int check_srun(const struct check_opts *o)
 {
   long nodes = 0;
-  char why[256];
+  struct mv_error e;
   if (o->nodes && (mv_cli_parse_long(o->nodes, &nodes) || nodes < 1 || nodes > 1 << 20))
     return mv_cli_error("check", "--nodes: expected a positive count, got \"%s\"", o->nodes);
   struct mv_launch_spec s = {.engine = o->engine, .np = 1 << 20, .nodes = (int)nodes,
                              .partition = o->partition, .time_limit = o->time_limit, .pmi = o->pmi};
-  return mv_launch_srun_check(&s, why, sizeof why) ? mv_cli_error("check", "%s", why) : 0;
+  return mv_launch_srun_check(&s, &e) ? mv_cli_fail_error("check", &e) : 0;
 }
 
 static int store_options(struct mv_campaign *c, const struct check_opts *o, const char *expect)
@@ -263,16 +264,17 @@ static int store_options(struct mv_campaign *c, const struct check_opts *o, cons
  * campaign, not after it; its absolute path (a --resume may run elsewhere) in path. */
 static int check_expect(const char *file, char *path, size_t size)
 {
-  char err[512], abs[PATH_MAX];
+  char abs[PATH_MAX], text[MV_ERROR_TEXT_SIZE];
+  struct mv_error e;
   struct mv_expect_file f;
   if (!file && mv_path_share("default.expect", path, size))
     return mv_cli_error("check", "share/mpivet/default.expect not found (set MPIVET_SHARE)");
   if (file && (!realpath(file, abs) || snprintf(path, size, "%s", abs) >= (int)size))
     return mv_cli_error("check", "--expect: %s: %s", file, strerror(errno));
   mv_expect_file_init(&f);
-  int rc = mv_expect_parse_file(&f, path, err, sizeof err);
+  int rc = mv_expect_parse_file(&f, path, &e);
   mv_expect_file_release(&f);
-  return rc ? mv_cli_error("check", "--expect: %s", err) : 0;
+  return rc ? mv_cli_error("check", "--expect: %s", mv_error_text(&e, text, sizeof text)) : 0;
 }
 
 /* --mpi, --ppn and --platform, checked before anything runs or is written. */
@@ -389,9 +391,10 @@ static int analyze(struct mv_campaign *c, const char *command_line)
   for (size_t i = 0; i < c->plan.n_msizes && a.n_pp_sizes < 16; i++)
     if (c->plan.msize_pp && c->plan.msize_pp[i])
       a.pp_sizes[a.n_pp_sizes++] = c->plan.msizes[i];
-  int rc = mv_check_analyze(&a, results, mv_campaign_get(c, "expect"), NULL);
+  struct mv_error e;
+  int rc = mv_check_analyze(&a, results, mv_campaign_get(c, "expect"), NULL, &e);
   if (rc) {
-    rc = mv_cli_fail("check", rc, "%s", a.error[0] ? a.error : mv_strerror(rc));
+    rc = mv_cli_fail_error("check", &e);
     mv_check_analysis_release(&a);
     return rc;
   }
@@ -483,7 +486,7 @@ int cmd_check(int argc, char **argv)
   memset(&o, 0, sizeof o);
   int rc = parse_args(argc, argv, &o);
   if (rc)
-    return rc < 0 ? MV_EXIT_OK : rc;
+    return rc == MV_CLI_HELP ? mv_cli_finish(MV_EXIT_OK) : rc;
   struct mv_campaign c;
   mv_campaign_init(&c);
   if (o.resume) {

@@ -41,48 +41,69 @@ static int detect_input(const char *path, enum fmt *out)
   return 0;
 }
 
+/* convert reports every input and output failure as a usage error (exit 2). */
+static int failed(const struct mv_error *e)
+{
+  char text[MV_ERROR_TEXT_SIZE];
+  return mv_cli_error("convert", "%s", mv_error_text(e, text, sizeof text));
+}
+
 static int csv_to_extrap(const char *in, const char *out, const struct mv_convert_options *opt)
 {
   struct mv_extrap x;
-  char err[512] = "";
+  struct mv_error e;
   mv_extrap_init(&x);
-  int rc = mv_convert_results_to_extrap(in, opt, &x, err, sizeof err);
+  int rc = mv_convert_results_to_extrap(in, opt, &x, &e);
   if (rc == 0) {
     errno = 0;
     rc = strcmp(out, "-") == 0 ? mv_extrap_write(&x, NULL, stdout) : mv_extrap_write(&x, out, NULL);
     if (rc == MV_EINVAL)
-      snprintf(err, sizeof err, "some kernel has no values at some point: the Extra-P text format "
-               "needs every kernel measured at every point");
+      mv_error_set(&e, rc, NULL, 0, 0, "some kernel has no values at some point: the Extra-P text "
+                   "format needs every kernel measured at every point");
     else if (rc < 0)
-      snprintf(err, sizeof err, "cannot write %s: %s", out, mv_cli_reason(rc));
+      mv_error_set(&e, rc, NULL, 0, 0, "cannot write %s: %s", out, mv_cli_reason(rc));
   }
   mv_extrap_release(&x);
-  return rc < 0 ? mv_cli_error("convert", "%s", err[0] ? err : mv_strerror(rc)) : MV_EXIT_OK;
+  return rc < 0 ? failed(&e) : MV_EXIT_OK;
 }
 
 static int extrap_to_csv(const char *in, const char *out)
 {
   struct mv_extrap x;
   struct mv_results_writer *w = NULL;
-  char err[512] = "";
+  struct mv_error e;
   mv_extrap_init(&x);
-  int rc = mv_extrap_read(&x, in, err, sizeof err);
+  int rc = mv_extrap_read(&x, in, &e);
   if (rc == 0) {
     errno = 0;
     rc = strcmp(out, "-") == 0 ? mv_results_writer_open_stream(&w, stdout)
                                : mv_results_writer_open(&w, out, MV_RESULTS_ATOMIC);
     if (rc < 0)
-      snprintf(err, sizeof err, "cannot write %s: %s", out, mv_cli_reason(rc));
+      mv_error_set(&e, rc, NULL, 0, 0, "cannot write %s: %s", out, mv_cli_reason(rc));
   }
   if (rc == 0)
-    rc = mv_convert_extrap_to_results(&x, w, err, sizeof err);
+    rc = mv_convert_extrap_to_results(&x, w, &e);
   int crc = mv_results_writer_close(w, rc == 0);
-  if (rc == 0 && crc < 0) {
-    rc = crc;
-    snprintf(err, sizeof err, "cannot write %s: %s", out, mv_cli_reason(rc));
-  }
+  if (rc == 0 && crc < 0)
+    rc = mv_error_set(&e, crc, NULL, 0, 0, "cannot write %s: %s", out, mv_cli_reason(crc));
   mv_extrap_release(&x);
-  return rc < 0 ? mv_cli_error("convert", "%s", err[0] ? err : mv_strerror(rc)) : MV_EXIT_OK;
+  return rc < 0 ? failed(&e) : MV_EXIT_OK;
+}
+
+struct args {
+  const char *out, *to;
+  struct mv_convert_options copt;
+};
+
+static int option(void *ctx, int c, const char *arg)
+{
+  struct args *a = ctx;
+  switch (c) {
+  case 'o': a->out = arg; return 0;
+  case 't': a->to = arg; return 0;
+  case 'l': a->copt.library = arg; return 0;
+  }
+  return MV_EXIT_USAGE;
 }
 
 int cmd_convert(int argc, char **argv)
@@ -90,18 +111,11 @@ int cmd_convert(int argc, char **argv)
   static const struct option opts[] = {
     {"output", required_argument, NULL, 'o'}, {"to", required_argument, NULL, 't'},
     {"library", required_argument, NULL, 'l'}, {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
-  const char *out = NULL, *to = NULL;
-  struct mv_convert_options copt = {0};
-  int c;
-  while ((c = mv_cli_getopt("convert", argc, argv, "o:h", opts, NULL)) != -1) {
-    switch (c) {
-    case 'o': out = optarg; break;
-    case 't': to = optarg; break;
-    case 'l': copt.library = optarg; break;
-    case 'h': fputs(usage, stdout); return MV_EXIT_OK;
-    default: return MV_EXIT_USAGE;
-    }
-  }
+  struct args a = {0};
+  int rc = mv_cli_options("convert", argc, argv, "o:h", opts, usage, option, &a);
+  if (rc)
+    return rc == MV_CLI_HELP ? mv_cli_finish(MV_EXIT_OK) : rc;
+  const char *out = a.out, *to = a.to;
   if (optind != argc - 1)
     return mv_cli_error("convert", "expected exactly one INPUT file (see mpivet convert --help)");
   if (!out)
@@ -124,5 +138,5 @@ int cmd_convert(int argc, char **argv)
     return mv_cli_error("convert", "%s: %s: choose another output name", out,
                         same ? "is the input file" : "already exists");
   }
-  return from == FMT_CSV ? csv_to_extrap(in, out, &copt) : extrap_to_csv(in, out);
+  return from == FMT_CSV ? csv_to_extrap(in, out, &a.copt) : extrap_to_csv(in, out);
 }

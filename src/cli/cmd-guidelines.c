@@ -39,7 +39,8 @@ static const char usage[] =
   "                            is the same (>= 2 launches each); on: always; off: never\n"
   "      --metric M            metric to check (default time_s)\n"
   "      --catalog FILE        guideline catalog (default share/mpivet/guidelines.catalog)\n"
-  "      --json                JSON on stdout: {\"violations\": [...], \"summary\": {...}}\n"
+  "      --json                JSON on stdout: {\"format\": \"mpivet-guidelines\", \"version\": 1,\n"
+  "                            \"violations\": [...], \"summary\": {...}}\n"
   "  -h, --help                this text\n"
   "\n"
   "A comparison whose test cannot reach alpha with the values at hand (rank-sum and KS: 3\n"
@@ -51,9 +52,16 @@ static const char usage[] =
 enum { OPT_ALPHA = 256, OPT_PER, OPT_TEST, OPT_CORR, OPT_TUKEY, OPT_SPLIT, OPT_METRIC,
        OPT_CATALOG, OPT_JSON, OPT_MINSLOW, OPT_DET };
 
-static int parse_option(int c, const char *arg, struct mv_gl_options *o, const char **catalog,
-                        int *json)
+struct args {
+  struct mv_gl_options opt;
+  const char *catalog;
+  int json;
+};
+
+static int parse_option(void *ctx, int c, const char *arg)
 {
+  struct args *a = ctx;
+  struct mv_gl_options *o = &a->opt;
   switch (c) {
   case OPT_ALPHA:
     return mv_cli_parse_double(arg, &o->alpha) || !(o->alpha > 0 && o->alpha < 1)
@@ -91,8 +99,8 @@ static int parse_option(int c, const char *arg, struct mv_gl_options *o, const c
       return mv_cli_error("guidelines", "--metric: name too long");
     strcpy(o->metric, arg);
     return 0;
-  case OPT_CATALOG: *catalog = arg; return 0;
-  case OPT_JSON: *json = 1; return 0;
+  case OPT_CATALOG: a->catalog = arg; return 0;
+  case OPT_JSON: a->json = 1; return 0;
   }
   return MV_EXIT_USAGE;
 }
@@ -106,22 +114,17 @@ static int run(const char *results, const char *catalog, const struct mv_gl_opti
   mv_catalog_init(&cat);
   mv_dataset_init(&ds);
   mv_gl_report_init(&rep);
-  int code = MV_EXIT_OK, rc = mv_catalog_load(&cat, catalog);
-  if (rc < 0)
-    code = mv_cli_fail("guidelines", rc, "%s", cat.error);
-  else if ((rc = mv_dataset_load(&ds, results)) < 0)
-    code = mv_cli_fail("guidelines", rc, "%s", ds.error[0] ? ds.error : mv_strerror(rc));
+  struct mv_error e;
+  int code = MV_EXIT_OK, rc = mv_catalog_load(&cat, catalog, &e);
+  if (rc < 0 || (rc = mv_dataset_load(&ds, results, &e)) < 0)
+    code = mv_cli_fail_error("guidelines", &e);
   else if ((rc = mv_gl_evaluate(&cat, &ds, opt, &rep)) < 0)
     code = mv_cli_fail("guidelines", rc, "%s: %s", results, mv_strerror(rc));
   if (code == MV_EXIT_OK) {
-    if (json) {
-      struct mv_json j;
-      mv_json_init(&j, stdout, 1);
-      mv_gl_write_json(&rep, &j);
-      mv_json_finish(&j);
-    } else {
+    if (json)
+      mv_gl_write_json_document(&rep, stdout);
+    else
       mv_gl_write_text(&rep, &cat, stdout);
-    }
     if (rep.nconfigs == 0)
       code = mv_cli_error("guidelines", "%s: no rows with metric %s", results, opt->metric);
     else if (rep.nviolations)
@@ -150,22 +153,13 @@ int cmd_guidelines(int argc, char **argv)
     {"deterministic", required_argument, NULL, OPT_DET},
     {"catalog", required_argument, NULL, OPT_CATALOG}, {"json", no_argument, NULL, OPT_JSON},
     {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
-  struct mv_gl_options opt;
-  const char *catalog = NULL;
-  int json = 0, c;
-  mv_gl_options_init(&opt);
-  while ((c = mv_cli_getopt("guidelines", argc, argv, "h", opts, NULL)) != -1) {
-    if (c == 'h') {
-      fputs(usage, stdout);
-      return mv_cli_finish(MV_EXIT_OK);
-    }
-    if (c == '?')
-      return MV_EXIT_USAGE;
-    if (parse_option(c, optarg, &opt, &catalog, &json))
-      return MV_EXIT_USAGE;
-  }
+  struct args a = {.catalog = NULL};
+  mv_gl_options_init(&a.opt);
+  int rc = mv_cli_options("guidelines", argc, argv, "h", opts, usage, parse_option, &a);
+  if (rc)
+    return rc == MV_CLI_HELP ? mv_cli_finish(MV_EXIT_OK) : rc;
   if (optind != argc - 1)
     return mv_cli_error("guidelines", "expected exactly one RESULTS file (see mpivet guidelines "
                                       "--help)");
-  return run(argv[optind], catalog, &opt, json);
+  return run(argv[optind], a.catalog, &a.opt, a.json);
 }

@@ -26,22 +26,19 @@ struct opts {
   double target[MV_MODEL_MAX_PARAMS];
 };
 
-static void usage(FILE *fp)
-{
-  fprintf(fp,
-    "usage: mpivet model [--expect FILE] [--measure median|mean|min|q1] [--json]\n"
-    "                    [--target p=4096[,msize=8]] [--params p|p,msize] INPUT...\n\n"
-    "Fit empirical performance models (PMNF, Extra-P's search space plus the expectation's)\n"
-    "to results.csv or Extra-P text files, one per (function, metric). With --expect, compare\n"
-    "each with its big-O expectation (exact / approximate / mismatch, divergence) and check\n"
-    "the file's rules A <= B + C on leading-order terms.\n\n"
-    "  --expect FILE   expectations: `MPI_Bcast time_s O(log p) [deviation=p^(1/2)]`, `rule ...`\n"
-    "  --measure M     location of the repetitions of a point (default median)\n"
-    "  --json          the judgements as JSON (docs/formats.md, \"mpivet judgement\")\n"
-    "  --target X=V    predict each model at this scale\n"
-    "  --params P      p (default: one series per message size) or p,msize (two parameters)\n\n"
-    "exit: 0 all matched, 1 an expectation not matched or a rule failed, 2 input error\n");
-}
+static const char usage[] =
+  "usage: mpivet model [--expect FILE] [--measure median|mean|min|q1] [--json]\n"
+  "                    [--target p=4096[,msize=8]] [--params p|p,msize] INPUT...\n\n"
+  "Fit empirical performance models (PMNF, Extra-P's search space plus the expectation's)\n"
+  "to results.csv or Extra-P text files, one per (function, metric). With --expect, compare\n"
+  "each with its big-O expectation (exact / approximate / mismatch, divergence) and check\n"
+  "the file's rules A <= B + C on leading-order terms.\n\n"
+  "  --expect FILE   expectations: `MPI_Bcast time_s O(log p) [deviation=p^(1/2)]`, `rule ...`\n"
+  "  --measure M     location of the repetitions of a point (default median)\n"
+  "  --json          the judgements as JSON (docs/formats.md, \"mpivet judgement\")\n"
+  "  --target X=V    predict each model at this scale\n"
+  "  --params P      p (default: one series per message size) or p,msize (two parameters)\n\n"
+    "exit: 0 all matched, 1 an expectation not matched or a rule failed, 2 input error\n";
 
 static int parse_target(struct opts *o, const char *arg)
 {
@@ -61,6 +58,26 @@ static int parse_target(struct opts *o, const char *arg)
   return 0;
 }
 
+static int option(void *ctx, int c, const char *arg)
+{
+  struct opts *o = ctx;
+  switch (c) {
+  case 'e': o->expect = arg; return 0;
+  case 'j': o->json = 1; return 0;
+  case 't': return parse_target(o, arg) ? MV_EXIT_USAGE : 0;
+  case 'm':
+    if (mv_measure_parse(arg, &o->judge.fit.measure))
+      return mv_cli_error(CMD, "--measure: expected median, mean, min or q1, got \"%s\"", arg);
+    return 0;
+  case 'p':
+    if (strcmp(arg, "p") && strcmp(arg, "p,msize"))
+      return mv_cli_error(CMD, "--params: expected p or p,msize, got \"%s\"", arg);
+    o->with_msize = strcmp(arg, "p,msize") == 0;
+    return 0;
+  }
+  return MV_EXIT_USAGE;
+}
+
 static int parse_options(int argc, char **argv, struct opts *o)
 {
   static const struct option longopts[] = {
@@ -68,29 +85,9 @@ static int parse_options(int argc, char **argv, struct opts *o)
     {"json", no_argument, NULL, 'j'},         {"target", required_argument, NULL, 't'},
     {"params", required_argument, NULL, 'p'}, {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
-  int c;
-  while ((c = mv_cli_getopt(CMD, argc, argv, "he:m:jt:p:", longopts, NULL)) != -1) {
-    if (c == 'h') {
-      usage(stdout);
-      return -1;
-    } else if (c == 'e') {
-      o->expect = optarg;
-    } else if (c == 'm') {
-      if (mv_measure_parse(optarg, &o->judge.fit.measure))
-        return mv_cli_error(CMD, "--measure: expected median, mean, min or q1, got \"%s\"", optarg);
-    } else if (c == 'j') {
-      o->json = 1;
-    } else if (c == 't') {
-      if (parse_target(o, optarg))
-        return MV_EXIT_USAGE;
-    } else if (c == 'p') {
-      if (strcmp(optarg, "p") && strcmp(optarg, "p,msize"))
-        return mv_cli_error(CMD, "--params: expected p or p,msize, got \"%s\"", optarg);
-      o->with_msize = strcmp(optarg, "p,msize") == 0;
-    } else {
-      return MV_EXIT_USAGE;
-    }
-  }
+  int rc = mv_cli_options(CMD, argc, argv, "he:m:jt:p:", longopts, usage, option, o);
+  if (rc)
+    return rc;
   if (optind == argc)
     return mv_cli_error(CMD, "expected at least one INPUT file (see mpivet model --help)");
   return 0;
@@ -115,7 +112,8 @@ static int load(struct mv_judgements *js, char **inputs, int n, int with_msize,
                 const char *expect, struct mv_expect_file *ef)
 {
   struct mv_dataset ds;
-  char err[512];
+  struct mv_error e;
+  char text[MV_ERROR_TEXT_SIZE];
   int rc = 0, csv = 0;
   const char *names[MAX_NAMES + 1] = {"p", "msize"};
   struct mv_extrap *xs = calloc((size_t)n, sizeof *xs);
@@ -124,22 +122,22 @@ static int load(struct mv_judgements *js, char **inputs, int n, int with_msize,
   mv_dataset_init(&ds);
   for (int i = 0; i < n && rc == 0; i++) {
     mv_extrap_init(&xs[i]);
-    if (mv_extrap_sniff(inputs[i]) && (rc = mv_extrap_read(&xs[i], inputs[i], err, sizeof err)) != 0)
-      mv_cli_error(CMD, "%s", err);
+    if (mv_extrap_sniff(inputs[i]) && (rc = mv_extrap_read(&xs[i], inputs[i], &e)) != 0)
+      mv_cli_error(CMD, "%s", mv_error_text(&e, text, sizeof text));
     else if (mv_extrap_sniff(inputs[i]))
       add_names(names, &xs[i]);
   }
   ef->params = names;
-  if (rc == 0 && expect && (rc = mv_expect_parse_file(ef, expect, err, sizeof err)) != 0)
-    mv_cli_error(CMD, "%s", err);
+  if (rc == 0 && expect && (rc = mv_expect_parse_file(ef, expect, &e)) != 0)
+    mv_cli_error(CMD, "%s", mv_error_text(&e, text, sizeof text));
   else if (rc == 0 && expect && ef->n == 0 && ef->nrules == 0)   /* nothing to judge: no verdict */
     rc = mv_cli_error(CMD, "--expect %s: no expectation and no rule in the file", expect);
   ef->params = NULL;
   for (int i = 0; i < n && rc == 0; i++) {
     if (mv_extrap_sniff(inputs[i])) {
       rc = mv_kernels_from_extrap(&js->ks, &xs[i]);
-    } else if ((rc = mv_dataset_load(&ds, inputs[i])) != 0) {
-      mv_cli_error(CMD, "%s", ds.error[0] ? ds.error : mv_strerror(rc));
+    } else if ((rc = mv_dataset_load(&ds, inputs[i], &e)) != 0) {
+      mv_cli_error(CMD, "%s", mv_error_text(&e, text, sizeof text));
     } else {
       csv = 1;
     }
@@ -346,7 +344,7 @@ int cmd_model(int argc, char **argv)
   mv_judge_options_init(&o.judge);
   int rc = parse_options(argc, argv, &o);
   if (rc)
-    return rc < 0 ? MV_EXIT_OK : rc;
+    return rc == MV_CLI_HELP ? mv_cli_finish(MV_EXIT_OK) : rc;
   struct mv_expect_file ef;
   mv_expect_file_init(&ef);
   const struct mv_expect_file *e = o.expect ? &ef : NULL;

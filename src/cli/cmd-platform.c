@@ -41,43 +41,50 @@ static int write_to(const char *path, const struct mv_platform *p, int np, int p
   return rc < 0 ? mv_cli_fail("platform", rc, "%s: %s", path ? path : "stdout", mv_strerror(rc)) : rc;
 }
 
+struct args {
+  const char *out, *hostfile;
+  long np, ppn;
+};
+
+static int option(void *ctx, int c, const char *arg)
+{
+  struct args *a = ctx;
+  switch (c) {
+  case 'o': a->out = arg; return 0;
+  case 'H': a->hostfile = arg; return 0;
+  case 'n':
+    return mv_cli_parse_long(arg, &a->np) || a->np < 1
+               ? mv_cli_error("platform", "--np: expected a positive count, got \"%s\"", arg) : 0;
+  case 'p':
+    return mv_cli_parse_long(arg, &a->ppn) || a->ppn < 0
+               ? mv_cli_error("platform", "--ppn: expected a count, got \"%s\"", arg) : 0;
+  }
+  return MV_EXIT_USAGE;
+}
+
 int cmd_platform(int argc, char **argv)
 {
   static const struct option longopts[] = {
     {"output", required_argument, 0, 'o'}, {"hostfile", required_argument, 0, 'H'},
     {"np", required_argument, 0, 'n'}, {"ppn", required_argument, 0, 'p'},
     {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-  const char *out = NULL, *hostfile = NULL;
-  long np = 0, ppn = 0;
-  int c;
-  while ((c = mv_cli_getopt("platform", argc, argv, "o:h", longopts, NULL)) != -1) {
-    if (c == 'h') {
-      fputs(usage, stdout);
-      return mv_cli_finish(MV_EXIT_OK);
-    }
-    if (c == 'o')
-      out = optarg;
-    else if (c == 'H')
-      hostfile = optarg;
-    else if (c == 'n' && (mv_cli_parse_long(optarg, &np) || np < 1))
-      return mv_cli_error("platform", "--np: expected a positive count, got \"%s\"", optarg);
-    else if (c == 'p' && (mv_cli_parse_long(optarg, &ppn) || ppn < 0))
-      return mv_cli_error("platform", "--ppn: expected a count, got \"%s\"", optarg);
-    else if (c == '?')
-      return MV_EXIT_USAGE;
-  }
+  struct args a = {0};
+  int rc = mv_cli_options("platform", argc, argv, "o:h", longopts, usage, option, &a);
+  if (rc)
+    return rc == MV_CLI_HELP ? mv_cli_finish(MV_EXIT_OK) : rc;
+  const char *out = a.out, *hostfile = a.hostfile;
   if (optind != argc - 1)
     return mv_cli_error("platform", "expected one platform SPEC (see --help)");
   struct mv_platform p;
-  char err[256];
-  if (mv_platform_parse(argv[optind], &p, err, sizeof err))
-    return mv_cli_error("platform", "%s", err);
-  if (hostfile && np == 0)
+  struct mv_error e;
+  if (mv_platform_parse(argv[optind], &p, &e))
+    return mv_cli_fail_error("platform", &e);
+  if (hostfile && a.np == 0)
     return mv_cli_error("platform", "--hostfile needs --np");
   if (hostfile && out && strcmp(out, hostfile) == 0)   /* the hostfile would replace the XML */
     return mv_cli_error("platform", "-o and --hostfile name the same file %s", out);
-  int rc = write_to(out, &p, 0, 0, 0);
+  rc = write_to(out, &p, 0, 0, 0);
   if (!rc && hostfile)
-    rc = write_to(hostfile, &p, (int)np, (int)ppn, 1);
+    rc = write_to(hostfile, &p, (int)a.np, (int)a.ppn, 1);
   return mv_cli_finish(rc);
 }

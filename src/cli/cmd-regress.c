@@ -46,9 +46,10 @@ static int load(struct mv_dataset *ds, const char *arg)
 {
   char path[4200];
   results_path(arg, path, sizeof path);
-  int rc = mv_dataset_load(ds, path);
+  struct mv_error e;
+  int rc = mv_dataset_load(ds, path, &e);
   if (rc)
-    return mv_cli_fail("regress", rc, "%s", ds->error[0] ? ds->error : mv_strerror(rc));
+    return mv_cli_fail_error("regress", &e);
   if (mv_dataset_nvalues(ds) == 0)
     return mv_cli_error("regress", "no measurements in %s (%ld rows, none valid): nothing to "
                         "compare", path, ds->rows);
@@ -82,8 +83,43 @@ static int parse_correction(const char *s, enum mv_correction *c)
   return MV_EPARSE;
 }
 
-static int parse_args(int argc, char **argv, struct mv_regress_options *o, const char **base,
-                      const char **junit, const char **json)
+struct args {
+  struct mv_regress_options o;
+  const char *base, *junit, *json;
+};
+
+static int option(void *ctx, int ch, const char *arg)
+{
+  struct args *a = ctx;
+  struct mv_regress_options *o = &a->o;
+  long n;
+  switch (ch) {
+  case 'b': a->base = arg; return 0;
+  case 'j': a->junit = arg; return 0;
+  case 'J': a->json = arg; return 0;
+  case 'G': o->growth = 0; return 0;
+  case 't':
+    if (mv_cli_parse_double(arg, &o->tolerance) || o->tolerance < 0)
+      return mv_cli_error("regress", "--tolerance: expected a number >= 0, got \"%s\"", arg);
+    return 0;
+  case 'a':
+    if (mv_cli_parse_double(arg, &o->alpha) || o->alpha <= 0 || o->alpha >= 1)
+      return mv_cli_error("regress", "--alpha: expected a number in (0, 1), got \"%s\"", arg);
+    return 0;
+  case 'c':
+    if (parse_correction(arg, &o->correction))
+      return mv_cli_error("regress", "--correction: expected none, holm or bh, got \"%s\"", arg);
+    return 0;
+  case 'm':
+    if (mv_cli_parse_long(arg, &n) || n < 1 || n > 100000)
+      return mv_cli_error("regress", "--min-launches: expected a count >= 1, got \"%s\"", arg);
+    o->min_launches = (int)n;
+    return 0;
+  }
+  return MV_EXIT_USAGE;
+}
+
+int cmd_regress(int argc, char **argv)
 {
   static const struct option longopts[] = {
     {"baseline", required_argument, 0, 'b'}, {"junit", required_argument, 0, 'j'},
@@ -91,47 +127,12 @@ static int parse_args(int argc, char **argv, struct mv_regress_options *o, const
     {"alpha", required_argument, 0, 'a'}, {"correction", required_argument, 0, 'c'},
     {"min-launches", required_argument, 0, 'm'}, {"no-growth", no_argument, 0, 'G'},
     {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-  int ch;
-  long n;
-  while ((ch = mv_cli_getopt("regress", argc, argv, "h", longopts, NULL)) != -1) {
-    switch (ch) {
-    case 'b': *base = optarg; break;
-    case 'j': *junit = optarg; break;
-    case 'J': *json = optarg; break;
-    case 't':
-      if (mv_cli_parse_double(optarg, &o->tolerance) || o->tolerance < 0)
-        return mv_cli_error("regress", "--tolerance: expected a number >= 0, got \"%s\"", optarg);
-      break;
-    case 'a':
-      if (mv_cli_parse_double(optarg, &o->alpha) || o->alpha <= 0 || o->alpha >= 1)
-        return mv_cli_error("regress", "--alpha: expected a number in (0, 1), got \"%s\"", optarg);
-      break;
-    case 'c':
-      if (parse_correction(optarg, &o->correction))
-        return mv_cli_error("regress", "--correction: expected none, holm or bh, got \"%s\"",
-                            optarg);
-      break;
-    case 'm':
-      if (mv_cli_parse_long(optarg, &n) || n < 1 || n > 100000)
-        return mv_cli_error("regress", "--min-launches: expected a count >= 1, got \"%s\"", optarg);
-      o->min_launches = (int)n;
-      break;
-    case 'G': o->growth = 0; break;
-    case 'h': fputs(usage, stdout); return -1;
-    default: return MV_EXIT_USAGE;
-    }
-  }
-  return 0;
-}
-
-int cmd_regress(int argc, char **argv)
-{
-  struct mv_regress_options o;
-  mv_regress_options_init(&o);
-  const char *base = NULL, *junit = NULL, *json = NULL;
-  int rc = parse_args(argc, argv, &o, &base, &junit, &json);
+  struct args a = {.base = NULL};
+  mv_regress_options_init(&a.o);
+  int rc = mv_cli_options("regress", argc, argv, "h", longopts, usage, option, &a);
   if (rc)
-    return rc < 0 ? MV_EXIT_OK : rc;
+    return rc == MV_CLI_HELP ? mv_cli_finish(MV_EXIT_OK) : rc;
+  const char *base = a.base, *junit = a.junit, *json = a.json;
   if (optind != argc - 1 || !base)
     return mv_cli_error("regress", "expected NEW and --baseline OLD (see mpivet regress --help)");
   struct mv_dataset cur, old;
@@ -140,7 +141,7 @@ int cmd_regress(int argc, char **argv)
   struct mv_regress_report r;
   mv_regress_report_init(&r);
   if (!(rc = load(&cur, argv[optind])) && !(rc = load(&old, base))) {
-    int err = mv_regress_compare(&cur, &old, &o, &r);
+    int err = mv_regress_compare(&cur, &old, &a.o, &r);
     if (err)
       rc = mv_cli_fail("regress", err, "comparison failed: %s", mv_strerror(err));
   }

@@ -116,14 +116,15 @@ static void show_file(const char *path)
 
 static int simulate(struct opts *o)
 {
-  char tmp[] = "/tmp/mpivet-simulate-XXXXXX", err[1024] = "";
+  char tmp[] = "/tmp/mpivet-simulate-XXXXXX", err[MV_ERROR_TEXT_SIZE];
+  struct mv_error e;
   if (!o->workdir && !mkdtemp(tmp))
     return mv_cli_fail("simulate", MV_EIO, "cannot create a temporary folder");
   o->s.workdir = o->workdir ? o->workdir : tmp;
   o->s.cflags = o->cflags;
   o->s.cfg = o->cfg;
   struct mv_simulate_result *r = calloc(1, sizeof *r);
-  int rc = r ? mv_simulate(&o->s, r, err, sizeof err) : MV_ENOMEM;
+  int rc = r ? mv_simulate(&o->s, r, &e) : mv_error_set(&e, MV_ENOMEM, NULL, 0, 0, "out of memory");
   if (rc && r && r->build_log[0] && r->binary[0] && access(r->binary, X_OK) != 0)
     show_file(r->build_log);
   if (rc && r && r->deadlock)
@@ -133,7 +134,7 @@ static int simulate(struct opts *o)
   else {
     char disk[4200];
     mv_cli_disk_note(o->s.workdir, disk, sizeof disk);
-    rc = mv_cli_fail("simulate", rc, "%s%s", err[0] ? err : mv_strerror(rc), disk);
+    rc = mv_cli_fail("simulate", rc, "%s%s", mv_error_text(&e, err, sizeof err), disk);
   }
   if (!o->workdir) {
     char cmd[128];

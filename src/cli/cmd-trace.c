@@ -90,6 +90,24 @@ static int check_launcher(const char *flavor, const char *launcher)
   return 0;
 }
 
+static int option(void *ctx, int c, const char *arg)
+{
+  struct opts *o = ctx;
+  switch (c) {
+  case 'o': o->dir = arg; return 0;
+  case 'b': o->buffer = arg; return 0;
+  case 'r': o->record = arg; return 0;
+  case 'c': o->callstack = arg; return 0;
+  case 'm': o->flavor = arg; return 0;
+  case 'f':
+    if (strcmp(arg, "otf2") && strcmp(arg, "mvt") && strcmp(arg, "otf2,mvt") && strcmp(arg, "mvt,otf2"))
+      return mv_cli_error("trace", "--format: expected otf2, mvt or otf2,mvt, got \"%s\"", arg);
+    o->format = arg;
+    return 0;
+  }
+  return MV_EXIT_USAGE;
+}
+
 static int parse(int argc, char **argv, struct opts *o)
 {
   static const struct option longopts[] = {
@@ -98,24 +116,7 @@ static int parse(int argc, char **argv, struct opts *o)
     {"mpi", required_argument, NULL, 'm'},    {"help", no_argument, NULL, 'h'},
     {"format", required_argument, NULL, 'f'},
     {NULL, 0, NULL, 0}};
-  int c;
-  while ((c = mv_cli_getopt("trace", argc, argv, "+o:h", longopts, NULL)) != -1) {
-    switch (c) {
-    case 'o': o->dir = optarg; break;
-    case 'b': o->buffer = optarg; break;
-    case 'r': o->record = optarg; break;
-    case 'c': o->callstack = optarg; break;
-    case 'm': o->flavor = optarg; break;
-    case 'f':
-      if (strcmp(optarg, "otf2") && strcmp(optarg, "mvt") && strcmp(optarg, "otf2,mvt") && strcmp(optarg, "mvt,otf2"))
-        return mv_cli_error("trace", "--format: expected otf2, mvt or otf2,mvt, got \"%s\"", optarg) + 100;
-      o->format = optarg;
-      break;
-    case 'h': fputs(usage, stdout); return 1;
-    default: return MV_EXIT_USAGE + 100;
-    }
-  }
-  return 0;
+  return mv_cli_options("trace", argc, argv, "+o:h", longopts, usage, option, o);
 }
 
 /* Length of the leading entries of an LD_PRELOAD list (separated by ':' or ' ', as ld.so
@@ -246,7 +247,7 @@ int cmd_trace(int argc, char **argv)
   struct opts o = {"trace", NULL, NULL, NULL, NULL, NULL};
   int rc = parse(argc, argv, &o);
   if (rc)
-    return rc == 1 ? MV_EXIT_OK : rc - 100;
+    return rc == MV_CLI_HELP ? mv_cli_finish(MV_EXIT_OK) : rc;
   if (optind >= argc)
     return mv_cli_error("trace", "missing the command to run after -- (see mpivet trace --help)");
   char **cmd = argv + optind;

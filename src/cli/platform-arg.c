@@ -33,7 +33,8 @@ int mv_cli_platform_hosts(const char *cmd, const char *platform, const char *hos
                           int max_np, long *count)
 {
   struct stat st;
-  char err[768];
+  struct mv_error e;
+  char text[MV_ERROR_TEXT_SIZE];
   int rc = 0;
   *count = 0;
   if (!platform)
@@ -43,13 +44,13 @@ int mv_cli_platform_hosts(const char *cmd, const char *platform, const char *hos
     return mv_cli_error(cmd, "--platform: %s: not a file", platform);
   if (!is_file && strchr(platform, ':') && !strchr(platform, '/')) {   /* cluster:N, ... */
     struct mv_platform pf;
-    if (mv_platform_parse(platform, &pf, err, sizeof err))
-      return mv_cli_error(cmd, "--platform: %s", err);
+    if (mv_platform_parse(platform, &pf, &e))
+      return mv_cli_error(cmd, "--platform: %s", mv_error_text(&e, text, sizeof text));
     *count = pf.hosts;
   } else {
     struct mv_platform_hosts h;
-    if (mv_platform_xml_hosts(platform, &h, err, sizeof err))
-      return mv_cli_error(cmd, "--platform: %s", err);
+    if (mv_platform_xml_hosts(platform, &h, &e))
+      return mv_cli_error(cmd, "--platform: %s", mv_error_text(&e, text, sizeof text));
     *count = h.count;
     rc = hosts ? check_hosts(cmd, platform, &h, hosts, count) : 0;
     mv_platform_hosts_release(&h);

@@ -23,6 +23,7 @@ struct parser {
   struct mv_catalog *cat;
   const char *name;
   int line;
+  struct mv_error *e;
 };
 
 static int fail(struct parser *p, int col, const char *fmt, ...)
@@ -30,12 +31,12 @@ static int fail(struct parser *p, int col, const char *fmt, ...)
 
 static int fail(struct parser *p, int col, const char *fmt, ...)
 {
-  int off = snprintf(p->cat->error, sizeof p->cat->error, "%s:%d:%d: ", p->name, p->line, col);
+  char what[MV_ERROR_PART_SIZE];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(p->cat->error + off, sizeof p->cat->error - (size_t)off, fmt, ap);
+  vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  return MV_EPARSE;
+  return mv_error_set(p->e, MV_EPARSE, p->name, p->line, col, "%s", what);
 }
 
 void mv_catalog_init(struct mv_catalog *cat)
@@ -176,48 +177,40 @@ static int parse_line(struct parser *p, const char *s, size_t len)
   return n ? add_guideline(p, t, n) : 0;
 }
 
-int mv_catalog_parse(struct mv_catalog *cat, const char *text, size_t len, const char *name)
+int mv_catalog_parse(struct mv_catalog *cat, const char *text, size_t len, const char *name,
+                     struct mv_error *e)
 {
-  struct parser p = {cat, name ? name : "catalog", 0};
-  cat->error[0] = '\0';
+  struct parser p = {cat, name ? name : "catalog", 0, e};
+  mv_error_clear(e);
   for (size_t pos = 0; pos < len;) {
     const char *nl = memchr(text + pos, '\n', len - pos);
     size_t end = nl ? (size_t)(nl - text) : len;
     p.line++;
     int rc = parse_line(&p, text + pos, end - pos);
     if (rc) {
-      if (rc == MV_ENOMEM)
-        snprintf(cat->error, sizeof cat->error, "%s: out of memory", p.name);
-      return rc;
+      return mv_error_ensure(e, rc, p.name);
     }
     pos = end + 1;
   }
-  if (cat->n == 0) {
-    snprintf(cat->error, sizeof cat->error, "%s: no guideline found", p.name);
-    return MV_EPARSE;
-  }
+  if (cat->n == 0)
+    return mv_error_set(e, MV_EPARSE, p.name, 0, 0, "no guideline found");
   return 0;
 }
 
-int mv_catalog_load(struct mv_catalog *cat, const char *path)
+int mv_catalog_load(struct mv_catalog *cat, const char *path, struct mv_error *e)
 {
   char share[4096];
   if (!path) {
     int rc = mv_path_share("guidelines.catalog", share, sizeof share);
-    if (rc) {
-      snprintf(cat->error, sizeof cat->error, "guidelines.catalog: not found in share/mpivet");
-      return rc;
-    }
+    if (rc)
+      return mv_error_set(e, rc, "guidelines.catalog", 0, 0, "not found in share/mpivet");
     path = share;
   }
   char *text = NULL;
   size_t len = 0;
-  struct mv_error e;
-  int rc = mv_read_file(path, 0, &text, &len, &e);
-  if (rc)
-    mv_error_text(&e, cat->error, sizeof cat->error);
-  else
-    rc = mv_catalog_parse(cat, text, len, path);
+  int rc = mv_read_file(path, 0, &text, &len, e);
+  if (rc == 0)
+    rc = mv_catalog_parse(cat, text, len, path, e);
   free(text);
   return rc;
 }

@@ -1,4 +1,5 @@
-/* JSON guideline report for machines: {"violations": [...], "summary": {...}}. The first keys
+/* JSON guideline report for machines: {"violations": [...], "summary": {...}}, embedded in
+ * report.json, or a document of its own with the JSON head for `mpivet guidelines --json`. The first keys
  * of a violation are those of the issue's contract (type, op, mockup, msize, msize_small,
  * p_value, slowdown, stars); the rest add context ("test": ranksum, ks, or deterministic when
  * the slowdown alone decided). NaN (split, deterministic: no test) is written as null. */
@@ -92,9 +93,9 @@ static void write_summary(const struct mv_gl_report *rep, struct mv_json *j)
   mv_json_object_end(j);
 }
 
-void mv_gl_write_json(const struct mv_gl_report *rep, struct mv_json *j)
+/* The two keys, written into an object the caller opened. */
+static void write_members(const struct mv_gl_report *rep, struct mv_json *j)
 {
-  mv_json_object_begin(j);
   mv_json_key(j, "violations");
   mv_json_array_begin(j);
   for (size_t i = 0; i < rep->nchecks; i++)
@@ -103,5 +104,20 @@ void mv_gl_write_json(const struct mv_gl_report *rep, struct mv_json *j)
   mv_json_array_end(j);
   mv_json_key(j, "summary");
   write_summary(rep, j);
+}
+
+void mv_gl_write_json(const struct mv_gl_report *rep, struct mv_json *j)
+{
+  mv_json_object_begin(j);
+  write_members(rep, j);
   mv_json_object_end(j);
+}
+
+int mv_gl_write_json_document(const struct mv_gl_report *rep, FILE *fp)
+{
+  struct mv_json j;
+  mv_json_document_begin(&j, fp, 1, MV_JSON_GUIDELINES);
+  write_members(rep, &j);
+  mv_json_object_end(&j);
+  return mv_json_finish(&j);
 }

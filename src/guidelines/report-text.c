@@ -88,6 +88,12 @@ static void write_summary(const struct mv_gl_config_summary *cs, const struct mv
           cs->deterministic, cs->undecidable, cs->untested);
 }
 
+/* Message sizes in B, KiB, ... (mpivet/units.h). */
+static const char *size_text(int64_t msize, char *buf)
+{
+  return mv_units_format(MV_UNIT_BYTES, (double)msize, buf, MV_UNITS_SIZE);
+}
+
 /* Comparisons no test could decide: named one per line, with what would decide them. */
 static void write_undecidable(const struct mv_gl_report *rep, size_t config,
                               const struct mv_catalog *cat, FILE *fp)
@@ -110,19 +116,14 @@ static void write_undecidable(const struct mv_gl_report *rep, size_t config,
       continue;
     char label[2 * MV_NAME_MAX + 16];
     check_label(ck, cat, label, sizeof label);
-    fprintf(fp, "  undecidable %-8s %-5s %-48s msize %lld", mv_gl_type_name(ck->type),
-            ck->guideline, label, (long long)ck->msize);
+    char size[MV_UNITS_SIZE];
+    fprintf(fp, "  undecidable %-8s %-5s %-48s msize %s", mv_gl_type_name(ck->type),
+            ck->guideline, label, size_text(ck->msize, size));
     if (ck->msize_small >= 0)
-      fprintf(fp, " vs %lld", (long long)ck->msize_small);
+      fprintf(fp, " vs %s", size_text(ck->msize_small, size));
     fprintf(fp, ": %zu vs %zu %s, slowdown %.3f\n", ck->n, ck->n_ref,
             o->per == MV_GL_PER_RAW ? "values" : "launch medians", ck->slowdown);
   }
-}
-
-/* Message sizes in B, KiB, ... (mpivet/units.h). */
-static const char *size_text(int64_t msize, char *buf)
-{
-  return mv_units_format(MV_UNIT_BYTES, (double)msize, buf, MV_UNITS_SIZE);
 }
 
 static void write_violation(const struct mv_gl_check *ck, const struct mv_catalog *cat,

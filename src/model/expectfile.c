@@ -22,20 +22,17 @@ struct line {
   int lineno;
   const char *s;     /* the line, without newline */
   size_t len, pos;
-  char *err;
-  size_t errsize;
+  struct mv_error *e;
 };
 
 static int lfail(struct line *l, size_t col, const char *fmt, ...)
 {
-  char msg[256];
+  char msg[sizeof l->e->what];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  if (l->err && l->errsize)
-    snprintf(l->err, l->errsize, "%s:%d:%zu: %s", l->name, l->lineno, col + 1, msg);
-  return MV_EPARSE;
+  return mv_error_set(l->e, MV_EPARSE, l->name, l->lineno, (long)col + 1, "%s", msg);
 }
 
 /* The rest of the line starts with word (lines are not NUL-terminated). */
@@ -246,7 +243,7 @@ void mv_expect_file_release(struct mv_expect_file *f)
 }
 
 int mv_expect_parse(struct mv_expect_file *f, const char *name, const char *text, size_t len,
-                    char *err, size_t errsize)
+                    struct mv_error *e)
 {
   size_t pos = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;  /* UTF-8 BOM */
   for (int lineno = 1; pos < len; lineno++) {
@@ -258,7 +255,7 @@ int mv_expect_parse(struct mv_expect_file *f, const char *name, const char *text
     if (stop > pos && text[stop - 1] == '\r')
       stop--;
     struct line l = {name, f->params ? f->params : mv_expect_default_params, lineno, text + pos,
-                     stop - pos, 0, err, errsize};
+                     stop - pos, 0, e};
     if (memchr(l.s, '\0', l.len))
       return lfail(&l, (size_t)((const char *)memchr(l.s, '\0', l.len) - l.s),
                    "expected text, got a NUL byte");
@@ -270,16 +267,13 @@ int mv_expect_parse(struct mv_expect_file *f, const char *name, const char *text
   return 0;
 }
 
-int mv_expect_parse_file(struct mv_expect_file *f, const char *path, char *err, size_t errsize)
+int mv_expect_parse_file(struct mv_expect_file *f, const char *path, struct mv_error *e)
 {
   char *buf = NULL;
   size_t len = 0;
-  struct mv_error e;
-  int rc = mv_read_file(path, 0, &buf, &len, &e);
+  int rc = mv_read_file(path, 0, &buf, &len, e);
   if (rc == 0)
-    rc = mv_expect_parse(f, path, buf, len, err, errsize);
-  else if (err && errsize)
-    mv_error_text(&e, err, errsize);
+    rc = mv_expect_parse(f, path, buf, len, e);
   free(buf);
   return rc;
 }

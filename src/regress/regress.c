@@ -83,6 +83,16 @@ static int deterministic(const struct mv_group *gn, const struct mv_group *go, c
   return flat(x, nx) && flat(y, ny);
 }
 
+/* "median 5.2 µs vs baseline 4 µs": both medians in the metric's unit (mpivet/units.h). */
+static const char *medians_text(const struct mv_regress_case *c, char *buf, size_t size)
+{
+  char now[MV_UNITS_SIZE], was[MV_UNITS_SIZE];
+  enum mv_unit_kind unit = mv_units_of_metric(c->metric);
+  snprintf(buf, size, "median %s vs baseline %s", mv_units_format(unit, c->median_new, now,
+           sizeof now), mv_units_format(unit, c->median_old, was, sizeof was));
+  return buf;
+}
+
 /* Fill x, y with launch medians, or repetitions when a side has fewer than min_launches
  * launches; *det tells whether the launch medians were deterministic. */
 static int pick_samples(struct mv_regress_case *c, const struct mv_group *gn,
@@ -119,10 +129,11 @@ static int test_point(struct mv_regress_case *c, const struct mv_group *gn, cons
   }
   if (rc == 0 && !det && mv_stats_ranksum_min_p((size_t)nx, (size_t)ny) >= o->alpha) {
     c->status = MV_REGRESS_UNDECIDABLE;
+    char med[2 * MV_UNITS_SIZE + 32];
     snprintf(c->message, sizeof c->message, "undecidable with %d/%d %s (needs at least %d per "
-             "side at alpha %g, or deterministic data): median %.4g vs baseline %.4g (x%.3f)",
+             "side at alpha %g, or deterministic data): %s (x%.3f)",
              nx, ny, c->per_launch ? "launch medians" : "repetitions",
-             mv_stats_ranksum_min_n(o->alpha), o->alpha, c->median_new, c->median_old, c->ratio);
+             mv_stats_ranksum_min_n(o->alpha), o->alpha, medians_text(c, med, sizeof med), c->ratio);
   } else if (rc == 0 && !det) {
     for (int i = 0; i < ny; i++)
       y[i] *= 1.0 + o->tolerance;
@@ -140,10 +151,11 @@ static int test_point(struct mv_regress_case *c, const struct mv_group *gn, cons
 static void decide_deterministic(struct mv_regress_case *c, const struct mv_regress_options *o)
 {
   int slower = c->ratio > 1.0 + o->tolerance;
+  char med[2 * MV_UNITS_SIZE + 32];
   c->status = slower ? MV_REGRESS_SLOWER : MV_REGRESS_PASS;
-  snprintf(c->message, sizeof c->message, "%s: median %.4g vs baseline %.4g (x%.3f, tolerance "
+  snprintf(c->message, sizeof c->message, "%s: %s (x%.3f, tolerance "
            "x%.3f) over %zu/%zu %s, deterministic data (no test)", slower ? "slower than baseline"
-           : "not slower than baseline", c->median_new, c->median_old, c->ratio,
+           : "not slower than baseline", medians_text(c, med, sizeof med), c->ratio,
            1.0 + o->tolerance, c->n_new, c->n_old, c->per_launch ? "launch medians" : "repetitions");
 }
 
@@ -168,10 +180,10 @@ static int compare_points(struct mv_dataset *cur, struct mv_dataset *base,
     if (c->deterministic)
       decide_deterministic(c, o);
     else if (c->status == MV_REGRESS_PASS && isnan(c->p_value)) {
+      char med[2 * MV_UNITS_SIZE + 32];
       c->status = MV_REGRESS_UNDECIDABLE;  /* every value tied: the test has no variance */
       snprintf(c->message, sizeof c->message, "undecidable: every value of both sides is the "
-               "same after scaling by the tolerance (median %.4g vs baseline %.4g)",
-               c->median_new, c->median_old);
+               "same after scaling by the tolerance (%s)", medians_text(c, med, sizeof med));
     }
   }
   return 0;
@@ -199,13 +211,10 @@ static int decide_points(struct mv_regress_report *r, const struct mv_regress_op
     c->p_adjusted = p[k];
     int slower = p[k] < o->alpha;
     c->status = slower ? MV_REGRESS_SLOWER : MV_REGRESS_PASS;
-    char now[MV_UNITS_SIZE], was[MV_UNITS_SIZE];
-    enum mv_unit_kind unit = mv_units_of_metric(c->metric);
+    char med[2 * MV_UNITS_SIZE + 32];
     snprintf(c->message, sizeof c->message,
-             "%s: median %s vs baseline %s (x%.3f), p=%.3g%s over %zu/%zu %s", slower ?
-             "slower than baseline" : "not slower than baseline",
-             mv_units_format(unit, c->median_new, now, sizeof now),
-             mv_units_format(unit, c->median_old, was, sizeof was),
+             "%s: %s (x%.3f), p=%.3g%s over %zu/%zu %s", slower ?
+             "slower than baseline" : "not slower than baseline", medians_text(c, med, sizeof med),
              c->ratio, p[k], o->correction ? " adjusted" : "", c->n_new, c->n_old,
              c->per_launch ? "launch medians" : "repetitions");
   }

@@ -61,13 +61,11 @@ static int load_top(struct mv_check_analysis *a)
   return rc;
 }
 
-static int guidelines(struct mv_check_analysis *a, const char *catalog)
+static int guidelines(struct mv_check_analysis *a, const char *catalog, struct mv_error *e)
 {
-  int rc = mv_catalog_load(&a->catalog, catalog);
-  if (rc) {
-    snprintf(a->error, sizeof a->error, "%s", a->catalog.error);
+  int rc = mv_catalog_load(&a->catalog, catalog, e);
+  if (rc)
     return rc;
-  }
   if ((rc = load_top(a)))
     return rc;
   struct mv_gl_options opt;
@@ -103,25 +101,20 @@ static size_t drop_memory(struct mv_expect_file *f)
 }
 
 int mv_check_analyze(struct mv_check_analysis *a, const char *results, const char *expect,
-                     const char *catalog)
+                     const char *catalog, struct mv_error *e)
 {
-  int rc = mv_dataset_load(&a->ds, results);
-  if (rc) {
-    snprintf(a->error, sizeof a->error, "%s", a->ds.error);
-    return rc;
-  }
-  if ((rc = mv_expect_parse_file(&a->expect, expect, a->error, sizeof a->error)))
+  mv_error_clear(e);
+  int rc = mv_dataset_load(&a->ds, results, e);
+  if (rc || (rc = mv_expect_parse_file(&a->expect, expect, e)))
     return rc;
   if (a->skip_memory)
     a->n_skipped = drop_memory(&a->expect);
   memcpy(a->report.pp_sizes, a->pp_sizes, sizeof a->pp_sizes);
   a->report.n_pp_sizes = a->n_pp_sizes;
-  if ((rc = mv_report_build(&a->report, &a->ds, &a->expect))) {
-    snprintf(a->error, sizeof a->error, "building the report: %s", mv_strerror(rc));
-    return rc;
-  }
-  rc = guidelines(a, catalog);
-  if (rc && !a->error[0])
-    snprintf(a->error, sizeof a->error, "guidelines: %s", mv_strerror(rc));
+  if ((rc = mv_report_build(&a->report, &a->ds, &a->expect)))
+    return mv_error_set(e, rc, NULL, 0, 0, "building the report: %s", mv_strerror(rc));
+  rc = guidelines(a, catalog, e);
+  if (rc && e && !e->code)
+    mv_error_set(e, rc, NULL, 0, 0, "guidelines: %s", mv_strerror(rc));
   return rc;
 }

@@ -17,8 +17,17 @@ static void callpath(const struct mv_row *row, char *buf, size_t size)
     snprintf(buf, size, "%s:%s", row->op, row->impl);
 }
 
+/* The reader's "file:line:column: ..." (it names the place itself), or the value's text. */
+static void reader_failed(const struct mv_results_reader *r, int rc, struct mv_error *e)
+{
+  if (r && mv_results_reader_error(r)->code && e)
+    *e = *mv_results_reader_error(r);
+  else
+    mv_error_set(e, rc, NULL, 0, 0, "%s", mv_strerror(rc));
+}
+
 int mv_convert_results_to_extrap(const char *path, const struct mv_convert_options *opt,
-                                 struct mv_extrap *x, char *err, size_t errsize)
+                                 struct mv_extrap *x, struct mv_error *e)
 {
   struct mv_results_reader *r;
   struct mv_row row;
@@ -35,8 +44,8 @@ int mv_convert_results_to_extrap(const char *path, const struct mv_convert_optio
       snprintf(library, sizeof library, "%s", row.library);
       have_library = 1;
     } else if (strcmp(library, row.library) != 0) {
-      snprintf(err, errsize, "%s: holds results of several libraries (\"%s\", \"%s\"): choose one with --library",
-               path, library, row.library);
+      mv_error_set(e, MV_EINVAL, path, 0, 0, "holds results of several libraries (\"%s\", "
+                   "\"%s\"): choose one with --library", library, row.library);
       mv_results_reader_close(r);
       return MV_EINVAL;
     }
@@ -46,20 +55,18 @@ int mv_convert_results_to_extrap(const char *path, const struct mv_convert_optio
       two = 1;
   }
   if (rc < 0) {
-    snprintf(err, errsize, "%s", mv_results_reader_error(r));
+    reader_failed(r, rc, e);
     mv_results_reader_close(r);
     return rc;
   }
   mv_results_reader_close(r);
-  if (!have_library) {
-    snprintf(err, errsize, "%s: no rows to convert", path);
-    return MV_EINVAL;
-  }
+  if (!have_library)
+    return mv_error_set(e, MV_EINVAL, path, 0, 0, "no rows to convert");
   x->params[x->nparams++] = strdup("p");
   if (two)
     x->params[x->nparams++] = strdup("msize");
   if (!x->params[0] || (two && !x->params[1]))
-    return MV_ENOMEM;
+    return mv_error_set(e, MV_ENOMEM, NULL, 0, 0, "%s", mv_strerror(MV_ENOMEM));
   /* Second pass: the values. */
   rc = mv_results_reader_open(&r, path);
   while (rc == 0 && (rc = mv_results_reader_next(r, &row)) == 1) {
@@ -75,8 +82,8 @@ int mv_convert_results_to_extrap(const char *path, const struct mv_convert_optio
         (rc = mv_extrap_add_value(x, k, point, row.value)) < 0)
       break;
   }
-  if (rc < 0 && mv_results_reader_error(r)[0])
-    snprintf(err, errsize, "%s", mv_results_reader_error(r));
+  if (rc < 0)
+    reader_failed(r, rc, e);
   mv_results_reader_close(r);
   return rc < 0 ? rc : 0;
 }
@@ -107,22 +114,19 @@ static int integral(double v, double lo)
 }
 
 int mv_convert_extrap_to_results(const struct mv_extrap *x, struct mv_results_writer *w,
-                                 char *err, size_t errsize)
+                                 struct mv_error *e)
 {
   int np_idx, ms_idx, rc;
-  if (x->nparams > 2) {
-    snprintf(err, errsize, "results.csv holds at most two parameters (nprocs, msize), the file has %zu",
-             x->nparams);
-    return MV_EINVAL;
-  }
+  if (x->nparams > 2)
+    return mv_error_set(e, MV_EINVAL, NULL, 0, 0, "results.csv holds at most two parameters "
+                        "(nprocs, msize), the file has %zu", x->nparams);
   param_roles(x, &np_idx, &ms_idx);
   for (size_t p = 0; p < x->npoints; p++) {
     double np = x->points[p * x->nparams + (size_t)np_idx];
     double ms = ms_idx >= 0 ? x->points[p * x->nparams + (size_t)ms_idx] : 0;
-    if (!integral(np, 1) || np > 2147483647.0 || !integral(ms, 0)) {
-      snprintf(err, errsize, "point %zu: expected integer coordinates (nprocs >= 1, msize >= 0)", p + 1);
-      return MV_ERANGE;
-    }
+    if (!integral(np, 1) || np > 2147483647.0 || !integral(ms, 0))
+      return mv_error_set(e, MV_ERANGE, NULL, 0, 0, "point %zu: expected integer coordinates "
+                          "(nprocs >= 1, msize >= 0)", p + 1);
   }
   for (size_t k = 0; k < x->nkernels; k++) {
     const struct mv_extrap_kernel *kr = &x->kernels[k];
@@ -131,10 +135,9 @@ int mv_convert_extrap_to_results(const struct mv_extrap *x, struct mv_results_wr
     strcpy(row.engine, "extrap");
     const char *colon = strchr(kr->region, ':');
     size_t oplen = colon ? (size_t)(colon - kr->region) : strlen(kr->region);
-    if (oplen >= MV_NAME_MAX || (colon && strlen(colon + 1) >= MV_NAME_MAX) || strlen(kr->metric) >= MV_NAME_MAX) {
-      snprintf(err, errsize, "region \"%s\": name longer than %d characters", kr->region, MV_NAME_MAX - 1);
-      return MV_ERANGE;
-    }
+    if (oplen >= MV_NAME_MAX || (colon && strlen(colon + 1) >= MV_NAME_MAX) || strlen(kr->metric) >= MV_NAME_MAX)
+      return mv_error_set(e, MV_ERANGE, NULL, 0, 0, "region \"%s\": name longer than %d characters",
+                          kr->region, MV_NAME_MAX - 1);
     memcpy(row.op, kr->region, oplen);
     row.op[oplen] = '\0';
     if (colon)
@@ -147,7 +150,7 @@ int mv_convert_extrap_to_results(const struct mv_extrap *x, struct mv_results_wr
         row.rep = (int)v;
         row.value = kr->values[p][v];
         if ((rc = mv_results_writer_write(w, &row)) < 0)
-          return rc;
+          return mv_error_set(e, rc, NULL, 0, 0, "%s", mv_strerror(rc));
       }
     }
   }

@@ -152,20 +152,17 @@ int mv_dataset_add(struct mv_dataset *ds, const struct mv_row *row)
   return 0;
 }
 
-int mv_dataset_load(struct mv_dataset *ds, const char *path)
+int mv_dataset_load(struct mv_dataset *ds, const char *path, struct mv_error *e)
 {
-  struct mv_results_reader *r;
+  struct mv_results_reader *r = NULL;
   struct mv_row row;
   int rc = mv_results_reader_open(&r, path);
   while (rc == 0 && (rc = mv_results_reader_next(r, &row)) == 1)
     rc = mv_dataset_add(ds, &row);
-  if (rc < 0) {
-    const char *msg = mv_results_reader_error(r);
-    if (msg[0])
-      snprintf(ds->error, sizeof ds->error, "%s", msg);
-    else
-      snprintf(ds->error, sizeof ds->error, "%s: %s", path, mv_strerror(rc));
-  }
+  if (rc < 0 && r && mv_results_reader_error(r)->code && e)
+    *e = *mv_results_reader_error(r);
+  else if (rc < 0)
+    mv_error_set(e, rc, path, 0, 0, "%s", mv_strerror(rc));
   mv_results_reader_close(r);
   return rc < 0 ? rc : 0;
 }

@@ -23,22 +23,18 @@
 struct jctx {
   struct mv_extrap *x;
   const char *name;
-  char *err;
-  size_t errsize;
+  struct mv_error *e;
 };
 
 static int fail(struct jctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(struct jctx *c, const char *fmt, ...)
 {
-  if (!c->err || !c->errsize)
-    return MV_EPARSE;
-  int n = snprintf(c->err, c->errsize, "%s: ", c->name);
+  char what[sizeof c->e->what];
   va_list ap;
   va_start(ap, fmt);
-  if (n > 0 && (size_t)n < c->errsize)
-    vsnprintf(c->err + n, c->errsize - (size_t)n, fmt, ap);
+  vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  return MV_EPARSE;
+  return mv_error_set(c->e, MV_EPARSE, c->name, 0, 0, "%s", what);
 }
 
 /* A number, or a string that is one (Python's float() of it). */
@@ -355,8 +351,8 @@ static int read_jsonl(struct jctx *c, const char *text, size_t len)
       char where[64];
       snprintf(where, sizeof where, "line %ld", line);
       rc = mv_jread_parse(p, (size_t)(eol - p), &v, &at, &what);
-      if (rc == MV_EPARSE && c->err && c->errsize)
-        snprintf(c->err, c->errsize, "%s:%ld:%zu: expected %s", c->name, line, at + 1, what);
+      if (rc == MV_EPARSE)
+        mv_error_set(c->e, rc, c->name, line, (long)at + 1, "expected %s", what);
       else if (rc == 0)
         rc = jsonl_record(c, &v, where);
       mv_jval_release(&v);
@@ -398,9 +394,9 @@ static void line_col(const char *text, size_t at, long *line, long *col)
 }
 
 int mv__extrap_parse_json(struct mv_extrap *x, const char *name, const char *text, size_t len,
-                          char *err, size_t errsize)
+                          struct mv_error *e)
 {
-  struct jctx c = {x, name, err, errsize};
+  struct jctx c = {x, name, e};
   struct mv_jval root;
   size_t at;
   const char *what;
@@ -410,9 +406,7 @@ int mv__extrap_parse_json(struct mv_extrap *x, const char *name, const char *tex
   } else if (rc == MV_EPARSE) {
     long line, col;
     line_col(text, at, &line, &col);
-    if (err && errsize)
-      snprintf(err, errsize, "%s:%ld:%ld: expected %s", name, line, col, what);
-    return rc;
+    return mv_error_set(e, rc, name, line, col, "expected %s", what);
   } else if (rc == 0) {
     if (root.type != MV_JOBJECT)
       rc = fail(&c, "expected a JSON object");
@@ -420,5 +414,5 @@ int mv__extrap_parse_json(struct mv_extrap *x, const char *name, const char *tex
       rc = mv_jval_get(&root, "callpaths") ? read_legacy(&c, &root) : read_current(&c, &root);
     mv_jval_release(&root);
   }
-  return rc ? rc : mv__extrap_complete(x, name, err, errsize);
+  return rc ? rc : mv__extrap_complete(x, name, e);
 }

@@ -5,13 +5,14 @@
 
 #include <stddef.h>
 
+#include "mpivet/error.h"
 #include "mpivet/extrap.h"
 
 /* At least one point and one (region, metric), each with values at every point; else
- * MV_EPARSE and "name: expected ..." in err. */
-int mv__extrap_complete(const struct mv_extrap *x, const char *name, char *err, size_t errsize);
-/* JSON (Extra-P's current or legacy layout) or JSON Lines; err gets "name:line:column: ...". */
+ * MV_EPARSE and "name: expected ..." in e. */
+int mv__extrap_complete(const struct mv_extrap *x, const char *name, struct mv_error *e);
+/* JSON (Extra-P's current or legacy layout) or JSON Lines; e gets "name:line:column: ...". */
 int mv__extrap_parse_json(struct mv_extrap *x, const char *name, const char *text, size_t len,
-                          char *err, size_t errsize);
+                          struct mv_error *e);
 
 #endif

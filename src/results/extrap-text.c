@@ -24,8 +24,7 @@ struct parser {
   const char *name;
   long line;
   const char *line_start;
-  char *err;
-  size_t errsize;
+  struct mv_error *e;
   char *region, *metric;   /* current names, NULL until given ("" then) */
   size_t next_point;       /* DATA lines since the last REGION or METRIC */
 };
@@ -34,16 +33,12 @@ static int fail(struct parser *ps, const char *at, int code, const char *fmt, ..
   __attribute__((format(printf, 4, 5)));
 static int fail(struct parser *ps, const char *at, int code, const char *fmt, ...)
 {
-  if (!ps->err || !ps->errsize)
-    return code;
-  int n = snprintf(ps->err, ps->errsize, "%s:%ld:%ld: ", ps->name, ps->line,
-                   (long)(at - ps->line_start) + 1);
+  char what[sizeof ps->e->what];
   va_list ap;
   va_start(ap, fmt);
-  if (n > 0 && (size_t)n < ps->errsize)
-    vsnprintf(ps->err + n, ps->errsize - (size_t)n, fmt, ap);
+  vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  return code;
+  return mv_error_set(ps->e, code, ps->name, ps->line, (long)(at - ps->line_start) + 1, "%s", what);
 }
 
 static int is_space(char c)
@@ -218,9 +213,9 @@ static int parse_line(struct parser *ps, const char *p, const char *end)
 }
 
 static int parse_text(struct mv_extrap *x, const char *name, const char *text, size_t len,
-                      char *err, size_t errsize)
+                      struct mv_error *e)
 {
-  struct parser ps = {.x = x, .name = name, .err = err, .errsize = errsize};
+  struct parser ps = {.x = x, .name = name, .e = e};
   const char *p = text, *end = text + len;
   int rc = 0;
   while (rc == 0 && p < end) {
@@ -236,32 +231,28 @@ static int parse_text(struct mv_extrap *x, const char *name, const char *text, s
   }
   free(ps.region);
   free(ps.metric);
-  return rc ? rc : mv__extrap_complete(x, name, err, errsize);
+  return rc ? rc : mv__extrap_complete(x, name, e);
 }
 
 int mv_extrap_parse(struct mv_extrap *x, const char *name, const char *text, size_t len,
-                    char *err, size_t errsize)
+                    struct mv_error *e)
 {
-  if (err && errsize)
-    err[0] = '\0';
+  mv_error_clear(e);
   size_t i = 0;
   while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
     i++;
-  if (i < len && text[i] == '{')
-    return mv__extrap_parse_json(x, name, text, len, err, errsize);
-  return parse_text(x, name, text, len, err, errsize);
+  int rc = i < len && text[i] == '{' ? mv__extrap_parse_json(x, name, text, len, e)
+                                     : parse_text(x, name, text, len, e);
+  return mv_error_ensure(e, rc, name);
 }
 
-int mv_extrap_read(struct mv_extrap *x, const char *path, char *err, size_t errsize)
+int mv_extrap_read(struct mv_extrap *x, const char *path, struct mv_error *e)
 {
   char *buf = NULL;
   size_t len = 0;
-  struct mv_error e;
-  int rc = mv_read_file(path, 0, &buf, &len, &e);
+  int rc = mv_read_file(path, 0, &buf, &len, e);
   if (rc == 0)
-    rc = mv_extrap_parse(x, path, buf, len, err, errsize);
-  else if (err)
-    mv_error_text(&e, err, errsize);
+    rc = mv_extrap_parse(x, path, buf, len, e);
   free(buf);
   return rc;
 }

@@ -111,21 +111,17 @@ int mv_extrap_add_value(struct mv_extrap *x, struct mv_extrap_kernel *k, size_t 
   return 0;
 }
 
-int mv__extrap_complete(const struct mv_extrap *x, const char *name, char *err, size_t errsize)
+int mv__extrap_complete(const struct mv_extrap *x, const char *name, struct mv_error *e)
 {
-  if (x->npoints == 0 || x->nkernels == 0) {
-    if (err)
-      snprintf(err, errsize, "%s: expected %s", name, x->npoints ? "DATA for at least one REGION" : "PARAMETER and POINTS");
-    return MV_EPARSE;
-  }
+  if (x->npoints == 0 || x->nkernels == 0)
+    return mv_error_set(e, MV_EPARSE, name, 0, 0, "expected %s",
+                        x->npoints ? "DATA for at least one REGION" : "PARAMETER and POINTS");
   for (size_t k = 0; k < x->nkernels; k++)
     for (size_t p = 0; p < x->npoints; p++)
-      if (x->kernels[k].nvalues[p] == 0) {
-        if (err)
-          snprintf(err, errsize, "%s: expected values for every point, got none for region \"%s\" metric \"%s\" at point %zu",
-                   name, x->kernels[k].region, x->kernels[k].metric, p + 1);
-        return MV_EPARSE;
-      }
+      if (x->kernels[k].nvalues[p] == 0)
+        return mv_error_set(e, MV_EPARSE, name, 0, 0, "expected values for every point, got none "
+                            "for region \"%s\" metric \"%s\" at point %zu",
+                            x->kernels[k].region, x->kernels[k].metric, p + 1);
   return 0;
 }
 

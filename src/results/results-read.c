@@ -40,7 +40,7 @@ struct mv_results_reader {
   long rows;
   size_t nfields;           /* columns in the header */
   int index[NCOLS];         /* field index of each known column */
-  char error[512];
+  struct mv_error error;
 };
 
 static int fail(struct mv_results_reader *r, size_t col, int err, const char *fmt, ...)
@@ -48,13 +48,12 @@ static int fail(struct mv_results_reader *r, size_t col, int err, const char *fm
 
 static int fail(struct mv_results_reader *r, size_t col, int err, const char *fmt, ...)
 {
-  int n = snprintf(r->error, sizeof r->error, "%s:%ld:%zu: ", r->path, r->lineno, col);
+  char what[MV_ERROR_PART_SIZE];
   va_list ap;
   va_start(ap, fmt);
-  if (n > 0 && (size_t)n < sizeof r->error)
-    vsnprintf(r->error + n, sizeof r->error - (size_t)n, fmt, ap);
+  vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  return err;
+  return mv_error_set(&r->error, err, r->path, r->lineno, (long)col, "%s", what);
 }
 
 /* Read one line into r->line without its newline; 1 read, 0 EOF, <0 error. */
@@ -93,8 +92,10 @@ static int read_line(struct mv_results_reader *r)
 static int parse_header(struct mv_results_reader *r)
 {
   int rc = read_line(r);
-  if (rc == 0)
+  if (rc == 0) {
+    r->lineno = 1;   /* where the header should be */
     return fail(r, 1, MV_EPARSE, "expected a header line (%s), got an empty file", mv_results_header());
+  }
   if (rc < 0)
     return rc;
   /* Spreadsheets start a UTF-8 file with a byte-order mark: not part of the first name. */
@@ -142,8 +143,7 @@ int mv_results_reader_open(struct mv_results_reader **out, const char *path)
   *out = r;
   if (!r->fp) {
     int err = errno == ENOENT ? MV_ENOENT : MV_EIO;
-    snprintf(r->error, sizeof r->error, "%s: cannot open: %s", path, strerror(errno));
-    return err;
+    return mv_error_set(&r->error, err, path, 0, 0, "cannot open: %s", strerror(errno));
   }
   return parse_header(r);
 }
@@ -258,9 +258,9 @@ int mv_results_reader_open_stream(struct mv_results_reader **out, FILE *fp, cons
   return parse_header(r);
 }
 
-const char *mv_results_reader_error(const struct mv_results_reader *r)
+const struct mv_error *mv_results_reader_error(const struct mv_results_reader *r)
 {
-  return r->error;
+  return &r->error;
 }
 
 long mv_results_reader_rows(const struct mv_results_reader *r)

@@ -79,10 +79,10 @@ static int number(const char *s, double max, double *v)
 }
 
 #define BAD(col, what, got) \
-  (snprintf(err, errsize, "%s:%ld:%zu: expected %s, got \"%.40s\"", name, line, col, what, got), MV_EPARSE)
+  mv_error_set(e, MV_EPARSE, name, line, (long)(col), "expected %s, got \"%.40s\"", what, got)
 
 static int row(struct mv_calib_data *d, struct mv__csv_fields *f, const char *name, long line,
-               char *err, size_t errsize)
+               struct mv_error *e)
 {
   struct mv_calib_sample s = {0};
   double v[F_COUNT];
@@ -107,7 +107,7 @@ static int row(struct mv_calib_data *d, struct mv__csv_fields *f, const char *na
   return push(d, op, &s);
 }
 
-int mv_calib_data_read(FILE *fp, const char *name, struct mv_calib_data *d, char *err, size_t errsize)
+int mv_calib_data_read(FILE *fp, const char *name, struct mv_calib_data *d, struct mv_error *e)
 {
   char buf[1024];
   long line = 0;
@@ -128,11 +128,11 @@ int mv_calib_data_read(FILE *fp, const char *name, struct mv_calib_data *d, char
     int rc = mv__csv_split(buf, &f, &bad);
     if (rc)
       return BAD(bad, "CSV fields", buf + (bad ? bad - 1 : 0));
-    if ((rc = row(d, &f, name, line, err, errsize)) != 0)
+    if ((rc = row(d, &f, name, line, e)) != 0)
       return rc;
   }
   if (ferror(fp))
-    return MV_EIO;
+    return mv_error_set(e, MV_EIO, name, 0, 0, "read error");
   if (line < 2)
     return BAD((size_t)1, "a header and measurements", line ? "only the header" : "an empty file");
   return 0;

@@ -92,14 +92,12 @@ int mv_calib_json_member(const char *json, const char *key, char *out, size_t si
   return *p == '}' ? MV_ENOENT : MV_EPARSE;
 }
 
-/* The file at path (at most max bytes), or NULL with the reason in err. */
-static char *slurp(const char *path, size_t max, char *err, size_t errsize)
+/* The file at path (at most max bytes), or NULL with the reason in e. */
+static char *slurp(const char *path, size_t max, struct mv_error *e)
 {
   char *buf = NULL;
   size_t len;
-  struct mv_error e;
-  if (mv_read_file(path, max, &buf, &len, &e))
-    mv_error_text(&e, err, errsize);
+  mv_read_file(path, max, &buf, &len, e);
   return buf;
 }
 
@@ -113,13 +111,13 @@ static int number_member(const char *json, const char *key, double *v)
   return end == s || *end || !(*v > 0) ? MV_EPARSE : 0;
 }
 
-#define FAIL(rc, ...) (snprintf(err, errsize, __VA_ARGS__), (rc))
+#define FAIL(rc, ...) mv_error_set(e, (rc), NULL, 0, 0, __VA_ARGS__)
 
-static int check_json(const char *dir, struct mv_calib_folder *f, char *err, size_t errsize)
+static int check_json(const char *dir, struct mv_calib_folder *f, struct mv_error *e)
 {
   char path[4200], s[64] = "none";
   snprintf(path, sizeof path, "%s/calibration.json", dir);
-  char *json = slurp(path, MAX_JSON, err, errsize);
+  char *json = slurp(path, MAX_JSON, e);
   if (!json)
     return MV_EIO;
   int rc = mv_calib_json_member(json, "format", s, sizeof s);
@@ -140,9 +138,9 @@ static int check_json(const char *dir, struct mv_calib_folder *f, char *err, siz
 }
 
 /* smpi-settings.txt: "key:value" lines, '#' comments. */
-static int read_settings(const char *path, struct mv_calib_folder *f, char *err, size_t errsize)
+static int read_settings(const char *path, struct mv_calib_folder *f, struct mv_error *e)
 {
-  char *text = slurp(path, MAX_JSON, err, errsize);
+  char *text = slurp(path, MAX_JSON, e);
   if (!text)
     return MV_EIO;
   int rc = 0;
@@ -164,7 +162,7 @@ static int read_settings(const char *path, struct mv_calib_folder *f, char *err,
   return rc;
 }
 
-int mv_calib_folder_load(const char *dir, struct mv_calib_folder *f, char *err, size_t errsize)
+int mv_calib_folder_load(const char *dir, struct mv_calib_folder *f, struct mv_error *e)
 {
   static const char *const files[] = {
 #define XX(id, name) name,
@@ -183,11 +181,11 @@ int mv_calib_folder_load(const char *dir, struct mv_calib_folder *f, char *err, 
       return FAIL(MV_ENOENT, "%s: not a complete calibration folder: %s is missing", dir, files[i]);
     fclose(fp);
   }
-  int rc = check_json(dir, f, err, errsize);
+  int rc = check_json(dir, f, e);
   if (!rc) {
     char path[4200];
     snprintf(path, sizeof path, "%s/smpi-settings.txt", dir);
-    rc = read_settings(path, f, err, errsize);
+    rc = read_settings(path, f, e);
   }
   if (rc)
     mv_calib_folder_release(f);

@@ -14,11 +14,11 @@
 static double host_flops(const struct mv_calibration *c) { return c->flops > 0 ? c->flops : DEFAULT_FLOPS; }
 
 int mv_calib_platform(const struct mv_calibration *c, const char *spec, int hosts,
-                      struct mv_platform *p, char *err, size_t errsize)
+                      struct mv_platform *p, struct mv_error *e)
 {
   char def[64];
   snprintf(def, sizeof def, "cluster:%d", hosts > 0 ? hosts : 1);
-  int rc = mv_platform_parse(spec ? spec : def, p, err, errsize);
+  int rc = mv_platform_parse(spec ? spec : def, p, e);
   if (rc)
     return rc;
   /* A route between two hosts crosses two private links (up, down): each carries half the

@@ -3,7 +3,6 @@
  * <peer> and <cluster>/<cabinet> (prefix + each number of radical + suffix), so that check and
  * bench refuse a malformed file or a host without speed, and count ranks per host, before
  * anything runs. SimGrid itself reads the file at launch; this is only its front door. */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +14,7 @@
 #define MAX_DEPTH 64
 #define MAX_ATTRS 32
 #define MAX_VALUE 512
-#define MAX_FILE (64L << 20)
+#define MAX_FILE ((size_t)64 << 20)
 
 struct attr {
   const char *name, *value;
@@ -34,8 +33,7 @@ struct scan {
   struct mv_platform_hosts *h;
   struct tag open[MAX_DEPTH];   /* open elements (only at/name/nlen are kept) */
   int depth, roots, doctype;
-  char *err;
-  size_t errsize;
+  struct mv_error *e;
 };
 
 /* "NAME:LINE:COLUMN: message" for the position at. */
@@ -52,13 +50,12 @@ static long line_of(const struct scan *s, const char *at, long *col)
 static int fail(struct scan *s, const char *at, const char *fmt, ...)
 {
   long col, line = line_of(s, at, &col);
-  int n = snprintf(s->err, s->errsize, "%s:%ld:%ld: ", s->name, line, col);
+  char what[MV_ERROR_PART_SIZE];
   va_list ap;
   va_start(ap, fmt);
-  if (n >= 0 && (size_t)n < s->errsize)
-    vsnprintf(s->err + n, s->errsize - (size_t)n, fmt, ap);
+  vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  return MV_EPARSE;
+  return mv_error_set(s->e, MV_EPARSE, s->name, line, col, "%s", what);
 }
 
 /* What stands at p, quoted for a message: up to 20 printable bytes, or "the end of the file". */
@@ -443,41 +440,25 @@ static int document(struct scan *s)
 }
 
 int mv_platform_xml_hosts_parse(const char *text, size_t len, const char *name,
-                                struct mv_platform_hosts *h, char *err, size_t errsize)
+                                struct mv_platform_hosts *h, struct mv_error *e)
 {
-  struct scan s = {.name = name, .text = text, .end = text + len, .p = text, .h = h,
-                   .err = err, .errsize = errsize};
+  struct scan s = {.name = name, .text = text, .end = text + len, .p = text, .h = h, .e = e};
   memset(h, 0, sizeof *h);
   int rc = document(&s);
   if (rc == MV_ENOMEM)
-    snprintf(err, errsize, "%s: %s", name, mv_strerror(rc));
+    mv_error_set(e, rc, name, 0, 0, "%s", mv_strerror(rc));
   if (rc)
     mv_platform_hosts_release(h);
   return rc;
 }
 
-int mv_platform_xml_hosts(const char *path, struct mv_platform_hosts *h, char *err,
-                          size_t errsize)
+int mv_platform_xml_hosts(const char *path, struct mv_platform_hosts *h, struct mv_error *e)
 {
   char *text = NULL;
   size_t len = 0;
   memset(h, 0, sizeof *h);
-  FILE *fp = fopen(path, "rb");
-  if (!fp) {
-    int rc = errno == ENOENT ? MV_ENOENT : MV_EIO;
-    snprintf(err, errsize, "%s: %s", path, strerror(errno));
-    return rc;
-  }
-  int rc = fseek(fp, 0, SEEK_END) == 0 && ftell(fp) > MAX_FILE ? MV_ERANGE : 0;
-  if (rc == 0 && fseek(fp, 0, SEEK_SET) != 0)
-    rc = MV_EIO;
-  rc = rc ? rc : mv_read_stream(fp, &text, &len);
-  if (rc == MV_EIO)
-    snprintf(err, errsize, "%s: %s", path, errno ? strerror(errno) : mv_strerror(rc));
-  else if (rc)
-    snprintf(err, errsize, "%s: %s", path, rc == MV_ERANGE ? "larger than 64 MiB" : mv_strerror(rc));
-  fclose(fp);
-  rc = rc ? rc : mv_platform_xml_hosts_parse(text, len, path, h, err, errsize);
+  int rc = mv_read_file(path, MAX_FILE, &text, &len, e);
+  rc = rc ? rc : mv_platform_xml_hosts_parse(text, len, path, h, e);
   free(text);
   return rc;
 }

@@ -7,7 +7,7 @@
 #include "mpivet/error.h"
 #include "mpivet/platform.h"
 
-#define PARSE_FAIL(...) (snprintf(err, errsize, __VA_ARGS__), MV_EPARSE)
+#define PARSE_FAIL(...) mv_error_set(e, MV_EPARSE, NULL, 0, 0, __VA_ARGS__)
 
 /* Whole-string positive integer; -1 otherwise. */
 static long positive(const char *s, char **end)
@@ -107,7 +107,7 @@ static int body_parse(struct mv_platform *p, const char *kind, const char *body,
 static const char *const shapes[] = {"cluster:N", "fattree:N", "torus:AxBxC", "dragonfly:G,C,R,N"};
 
 /* key=value options after the shape. */
-static int option_parse(struct mv_platform *p, char *tok, char *err, size_t errsize)
+static int option_parse(struct mv_platform *p, char *tok, struct mv_error *e)
 {
   char *eq = strchr(tok, '=');
   *eq = '\0';
@@ -118,8 +118,8 @@ static int option_parse(struct mv_platform *p, char *tok, char *err, size_t errs
     strcpy(dst, val);
     return 0;
   }
-  char *e;
-  if (strcmp(tok, "cores") == 0 && (p->cores = (int)positive(val, &e)) > 0 && !*e)
+  char *end;
+  if (strcmp(tok, "cores") == 0 && (p->cores = (int)positive(val, &end)) > 0 && !*end)
     return 0;
   return PARSE_FAIL("platform option: expected bw=, lat=, speed= or cores=<n>, got \"%s=%s\"", tok, val);
 }
@@ -135,7 +135,7 @@ static void defaults(struct mv_platform *p)
   strcpy(p->loopback_lat, "0.1us");
 }
 
-int mv_platform_parse(const char *spec, struct mv_platform *p, char *err, size_t errsize)
+int mv_platform_parse(const char *spec, struct mv_platform *p, struct mv_error *e)
 {
   char buf[256], body[256] = "", kind[32];
   defaults(p);
@@ -145,7 +145,7 @@ int mv_platform_parse(const char *spec, struct mv_platform *p, char *err, size_t
   strcpy(buf, strchr(spec, ':') + 1);
   for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
     if (strchr(tok, '=')) {
-      int rc = option_parse(p, tok, err, errsize);
+      int rc = option_parse(p, tok, e);
       if (rc)
         return rc;
     } else {

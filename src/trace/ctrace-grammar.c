@@ -125,9 +125,10 @@ static long rule_of(struct mv__grammar *g, const struct mv__ct_item *p, size_t k
   struct mv__bytes b = {0};
   for (size_t i = 0; i < k; i++)
     mv__bytes_put(&b, p[i].sym), mv__bytes_put(&b, p[i].count);
+  size_t before = g->rules.n;
   long id = b.ok ? mv__intern_id(&g->rules, b.p, b.n) : -1;
   mv__bytes_release(&b);
-  if (id < 0 || (size_t)id < g->rules.n - 1)
+  if (id < 0 || g->rules.n == before)   /* an existing rule (also the newest one) */
     return id;
   if (reserve((void **)&g->items, &g->capitems, g->nitems + k, sizeof *g->items) != 0)
     return -1;

@@ -119,20 +119,29 @@ void mv__ct_put_hist(struct mv__bytes *o, const uint64_t *h)
       mv__bytes_put(o, k - last), mv__bytes_put(o, h[k]), last = k;
 }
 
-/* a's times += b's (same structure: same number of signatures): span max, histograms summed. */
+/* The times of a class's blob: the span, then the number of histograms (two per call item). */
+static int times_head(const struct mv__ct_class *c, const uint8_t **p, uint64_t *span, uint64_t *nhist)
+{
+  const uint8_t *end = c->blob + c->nblob;
+  *p = c->blob + c->nstruct;
+  if (mv_mvt_get(p, end, span) || mv_mvt_get(p, end, nhist) || *nhist > (uint64_t)(end - *p))
+    return -EINVAL;
+  *nhist *= 2;
+  return 0;
+}
+
+/* a's times += b's (same structure): span max, histograms summed. */
 static int merge_times(struct mv__ct_class *a, const struct mv__ct_class *b)
 {
-  const uint8_t *pa = a->blob, *pb = b->blob, *ea = a->blob + a->nblob, *eb = b->blob + b->nblob;
-  uint64_t nsigs, sa, sb, h[NBINS + 2];
-  if (mv_mvt_get(&pa, ea, &nsigs))
-    return -EINVAL;
-  pa = a->blob + a->nstruct, pb = b->blob + b->nstruct;
-  if (mv_mvt_get(&pa, ea, &sa) || mv_mvt_get(&pb, eb, &sb))
+  const uint8_t *pa, *pb, *ea = a->blob + a->nblob, *eb = b->blob + b->nblob;
+  uint64_t n, nb, sa, sb, h[NBINS + 2];
+  if (times_head(a, &pa, &sa, &n) || times_head(b, &pb, &sb, &nb) || n != nb)
     return -EINVAL;
   struct mv__bytes o = {0};
   mv__bytes_add(&o, a->blob, a->nstruct);
   mv__bytes_put(&o, sa > sb ? sa : sb);
-  for (uint64_t i = 0; i < 2 * nsigs; i++) {
+  mv__bytes_put(&o, n / 2);
+  for (uint64_t i = 0; i < n; i++) {
     memset(h, 0, sizeof h);
     if (mv__ct_get_hist(&pa, ea, h) || mv__ct_get_hist(&pb, eb, h)) {
       mv__bytes_release(&o);
@@ -149,19 +158,16 @@ static int merge_times(struct mv__ct_class *a, const struct mv__ct_class *b)
   return 0;
 }
 
-/* Means of the computation before each signature within 10 % or 1 us of each other: ranks
+/* Means of the computation before each call item within 10 % or 1 us of each other: ranks
  * whose structure is equal but whose computation differs more (a slow rank, a load imbalance)
  * stay separate classes, so that the benchmark keeps the imbalance. */
 static int compatible(const struct mv__ct_class *a, const struct mv__ct_class *b)
 {
-  const uint8_t *pa = a->blob, *pb, *ea = a->blob + a->nblob, *eb = b->blob + b->nblob;
-  uint64_t nsigs, span, ha[NBINS + 2], hb[NBINS + 2];
-  if (mv_mvt_get(&pa, ea, &nsigs))
+  const uint8_t *pa, *pb, *ea = a->blob + a->nblob, *eb = b->blob + b->nblob;
+  uint64_t n, nb, span, ha[NBINS + 2], hb[NBINS + 2];
+  if (times_head(a, &pa, &span, &n) || times_head(b, &pb, &span, &nb) || n != nb)
     return 0;
-  pa = a->blob + a->nstruct, pb = b->blob + b->nstruct;
-  if (mv_mvt_get(&pa, ea, &span) || mv_mvt_get(&pb, eb, &span))
-    return 0;
-  for (uint64_t i = 0; i < 2 * nsigs; i++) {
+  for (uint64_t i = 0; i < n; i++) {
     memset(ha, 0, sizeof ha), memset(hb, 0, sizeof hb);
     if (mv__ct_get_hist(&pa, ea, ha) || mv__ct_get_hist(&pb, eb, hb))
       return 0;

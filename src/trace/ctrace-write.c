@@ -144,16 +144,16 @@ static void put_file_hist(struct mv__bytes *o, const uint64_t *h, uint64_t nrank
     }
 }
 
-/* A class's times (blob from nstruct: span, then two histograms per signature) as the file
- * stores them. */
-static void put_times(struct mv__bytes *o, const struct mv__ct_class *k, uint64_t nsigs)
+/* A class's times (blob from nstruct: span, number of call items, two histograms per call item)
+ * as the file stores them. */
+static void put_times(struct mv__bytes *o, const struct mv__ct_class *k)
 {
   const uint8_t *p = k->blob + k->nstruct, *end = k->blob + k->nblob;
-  uint64_t span = 0, h[MV__CT_NBINS + 2];
-  if (mv_mvt_get(&p, end, &span))
+  uint64_t span = 0, n = 0, h[MV__CT_NBINS + 2];
+  if (mv_mvt_get(&p, end, &span) || mv_mvt_get(&p, end, &n))
     o->ok = 0;
   put_f32(o, (double)span);
-  for (uint64_t i = 0; o->ok && i < 2 * nsigs; i++) {
+  for (uint64_t i = 0; o->ok && i < 2 * n; i++) {
     memset(h, 0, sizeof h);
     if (mv__ct_get_hist(&p, end, h))
       o->ok = 0;
@@ -198,7 +198,7 @@ static void put_classes(struct mv__bytes *o, const struct mv__ct_set *s, uint64_
     for (uint64_t i = 0; i < nsigs; i++)
       mv__bytes_put(o, map[c][i]);
     mv__bytes_put(o, gid[c]);
-    put_times(o, k, nsigs);
+    put_times(o, k);
   }
 }
 

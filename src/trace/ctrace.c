@@ -1,9 +1,13 @@
 /* One rank's compressed trace from its raw records (docs/formats.md, "Compressed trace"): each
  * replayable call becomes a signature (function, call site, operations with symbolic
- * communicator, relative peer and recycled request slot), interned, pushed into the grammar,
- * and its computation before it and its own duration go into log bins of that signature. A
- * call without operations (MPI_Init, communicator management, a Test that completed nothing,
- * an exchange with MPI_PROC_NULL) is not replayed: its time counts as computation. */
+ * communicator, relative peer and recycled request slot), interned and pushed into the grammar
+ * (first pass over the raw file). A second pass walks the finished grammar beside the same
+ * calls and puts each call's computation before it and its own duration into the log bins of
+ * its position in the grammar (the call's item in a loop body or the main sequence): one
+ * signature issued after short work at one place of a loop and after long work at another
+ * keeps both where they were. Two passes keep the memory bounded by the grammar, not the
+ * calls. A call without operations (MPI_Init, communicator management, a Test that completed
+ * nothing, an exchange with MPI_PROC_NULL) is not replayed: its time counts as computation. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +28,11 @@ struct call {
   int pending;                           /* IRECVs waiting for their completion */
 };
 struct slot { uint64_t req; size_t call, op; int used; };
+/* The times of one grammar position: their sum, the first, and the non-empty log bins. */
+struct acc { uint64_t sum, first, n; struct bin { uint32_t bin; uint64_t n; } *b; size_t nb; };
+/* The finished grammar walked call by call (second pass): frames over rule bodies or the main
+ * sequence; base is the flattened index of the body's first item (item_at). */
+struct frame { const struct mv__ct_item *it; size_t n, base, at; uint64_t left; };
 struct builder {
   const struct mv__ct_input *in;
   struct call *q; size_t qhead, qn, qcap;   /* calls waiting for their receives' completions */
@@ -31,8 +40,11 @@ struct builder {
   struct mv__ct_rma rma;
   uint64_t *vec[2]; size_t nvec[2], capvec[2];   /* a v-collective's counts (COLL_COUNTS) */
   struct mv__intern sigs;
-  uint64_t (*hist)[2][NBINS + 2]; size_t caphist;   /* [NBINS]: sum, [NBINS + 1] first, ns */
   struct mv__grammar g;
+  int pass;                                  /* 1: signatures and grammar; 2: times */
+  size_t nitems;                             /* flattened: rule bodies in order, then main */
+  struct acc (*acc)[2];                      /* per flattened item: computation, call time */
+  struct frame *stack; size_t depth;
   uint64_t tprev, tstart, tend;
   int started, err;
 };
@@ -271,6 +283,63 @@ static void signature(const struct call *c, struct mv__bytes *s)
   }
 }
 
+static int acc_add(struct acc *a, uint64_t v)
+{
+  uint32_t bin = mv_mvt_bin(v, NBINS);
+  if (a->n++ == 0)
+    a->first = v;
+  a->sum += v;
+  for (size_t i = 0; i < a->nb; i++)
+    if (a->b[i].bin == bin)
+      return (int)(++a->b[i].n, 0);
+  struct bin *p = realloc(a->b, (a->nb + 1) * sizeof *p);
+  if (!p)
+    return -ENOMEM;
+  a->b = p;
+  a->b[a->nb++] = (struct bin){bin, 1};
+  return 0;
+}
+
+/* The flattened index of the next call in the finished grammar and its symbol; -1 at the end. */
+static long walk_next(struct builder *b, uint64_t *sym)
+{
+  while (b->depth) {
+    struct frame *f = &b->stack[b->depth - 1];
+    if (f->at >= f->n) {
+      b->depth--;
+      continue;
+    }
+    if (f->left == 0) {
+      if (++f->at < f->n)
+        f->left = f->it[f->at].count;
+      continue;
+    }
+    f->left--;
+    const struct mv__ct_item *x = &f->it[f->at];
+    if (!(x->sym & 1))
+      return *sym = x->sym, (long)(f->base + f->at);
+    size_t r = x->sym >> 1;
+    const struct mv__ct_item *body = b->g.items + b->g.body_off[r];
+    b->stack[b->depth++] = (struct frame){body, b->g.body_len[r], b->g.body_off[r], 0, body[0].count};
+  }
+  return -1;
+}
+
+/* Between the passes: the flattened items of the finished grammar, their times, the walk. */
+static int walk_start(struct builder *b)
+{
+  size_t nr = b->g.rules.n;
+  b->stack = malloc((nr + 2) * sizeof *b->stack);
+  if (!b->stack)
+    return -ENOMEM;
+  b->nitems = b->g.nitems + b->g.ntop;
+  if (!(b->acc = calloc(b->nitems + 1, sizeof *b->acc)))
+    return -ENOMEM;
+  b->depth = b->g.ntop ? 1 : 0;
+  b->stack[0] = (struct frame){b->g.top, b->g.ntop, b->g.nitems, 0, b->g.ntop ? b->g.top[0].count : 0};
+  return 0;
+}
+
 static void emit(struct builder *b, const struct call *c)
 {
   struct mv__bytes s = {0};
@@ -282,25 +351,18 @@ static void emit(struct builder *b, const struct call *c)
     b->err = -ENOMEM;
     return;
   }
-  if ((size_t)id >= b->caphist) {
-    size_t n = b->caphist ? b->caphist * 2 : 16;
-    void *p = realloc(b->hist, n * sizeof *b->hist);
-    if (!p) {
+  if (b->pass == 1) {
+    if (mv__grammar_push(&b->g, (uint64_t)id * 2) != 0)
       b->err = -ENOMEM;
-      return;
-    }
-    b->hist = p;
-    memset(b->hist + b->caphist, 0, (n - b->caphist) * sizeof *b->hist);
-    b->caphist = n;
+    return;
   }
-  for (int k = 0; k < 2; k++) {
-    uint64_t v = k ? c->dur : c->comp, *h = b->hist[id][k];
-    if ((size_t)id == before)
-      h[NBINS + 1] = v;   /* the first value: loops often begin differently */
-    h[mv_mvt_bin(v, NBINS)]++;
-    h[NBINS] += v;
+  uint64_t sym = 0;
+  long at = b->sigs.n == before ? walk_next(b, &sym) : -1;
+  if (at < 0 || sym != (uint64_t)id * 2) {  /* the raw file changed between the passes */
+    b->err = -EIO;
+    return;
   }
-  if (mv__grammar_push(&b->g, (uint64_t)id * 2) != 0)
+  if (acc_add(&b->acc[at][0], c->comp) != 0 || acc_add(&b->acc[at][1], c->dur) != 0)
     b->err = -ENOMEM;
 }
 
@@ -395,6 +457,24 @@ static int read_rank(struct builder *b)
   return b->err;
 }
 
+/* Flattened item i: the rule bodies lie in g.items in rule order, the main sequence follows. */
+static const struct mv__ct_item *item_at(const struct builder *b, size_t i)
+{
+  return i < b->g.nitems ? &b->g.items[i] : &b->g.top[i - b->g.nitems];
+}
+
+/* The times as mv__ct_put_hist writes them: dense bins, the sum, the first value. */
+static void put_acc(struct mv__bytes *o, const struct acc *a)
+{
+  uint64_t h[NBINS + 2] = {0};
+  for (size_t i = 0; i < a->nb; i++)
+    h[a->b[i].bin] += a->b[i].n;
+  h[NBINS] = a->sum, h[NBINS + 1] = a->first;
+  mv__ct_put_hist(o, h);
+}
+
+/* Structure (signatures, grammar), then the times: span, number of calls in the grammar's
+ * items, and per call item (flattened order) its computation and call-time histograms. */
 static void encode(const struct builder *b, struct mv__ct_rank *out)
 {
   struct mv__bytes *o = &out->blob;
@@ -408,15 +488,39 @@ static void encode(const struct builder *b, struct mv__ct_rank *out)
   mv__grammar_encode(&b->g, o);
   out->nstruct = o->n;
   mv__bytes_put(o, b->tend > b->tstart ? b->tend - b->tstart : 0);
-  for (size_t i = 0; i < b->sigs.n; i++)
-    mv__ct_put_hist(o, b->hist[i][0]), mv__ct_put_hist(o, b->hist[i][1]);
+  size_t ncalls = 0;
+  for (size_t i = 0; i < b->nitems; i++)
+    ncalls += !(item_at(b, i)->sym & 1);
+  mv__bytes_put(o, ncalls);
+  for (size_t i = 0; i < b->nitems; i++)
+    if (!(item_at(b, i)->sym & 1))
+      put_acc(o, &b->acc[i][0]), put_acc(o, &b->acc[i][1]);
+}
+
+/* The state a pass over the raw file starts from (the signatures and grammar stay). */
+static void rewind_state(struct builder *b)
+{
+  b->qhead = b->qn = 0, b->nslots = 0, b->nvec[0] = b->nvec[1] = 0;
+  free(b->rma.wins);
+  b->rma = (struct mv__ct_rma){0};
+  b->tprev = b->tstart = b->tend = 0, b->started = 0;
 }
 
 int mv__ct_build(const struct mv__ct_input *in, struct mv__ct_rank *out)
 {
-  struct builder b = {.in = in};
+  struct builder b = {.in = in, .pass = 1};
   *out = (struct mv__ct_rank){0};
   int err = read_rank(&b);
+  if (!err)
+    err = walk_start(&b);
+  if (!err) {
+    rewind_state(&b);
+    b.pass = 2;
+    err = read_rank(&b);
+  }
+  uint64_t sym;
+  if (!err && walk_next(&b, &sym) >= 0)
+    err = -EIO;  /* fewer calls than in the first pass: the raw file changed */
   if (!err)
     encode(&b, out);
   if (!err && !out->blob.ok)
@@ -428,7 +532,10 @@ int mv__ct_build(const struct mv__ct_input *in, struct mv__ct_rank *out)
   free(b.rma.wins);
   free(b.vec[0]);
   free(b.vec[1]);
-  free(b.hist);
+  for (size_t i = 0; b.acc && i < b.nitems; i++)
+    free(b.acc[i][0].b), free(b.acc[i][1].b);
+  free(b.acc);
+  free(b.stack);
   mv__intern_release(&b.sigs);
   mv__grammar_release(&b.g);
   if (err)

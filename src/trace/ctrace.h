@@ -41,7 +41,7 @@ void mv__intern_release(struct mv__intern *t);
 struct mv__ct_item { uint64_t sym, count; };
 struct mv__grammar {
   struct mv__intern rules;                 /* body of rule i, as varints */
-  struct mv__ct_item *items; size_t nitems, capitems;   /* bodies, rule i at body_off[i] */
+  struct mv__ct_item *items; size_t nitems, capitems;   /* bodies in rule order, no gaps: rule i at body_off[i] */
   size_t *body_off, *body_len, caprules;
   struct mv__ct_item *top; size_t ntop, captop;          /* the main sequence */
   int ok;
@@ -82,8 +82,9 @@ struct mv__ct_rma { uint32_t (*wins)[2]; size_t nwins; };   /* window id -> comm
 int mv__ct_rma(struct mv__ct_rma *st, const struct mv__ct_input *in, const struct mv__raw_rec *r, int region,
                mv__ct_add_fn *add, void *arg);
 /* One rank's compressed trace: blob[0, nstruct) is its structure (signatures, grammar), equal
- * for ranks that made the same calls; the rest its times (span, then per signature two log
- * histograms). 0, or a negative errno. */
+ * for ranks that made the same calls; the rest its times (span, the number of call items of
+ * the grammar, then per call item, rule bodies in order and then the main sequence, two log
+ * histograms: computation before, time in the call). 0, or a negative errno. */
 struct mv__ct_rank { struct mv__bytes blob; size_t nstruct; };
 int mv__ct_build(const struct mv__ct_input *in, struct mv__ct_rank *out);
 

@@ -43,11 +43,10 @@ def read_spec(path):
             if not line or line.startswith("#"):
                 continue
             fields = [x.strip() for x in line.split("|")]
-            if len(fields) == 6:
-                fields.append("-")
-            if len(fields) != 7:
-                fail(path, lineno, "expected 6 or 7 fields separated by |, got %d" % len(fields))
-            name, group, role, pre, post, params, records = fields
+            fields += ["-"] * (8 - len(fields))
+            if len(fields) != 8:
+                fail(path, lineno, "expected 6 to 8 fields separated by |, got %d" % len(fields))
+            name, group, role, pre, post, params, records, fortran = fields
             if group not in GROUPS:
                 fail(path, lineno, "unknown group %r" % group)
             if role not in ROLES:
@@ -55,8 +54,11 @@ def read_spec(path):
             late = set(records.split(",")) - {"-"}
             if late - {"after", "next"}:
                 fail(path, lineno, "records: expected -, after, next or after,next")
+            if fortran not in ("-", "f08-pmpi"):
+                fail(path, lineno, "fortran: expected - or f08-pmpi, got %r" % fortran)
             f = dict(name=name, group=group, role=role, pre=pre, post=post,
-                     params=parse_params(params), after="after" in late, next="next" in late)
+                     params=parse_params(params), after="after" in late, next="next" in late,
+                     f08_pmpi=fortran == "f08-pmpi")
             for kind in ("pre", "post"):
                 if f[kind] == "-" and f[{"pre": "after", "post": "next"}[kind]]:
                     fail(path, lineno, "records %s needs a %s hook" % (records, kind))
@@ -221,10 +223,6 @@ def wrapper(f):
 HANDLES = {"MPI_Datatype": "Type", "MPI_Comm": "Comm", "MPI_Op": "Op", "MPI_Win": "Win",
            "MPI_Group": "Group", "MPI_Info": "Info", "MPI_Request": "Request", "MPI_File": "File"}
 NOT_FORTRAN = {"argc", "argv"}  # MPI_Init(_thread) take no command line in Fortran
-# Open MPI 4.1's mpi_f08 module reaches these through the Fortran PMPI binding (pmpi_<name>_)
-# instead of ompi_<name>_f: `nm -D libmpi_usempif08.so | grep " U pmpi_"` (the LOGICAL ones).
-OMPI_F08_VIA_PMPI = {"MPI_Test", "MPI_Testall", "MPI_Testany", "MPI_Testsome", "MPI_Iprobe",
-                     "MPI_Win_test", "MPI_Cart_create", "MPI_Cart_sub"}
 
 
 def fortran_param(decl, name, ann):
@@ -349,7 +347,7 @@ def fortran_body(f):
     lower = name.lower()
     entries = [(lower + "_", None), (lower, None), (lower + "__", None), (name.upper(), None),
                ("ompi_%s_f" % lower[4:], "OPEN_MPI")]
-    if name in OMPI_F08_VIA_PMPI:
+    if f["f08_pmpi"]:
         entries.append(("p%s_" % lower, "OPEN_MPI"))
     params_text = ", ".join(fdecl)
     args_text = ", ".join(fargs)

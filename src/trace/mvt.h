@@ -10,8 +10,8 @@
 
 #define MV_MVT_MAGIC "MVCT"
 #define MV_MVT_TRAILER "MVCE"
-#define MV_MVT_VERSION 4
-#define MV_MVT_VERSION_STR "4"
+#define MV_MVT_VERSION 5
+#define MV_MVT_VERSION_STR "5"
 #define MV_MVT_FILE "compressed.mvt"
 
 /* The fields an operation can have, one letter each, written as varints in the order its kind

@@ -36,6 +36,21 @@ int mv_error_set(struct mv_error *e, int code, const char *file, long line, long
   return code;
 }
 
+void mv_error_clear(struct mv_error *e)
+{
+  if (e) {
+    e->code = 0;
+    e->where[0] = e->what[0] = '\0';
+  }
+}
+
+int mv_error_ensure(struct mv_error *e, int code, const char *file)
+{
+  if (e && code < 0 && e->code == 0)
+    mv_error_set(e, code, file, 0, 0, "%s", mv_strerror(code));
+  return code;
+}
+
 const char *mv_error_text(const struct mv_error *e, char *buf, size_t size)
 {
   if (e->where[0])

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "mpivet/error.h"
 
@@ -64,6 +65,11 @@ int mv_read_file(const char *path, size_t max, char **buf, size_t *len, struct m
   FILE *fp = fopen(path, "rb");
   if (!fp)
     return mv_error_set(e, errno == ENOENT ? MV_ENOENT : MV_EIO, path, 0, 0, "%s", strerror(errno));
+  struct stat st;   /* a regular file too large is refused before it is read */
+  if (max && fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max) {
+    fclose(fp);
+    return mv_error_set(e, MV_ERANGE, path, 0, 0, "larger than %zu bytes", max);
+  }
   int rc = mv_read_stream(fp, buf, len);
   fclose(fp);
   if (rc == 0 && max && *len > max) {

@@ -24,6 +24,10 @@ grep -q "undecidable with R = 2 launches .*needs at least 4 launches per side at
   grep -q -- "--per raw" "$tmp/r2.txt" && ! grep -q "^  undecid.*p_value\|^  pattern \|^  monotony " "$tmp/r2.txt" ||
   { echo "FAIL: R = 2: no undecidable note"; cat "$tmp/r2.txt" "$tmp/r2.err"; exit 1; }
 [ $rc -eq 1 ] || grep -q "could be decided" "$tmp/r2.err" || { echo "FAIL: no message"; exit 1; }
+# sizes in undecidable lines carry their unit (issue 16 item 7): "msize 1 KiB vs 8 B"
+grep -Eq "^  undecidable .* msize [0-9.]+ (B|KiB)[: ]" "$tmp/r2.txt" &&
+  ! grep -Eq "^  undecidable .* msize [0-9]+( vs [0-9]+)?:" "$tmp/r2.txt" ||
+  { echo "FAIL: undecidable sizes without unit"; grep "^  undecidable" "$tmp/r2.txt"; exit 1; }
 grep -q "^no violation$" "$tmp/r2.txt" && { echo "FAIL: R = 2 says no violation"; exit 1; }
 "$MPIVET" guidelines --per raw --json "$tmp/results.csv" > "$tmp/out.json"; rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 1 ] || { echo "FAIL: exit $rc"; exit 1; }

@@ -3,8 +3,8 @@
 # mpivet-bench meta start with the same head (format "mpivet-meta", version 3, mpivet_version,
 # mpivet_git_revision, writer, in this order) read back by Python's json module, and each
 # writer's part has its documented keys. Every other JSON document (report.json, model --json,
-# regress --json) starts with the same two keys, "format" and "version" (docs/formats.md, "JSON
-# documents"). Small SMPI runs (seconds).
+# regress --json, guidelines --json) starts with the same two keys, "format" and "version"
+# (docs/formats.md, "JSON documents"). Small SMPI runs (seconds).
 set -euo pipefail
 . "$(dirname "$0")/../lib.bash"
 need_flavor smpi
@@ -53,11 +53,14 @@ rc=0
 "$MPIVET" regress "$work/b/results.csv" --baseline "$work/b/results.csv" --min-launches 1 \
   --json "$work/regress.json" > /dev/null 2>&1 || rc=$?
 [ "$rc" -le 1 ] || fail "mpivet regress exit $rc"
+rc=0
+"$MPIVET" guidelines --json "$work/c/results.csv" > "$work/guidelines.json" 2> "$work/gl.err" || rc=$?
+[ "$rc" -le 2 ] && [ -s "$work/guidelines.json" ] || { cat "$work/gl.err"; fail "mpivet guidelines exit $rc"; }
 python3 - "$work" <<'PY' || fail "JSON heads"
 import json, sys
 work = sys.argv[1]
 want = {"c/report.json": ("mpivet-report", 2), "model.json": ("mpivet-judgement", 2),
-        "regress.json": ("mpivet-regress", 1)}
+        "regress.json": ("mpivet-regress", 1), "guidelines.json": ("mpivet-guidelines", 1)}
 for name, (fmt, version) in want.items():
     doc = json.load(open(f"{work}/{name}"))
     assert list(doc)[:2] == ["format", "version"], f"{name}: first keys {list(doc)[:2]}"

@@ -31,6 +31,10 @@ out=$("$MPIVET" model --expect "$tmp/ok.expect" "$tmp/r.csv") || fail "matched r
 echo "$out"
 echo "$out" | grep -q "^MPI_Bcast .*log2(p)^(1) .*O(1) .*exact" || fail "Bcast row"
 echo "$out" | grep -q "^MPI_Gather .*p^(1) .*exact" || fail "Gather row"
+# units (issue 16 item 7): the model in its metric's unit, predictions formatted in one
+echo "$out" | grep -q "^MPI_Bcast .*log2(p)^(1) \[s\] " || fail "model without its unit [s]"
+"$MPIVET" model --target p=1024 "$tmp/r.csv" | grep -Eq "^MPI_Bcast .* 12(\.0)? s$" ||
+  fail "prediction without its unit"
 "$MPIVET" model --expect "$tmp/bad.expect" "$tmp/r.csv" > "$tmp/bad.txt"
 [ $? = 1 ] || fail "mismatch must exit 1"
 grep -q "^MPI_Allreduce .*p^(1) \* log2(p)^(1) .*O(p) .*mismatch" "$tmp/bad.txt" || fail "Allreduce row"

@@ -21,4 +21,8 @@ points=$(grep -c ' np=' "$work/slow.xml")
 echo "rerun: $(head -1 "$work/rerun.txt")"
 echo "planted 20%: $(head -1 "$work/slow.txt"); $failures of $cases testcases failed"
 [ "$points" -eq 8 ] && [ "$failures" -ge 8 ] || { echo "FAIL: want all 8 point cases flagged"; exit 1; }
+# medians in the metric's unit (issue 16 item 7), in the deterministic (SMPI) message too
+t='[0-9.]+ (ns|µs|ms|s)'
+[ "$(grep -Ec "slower than baseline: median $t vs baseline $t \\(x1.200" "$work/slow.txt")" -eq 8 ] ||
+  { echo "FAIL: medians without units"; grep ' np=' "$work/slow.txt"; exit 1; }
 echo ok

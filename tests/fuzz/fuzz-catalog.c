@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   struct mv_catalog cat;
   mv_catalog_init(&cat);
-  if (mv_catalog_parse(&cat, (const char *)data, size, "fuzz") == 0) {
+  if (mv_catalog_parse(&cat, (const char *)data, size, "fuzz", NULL) == 0) {
     char label[512];
     for (size_t i = 0; i < cat.n; i++)
       mv_guideline_label(&cat.items[i], label, sizeof label);

@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   struct mv_mvt t;
   char err[512];
-  if (mv_mvt_parse(data, size, &t, err, sizeof err) != 0)
+  if (mv_mvt_parse(data, size, &t, NULL) != 0)
     return 0;
   char *buf = NULL;
   size_t len = 0;

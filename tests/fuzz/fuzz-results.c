@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   int rc = mv_results_reader_open_stream(&r, fp, "fuzz.csv");
   while (rc == 0 && (rc = mv_results_reader_next(r, &row)) == 1)
     ;
-  (void)mv_results_reader_error(r);
+  (void)mv_results_reader_error(r)->what;
   mv_results_reader_close(r);
   fclose(fp);
   return 0;

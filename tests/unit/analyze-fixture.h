@@ -38,11 +38,12 @@ static inline struct mv__synth *open_archive(char *path, size_t size, int nranks
 /* The serial analysis of the archive in DIR; NULL (with the reason on stderr) when it fails. */
 static inline struct mv_analysis *analyze(const char *dir)
 {
-  char anchor[512], err[256];
+  char anchor[512];
+  struct mv_error err;
   snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
   struct mv_analysis *a = NULL;
-  if (mv_analyze_trace(anchor, NULL, &a, err, sizeof err))
-    fprintf(stderr, "analyze %s: %s\n", dir, err);
+  if (mv_analyze_trace(anchor, NULL, &a, &err))
+    fprintf(stderr, "analyze %s: %s\n", dir, mv_test_errtext(&err));
   return a;
 }
 

@@ -293,6 +293,48 @@ static void test_wait_for_progress(void)
   mv_analysis_free(a);
 }
 
+/* The critical path hands a Wait for Progress over when the target entered MPI, not at the
+ * call's enter plus its no-overlap time. As test_wait_for_progress, but rank 0's MPI_Test is
+ * [400,403], then it enters a barrier at 403; rank 1 locks [300,410], accumulates [410,420],
+ * unlocks [420,430] and enters the barrier at 430; rank 2 [200,450]; all leave at 450. Wait for
+ * Progress: no-overlap [300,400] + [403,410] = 107, last-call 400 - 300 = 100. Barrier: rank 0
+ * waits 430 - 403 = 27, rank 2 230. Critical path from rank 0 (450): its barrier [430,450] 20,
+ * at its wait to rank 1 (430): [400,430] (lock 10, accumulate 10, unlock 10), at its Wait for
+ * Progress to rank 0 at 400: [100,400] (MPI_Recv 20, lock 20, bar 100, unlock 20, foo 140), at
+ * its Late Sender to rank 2 at 100: compute_a [0,100]; 450 in all. Handing over at 300 + 107 =
+ * 407 instead would meet rank 0 inside its barrier wait (403 to 430), which hands back to rank
+ * 1 at 407: a cycle that lost the path before 407 (mpivet 0.22 ended it there). */
+static void test_progress_handover(void)
+{
+  char dir[320];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 3, 1);
+  holder_start(s, 240);
+  compute(s, 0, 260, 400, "foo");
+  mv__synth_enter(s, 0, 400, "MPI_Test");
+  mv__synth_leave(s, 0, 403, "MPI_Test");
+  mv__synth_coll(s, 0, 403, 450, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, -1);
+  compute(s, 1, 0, 300, "compute_a");
+  mv__synth_lock(s, 1, 300, 410, 0, 0, 1);
+  mv__synth_rma(s, 1, 410, 420, "MPI_Accumulate", 0, 0);
+  mv__synth_unlock(s, 1, 420, 430, 0, 0);
+  mv__synth_coll(s, 1, 430, 450, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, -1);
+  mv__synth_coll(s, 2, 200, 450, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, -1);
+  struct mv_analysis *a = close_and_analyze(s, dir);
+  if (!a)
+    return;
+  EXPECT_TICKS(a,
+      {"wait_for_progress", 1, "MPI_Win_lock", 107}, {"wait_for_progress_upper", 1, "MPI_Win_lock", 100},
+      {"wait_barrier", 0, NULL, 27}, {"wait_barrier", 2, NULL, 230}, {"late_sender", 0, NULL, 100},
+      {"critical_path", -1, NULL, 450}, {"critical_path", 0, "MPI_Barrier", 20},
+      {"critical_path", 1, "MPI_Win_lock", 10}, {"critical_path", 1, "MPI_Accumulate", 10},
+      {"critical_path", 1, "MPI_Win_unlock", 10}, {"critical_path", 0, "MPI_Test", 0},
+      {"critical_path", 0, "foo", 140}, {"critical_path", 0, "bar", 100}, {"critical_path", 0, "MPI_Recv", 20},
+      {"critical_path", 2, "compute_a", 100});
+  double delay = mv_analysis_value(a, "delay", -1, NULL);
+  ASSERT_DOUBLE_NEAR(delay, mv_analysis_explained(a), 1e-9 * delay);
+  mv_analysis_free(a);
+}
+
 int main(void)
 {
   if (fixture_begin("rma-rootcause", 'o'))
@@ -302,6 +344,7 @@ int main(void)
   RUN_TEST(test_window_collectives);
   RUN_TEST(test_lock_contention);
   RUN_TEST(test_wait_for_progress);
+  RUN_TEST(test_progress_handover);
   fixture_end();
   return TEST_EXIT();
 }

@@ -186,6 +186,45 @@ static void test_computation_paths(void)
   mv_analysis_free(a);
 }
 
+/* The critical path runs as Scalasca's backward replay: from the rank that entered MPI_Finalize
+ * last back to the leave of MPI_Init (LAMMPS' path had MPI_Init at its top: rank 0, launched
+ * first, spends the others' start-up in it, which is no wait state). Rank 0: MPI_Init [0,500],
+ * work [500,700], MPI_Finalize [700,950]; rank 1: MPI_Init [300,500], work [500,900],
+ * MPI_Finalize [900,950]. Path: rank 1 [500,950]: work 400, MPI_Finalize 50; 450 in all, no
+ * MPI_Init (from the end of rank 0, the first of the two ending last, it would be rank 0's
+ * whole run, MPI_Init 500 at its top). work: 400 on the path, average (200 + 400) / 2 = 300:
+ * imbalance 100. */
+static void test_init_finalize(void)
+{
+  char dir[320];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 2, 0);
+  compute(s, 0, 0, 500, "MPI_Init");   /* enter and leave only, as mpivet's tracer records them */
+  compute(s, 1, 300, 500, "MPI_Init");
+  compute(s, 0, 500, 700, "work");
+  compute(s, 1, 500, 900, "work");
+  compute(s, 0, 700, 950, "MPI_Finalize");
+  compute(s, 1, 900, 950, "MPI_Finalize");
+  struct mv_analysis *a = close_and_analyze(s, dir);
+  if (!a)
+    return;
+  EXPECT_TICKS(a,
+      {"critical_path", -1, NULL, 450}, {"critical_path", 1, "work", 400},
+      {"critical_path", 1, "MPI_Finalize", 50}, {"critical_path", -1, "MPI_Init", 0},
+      {"critical_path", 0, NULL, 0}, {"critical_path_imbalance", -1, "work", 100});
+  char *t = NULL;
+  size_t len = 0;
+  FILE *fp = open_memstream(&t, &len);
+  ASSERT_TRUE(fp != NULL);
+  if (fp) {
+    ASSERT_INT_EQ(mv_analysis_write_text(a, fp, 10), 0);
+    fclose(fp);
+    ASSERT_HAS(t, "critical path: 4.5e-07 s, back from the end of rank 1 (the last to enter MPI_Finalize) to "
+                  "the end of MPI_Init, handed over 0 times at wait states, through rank 1");
+    free(t);
+  }
+  mv_analysis_free(a);
+}
+
 int main(void)
 {
   if (fixture_begin("rootcause", 'r'))
@@ -194,6 +233,7 @@ int main(void)
   RUN_TEST(test_collectives);
   RUN_TEST(test_computation_paths);
   RUN_TEST(test_instant_last_entrant);
+  RUN_TEST(test_init_finalize);
   fixture_end();
   return TEST_EXIT();
 }

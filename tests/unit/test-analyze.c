@@ -65,6 +65,26 @@ static void test_wrong_order_and_waitall(void)
   mv_analysis_free(a);
 }
 
+/* MPI_Sendrecv between ranks 0 and 1: rank 0 [100,300], rank 1 [250,300]. Rank 0's receive
+ * waits for rank 1's send: Late Sender 250 - 100 = 150. Its send is no Late Receiver (Scalasca's
+ * is_mpi_block_send: MPI_Send and MPI_Ssend only), or the call's one wait of 150 would count
+ * twice, 300 in a call of 200 (NWChem's Sendrecvs had negative point-to-point time). */
+static void test_sendrecv(void)
+{
+  char dir[320];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 2, 0);
+  mv__synth_sendrecv(s, 0, 100, 300, 1, 0);
+  mv__synth_sendrecv(s, 1, 250, 300, 0, 0);
+  struct mv_analysis *a = close_and_analyze(s, dir);
+  if (!a)
+    return;
+  EXPECT_TICKS(a,
+      {"late_sender", 0, "MPI_Sendrecv", 150}, {"late_sender", 1, NULL, 0},
+      {"late_receiver", -1, NULL, 0},
+      {"mpi_p2p", -1, NULL, 200 + 50});   /* inclusive: the calls' time, waits within it */
+  mv_analysis_free(a);
+}
+
 static void test_collectives(void)
 {
   char dir[320];
@@ -443,10 +463,10 @@ static void test_truncated(void)
     fputs("not an archive", f);
     fclose(f);
   }
-  char err[256];
+  struct mv_error err;
   struct mv_analysis *b = NULL;
-  ASSERT_TRUE(mv_analyze_trace(path, NULL, &b, err, sizeof err) < 0);
-  ASSERT_TRUE(b == NULL && strstr(err, "not an OTF2") != NULL);
+  ASSERT_TRUE(mv_analyze_trace(path, NULL, &b, &err) < 0);
+  ASSERT_TRUE(b == NULL && strstr(mv_test_errtext(&err), "not an OTF2") != NULL);
 }
 
 static void test_no_overlap(void)
@@ -489,6 +509,7 @@ int main(void)
     return 1;
   RUN_TEST(test_late_sender_receiver);
   RUN_TEST(test_wrong_order_and_waitall);
+  RUN_TEST(test_sendrecv);
   RUN_TEST(test_collectives);
   RUN_TEST(test_fence);
   RUN_TEST(test_fence_instant);

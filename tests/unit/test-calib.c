@@ -217,23 +217,23 @@ static void test_csv(void)
   static const char bad_num[] = "order,op,rank,host,pair,bytes,m,n,k,rep,seconds\n"
                                 "0,send,0,vm,same,12,0,0,0,0,-3\n";
   struct mv_calib_data d;
-  char err[256];
+  struct mv_error err;
   mv_calib_data_init(&d);
   FILE *fp = fmemopen((void *)good, sizeof good - 1, "r");
-  ASSERT_INT_EQ(mv_calib_data_read(fp, "m.csv", &d, err, sizeof err), 0);
+  ASSERT_INT_EQ(mv_calib_data_read(fp, "m.csv", &d, &err), 0);
   fclose(fp);
   ASSERT_INT_EQ(d.n[MV_CALIB_PINGPONG], 1);
   ASSERT_INT_EQ(d.s[MV_CALIB_DGEMM][0].k, 30);
   mv_calib_data_release(&d);
   fp = fmemopen((void *)bad_op, sizeof bad_op - 1, "r");
-  ASSERT_INT_EQ(mv_calib_data_read(fp, "m.csv", &d, err, sizeof err), MV_EPARSE);
+  ASSERT_INT_EQ(mv_calib_data_read(fp, "m.csv", &d, &err), MV_EPARSE);
   fclose(fp);
-  ASSERT_STR_EQ(err, "m.csv:3:3: expected an operation such as pingpong or dgemm, got \"allgather\"");
+  ASSERT_STR_EQ(mv_test_errtext(&err), "m.csv:3:3: expected an operation such as pingpong or dgemm, got \"allgather\"");
   mv_calib_data_release(&d);
   fp = fmemopen((void *)bad_num, sizeof bad_num - 1, "r");
-  ASSERT_INT_EQ(mv_calib_data_read(fp, "m.csv", &d, err, sizeof err), MV_EPARSE);
+  ASSERT_INT_EQ(mv_calib_data_read(fp, "m.csv", &d, &err), MV_EPARSE);
   fclose(fp);
-  ASSERT_STR_EQ(err, "m.csv:2:29: expected seconds >= 0, got \"-3\"");
+  ASSERT_STR_EQ(mv_test_errtext(&err), "m.csv:2:29: expected seconds >= 0, got \"-3\"");
   mv_calib_data_release(&d);
 }
 

@@ -217,9 +217,9 @@ static void test_file(void)
     "rule  MPI_Allreduce <= MPI_Reduce + MPI_Bcast\n"
     "rule  MPI_Allgather <= MPI_Gather+MPI_Bcast metric=time_s\r\n";
   struct mv_expect_file f;
-  char err[256] = "";
+  struct mv_error err;
   mv_expect_file_init(&f);
-  ASSERT_INT_EQ(mv_expect_parse(&f, "my.expect", text, sizeof text - 1, err, sizeof err), 0);
+  ASSERT_INT_EQ(mv_expect_parse(&f, "my.expect", text, sizeof text - 1, &err), 0);
   ASSERT_INT_EQ(f.n, 4);
   ASSERT_INT_EQ(f.nrules, 2);
   ASSERT_STR_EQ(f.items[1].callpath, "MPI_Alltoall");
@@ -276,9 +276,9 @@ static void test_file_msizes(void)
     "rule MPI_Allgather <= MPI_Gather + MPI_Bcast msize=800p metric=time_s\n"
     "rule MPI_Allreduce <= MPI_Reduce + MPI_Bcast\n";
   struct mv_expect_file f;
-  char err[256] = "";
+  struct mv_error err;
   mv_expect_file_init(&f);
-  ASSERT_INT_EQ(mv_expect_parse(&f, "t.expect", text, sizeof text - 1, err, sizeof err), 0);
+  ASSERT_INT_EQ(mv_expect_parse(&f, "t.expect", text, sizeof text - 1, &err), 0);
   ASSERT_INT_EQ(f.n, 3);
   ASSERT_INT_EQ(f.items[0].msize_given, 1);
   ASSERT_INT_EQ(f.items[0].msize.bytes, 800);
@@ -349,11 +349,10 @@ static void test_file_errors(void)
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     struct mv_expect_file f;
-    char err[256] = "";
+    struct mv_error err;
     mv_expect_file_init(&f);
-    ASSERT_INT_EQ(mv_expect_parse(&f, "t.expect", cases[i].text, strlen(cases[i].text), err,
-                                  sizeof err), MV_EPARSE);
-    ASSERT_STR_EQ(err, cases[i].err);
+    ASSERT_INT_EQ(mv_expect_parse(&f, "t.expect", cases[i].text, strlen(cases[i].text), &err), MV_EPARSE);
+    ASSERT_STR_EQ(mv_test_errtext(&err), cases[i].err);
     mv_expect_file_release(&f);
   }
 }
@@ -383,9 +382,9 @@ static void test_file_bom_and_params(void)
   static const char text[] = "\xEF\xBB\xBFMPI_Bcast time_s O(log p) msize=8\n"
                              "MPI_Bcast time_s O(p) msize=8p\nMPI_Bcast mem_bytes O(1)\n";
   struct mv_expect_file f;
-  char err[256] = "";
+  struct mv_error err;
   mv_expect_file_init(&f);
-  ASSERT_INT_EQ(mv_expect_parse(&f, "t.expect", text, sizeof text - 1, err, sizeof err), 0);
+  ASSERT_INT_EQ(mv_expect_parse(&f, "t.expect", text, sizeof text - 1, &err), 0);
   ASSERT_INT_EQ(f.n, 3);
   ASSERT_STR_EQ(f.items[0].callpath, "MPI_Bcast");
   mv_expect_file_release(&f);
@@ -393,11 +392,11 @@ static void test_file_bom_and_params(void)
   static const char two[] = "kernel O(x^2 log y)\n";
   mv_expect_file_init(&f);
   f.params = xy;
-  ASSERT_INT_EQ(mv_expect_parse(&f, "t.expect", two, sizeof two - 1, err, sizeof err), 0);
+  ASSERT_INT_EQ(mv_expect_parse(&f, "t.expect", two, sizeof two - 1, &err), 0);
   mv_expect_file_release(&f);
   mv_expect_file_init(&f);
-  ASSERT_INT_EQ(mv_expect_parse(&f, "t.expect", two, sizeof two - 1, err, sizeof err), MV_EPARSE);
-  ASSERT_STR_EQ(err, "t.expect:1:10: expected a parameter (p, msize), log, log2, ln or sqrt, got 'x'");
+  ASSERT_INT_EQ(mv_expect_parse(&f, "t.expect", two, sizeof two - 1, &err), MV_EPARSE);
+  ASSERT_STR_EQ(mv_test_errtext(&err), "t.expect:1:10: expected a parameter (p, msize), log, log2, ln or sqrt, got 'x'");
   mv_expect_file_release(&f);
 }
 

@@ -28,9 +28,9 @@ static const char one_param[] =
 static void test_parse_one_param(void)
 {
   struct mv_extrap x;
-  char err[256];
+  struct mv_error err;
   mv_extrap_init(&x);
-  ASSERT_INT_EQ(mv_extrap_parse(&x, "t", one_param, strlen(one_param), err, sizeof err), 0);
+  ASSERT_INT_EQ(mv_extrap_parse(&x, "t", one_param, strlen(one_param), &err), 0);
   ASSERT_INT_EQ(x.nparams, 1);
   ASSERT_STR_EQ(x.params[0], "p");
   ASSERT_INT_EQ(x.npoints, 3);
@@ -47,9 +47,9 @@ static void test_parse_two_params(void)
   static const char text[] = "PARAMETER p\nPARAMETER msize\nPOINTS ( 2 8 ) (4 8) ( 2 1024 )\n"
                              "REGION r\nMETRIC m\nDATA 1\nDATA 2\nDATA 3\n";
   struct mv_extrap x;
-  char err[256];
+  struct mv_error err;
   mv_extrap_init(&x);
-  ASSERT_INT_EQ(mv_extrap_parse(&x, "t", text, strlen(text), err, sizeof err), 0);
+  ASSERT_INT_EQ(mv_extrap_parse(&x, "t", text, strlen(text), &err), 0);
   ASSERT_INT_EQ(x.nparams, 2);
   ASSERT_INT_EQ(x.npoints, 3);
   ASSERT_DOUBLE_NEAR(x.points[2 * 2 + 1], 1024, 0);
@@ -59,10 +59,10 @@ static void test_parse_two_params(void)
 static void expect_error(const char *text, const char *want)
 {
   struct mv_extrap x;
-  char err[256];
+  struct mv_error err;
   mv_extrap_init(&x);
-  ASSERT_TRUE(mv_extrap_parse(&x, "in.txt", text, strlen(text), err, sizeof err) < 0);
-  ASSERT_STR_EQ(err, want);
+  ASSERT_TRUE(mv_extrap_parse(&x, "in.txt", text, strlen(text), &err) < 0);
+  ASSERT_STR_EQ(mv_test_errtext(&err), want);
   mv_extrap_release(&x);
 }
 
@@ -84,16 +84,16 @@ static void test_errors(void)
 static void test_write_roundtrip(void)
 {
   struct mv_extrap x, y;
-  char err[256];
+  struct mv_error err;
   mv_extrap_init(&x);
   mv_extrap_init(&y);
-  ASSERT_INT_EQ(mv_extrap_parse(&x, "t", one_param, strlen(one_param), err, sizeof err), 0);
+  ASSERT_INT_EQ(mv_extrap_parse(&x, "t", one_param, strlen(one_param), &err), 0);
   char *buf1 = NULL, *buf2 = NULL;
   size_t len1 = 0, len2 = 0;
   FILE *fp = open_memstream(&buf1, &len1);
   ASSERT_INT_EQ(mv_extrap_write(&x, NULL, fp), 0);
   fclose(fp);
-  ASSERT_INT_EQ(mv_extrap_parse(&y, "t2", buf1, len1, err, sizeof err), 0);
+  ASSERT_INT_EQ(mv_extrap_parse(&y, "t2", buf1, len1, &err), 0);
   fp = open_memstream(&buf2, &len2);
   ASSERT_INT_EQ(mv_extrap_write(&y, NULL, fp), 0);
   fclose(fp);
@@ -113,15 +113,15 @@ static void test_convert_roundtrip(void)
   snprintf(csv, sizeof csv, "%s/r.csv", dir);
   struct mv_extrap x, y;
   struct mv_results_writer *w;
-  char err[256] = "";
+  struct mv_error err;
   mv_extrap_init(&x);
   mv_extrap_init(&y);
-  ASSERT_INT_EQ(mv_extrap_parse(&x, "t", one_param, strlen(one_param), err, sizeof err), 0);
+  ASSERT_INT_EQ(mv_extrap_parse(&x, "t", one_param, strlen(one_param), &err), 0);
   ASSERT_INT_EQ(mv_results_writer_open(&w, csv, MV_RESULTS_ATOMIC), 0);
-  ASSERT_INT_EQ(mv_convert_extrap_to_results(&x, w, err, sizeof err), 0);
+  ASSERT_INT_EQ(mv_convert_extrap_to_results(&x, w, &err), 0);
   ASSERT_INT_EQ(mv_results_writer_close(w, 1), 0);
   struct mv_convert_options opt = {0};
-  ASSERT_INT_EQ(mv_convert_results_to_extrap(csv, &opt, &y, err, sizeof err), 0);
+  ASSERT_INT_EQ(mv_convert_results_to_extrap(csv, &opt, &y, &err), 0);
   char *a = NULL, *b = NULL;
   size_t la = 0, lb = 0;
   FILE *fa = open_memstream(&a, &la), *fb = open_memstream(&b, &lb);

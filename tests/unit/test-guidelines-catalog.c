@@ -30,7 +30,7 @@ static void test_shipped_catalog(void)
 {
   struct mv_catalog cat;
   mv_catalog_init(&cat);
-  ASSERT_INT_EQ(mv_catalog_load(&cat, "../../share/mpivet/guidelines.catalog"), 0);
+  ASSERT_INT_EQ(mv_catalog_load(&cat, "../../share/mpivet/guidelines.catalog", NULL), 0);
   ASSERT_INT_EQ(cat.n, 17);
   ASSERT_INT_EQ(mv_catalog_count(&cat, MV_GL_MONOTONY), 1);
   ASSERT_INT_EQ(mv_catalog_count(&cat, MV_GL_SPLIT), 1);
@@ -68,7 +68,7 @@ static void test_parse_minimal(void)
                              "GL7\tpattern MPI_Scatter scatter_as_bcast MPI_Bcast";
   struct mv_catalog cat;
   mv_catalog_init(&cat);
-  ASSERT_INT_EQ(mv_catalog_parse(&cat, text, strlen(text), "t"), 0);
+  ASSERT_INT_EQ(mv_catalog_parse(&cat, text, strlen(text), "t", NULL), 0);
   ASSERT_INT_EQ(cat.n, 2);
   if (cat.n == 2) {
     ASSERT_INT_EQ(cat.items[0].nops, 2);
@@ -96,8 +96,9 @@ static void test_parse_errors(void)
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     struct mv_catalog cat;
     mv_catalog_init(&cat);
-    ASSERT_INT_EQ(mv_catalog_parse(&cat, cases[i].text, strlen(cases[i].text), "t"), MV_EPARSE);
-    ASSERT_STR_EQ(cat.error, cases[i].error);
+    struct mv_error err;
+    ASSERT_INT_EQ(mv_catalog_parse(&cat, cases[i].text, strlen(cases[i].text), "t", &err), MV_EPARSE);
+    ASSERT_STR_EQ(mv_test_errtext(&err), cases[i].error);
     mv_catalog_release(&cat);
   }
 }
@@ -106,8 +107,9 @@ static void test_missing_file(void)
 {
   struct mv_catalog cat;
   mv_catalog_init(&cat);
-  ASSERT_INT_EQ(mv_catalog_load(&cat, "no-such.catalog"), MV_ENOENT);
-  ASSERT_TRUE(strstr(cat.error, "no-such.catalog") != NULL);
+  struct mv_error err;
+  ASSERT_INT_EQ(mv_catalog_load(&cat, "no-such.catalog", &err), MV_ENOENT);
+  ASSERT_TRUE(strstr(mv_test_errtext(&err), "no-such.catalog") != NULL);
   mv_catalog_release(&cat);
 }
 

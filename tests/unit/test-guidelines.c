@@ -297,8 +297,9 @@ static void test_json_contract(void)
 int main(void)
 {
   mv_catalog_init(&cat);
-  if (mv_catalog_load(&cat, "../../share/mpivet/guidelines.catalog") != 0) {
-    fprintf(stderr, "cannot load the catalog: %s\n", cat.error);
+  struct mv_error err;
+  if (mv_catalog_load(&cat, "../../share/mpivet/guidelines.catalog", &err) != 0) {
+    fprintf(stderr, "cannot load the catalog: %s\n", mv_test_errtext(&err));
     return 1;
   }
   RUN_TEST(test_pattern_matches_r);

@@ -12,23 +12,23 @@
 
 #define HEAD "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
 
-static int parse(const char *text, struct mv_platform_hosts *h, char *err, size_t size)
+static int parse(const char *text, struct mv_platform_hosts *h, struct mv_error *err)
 {
-  err[0] = '\0';
-  return mv_platform_xml_hosts_parse(text, strlen(text), "p.xml", h, err, size);
+  return mv_platform_xml_hosts_parse(text, strlen(text), "p.xml", h, err);
 }
 
 static void test_hosts(void)
 {
   struct mv_platform_hosts h;
-  char err[256], name[64];
+  struct mv_error err;
+  char name[64];
   const char *text = HEAD "<platform version=\"4.1\">\n <zone id=\"z\" routing=\"Full\">\n"
                      "  <!-- <host id=\"commented\" speed=\"1Gf\"/> -->\n"
                      "  <host id=\"a&amp;b\" speed=\"1Gf\"><prop id=\"k\" value=\"v\"/></host>\n"
                      "  <cluster id='c' prefix='n-' suffix='.x' radical='0-2,5' speed='1Gf' "
                      "bw='1GBps' lat='1us'/>\n  <peer id=\"p\" speed=\"2Gf\" bw_in=\"1\"/>\n"
                      " </zone>\n</platform>\n";
-  ASSERT_INT_EQ(parse(text, &h, err, sizeof err), 0);
+  ASSERT_INT_EQ(parse(text, &h, &err), 0);
   ASSERT_INT_EQ(h.count, 6);
   const char *want[] = {"a&b", "n-0.x", "n-1.x", "n-2.x", "n-5.x", "p"};
   for (long i = 0; i < 6; i++) {
@@ -78,13 +78,14 @@ static void test_errors(void)
     {"\x7f\x45LF\x01\x02", "p.xml:1:1: expected a tag, got \"?ELF??\""},
   };
   struct mv_platform_hosts h;
-  char err[256];
+  struct mv_error err;
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    int rc = parse(bad[i][0], &h, err, sizeof err);
-    if (rc != MV_EPARSE || !strstr(err, bad[i][1]))
-      fprintf(stderr, "case %zu: rc %d, err \"%s\", want \"%s\"\n", i, rc, err, bad[i][1]);
+    int rc = parse(bad[i][0], &h, &err);
+    if (rc != MV_EPARSE || !strstr(mv_test_errtext(&err), bad[i][1]))
+      fprintf(stderr, "case %zu: rc %d, err \"%s\", want \"%s\"\n", i, rc, mv_test_errtext(&err),
+              bad[i][1]);
     ASSERT_INT_EQ(rc, MV_EPARSE);
-    ASSERT_TRUE(strstr(err, bad[i][1]) != NULL);
+    ASSERT_TRUE(strstr(mv_test_errtext(&err), bad[i][1]) != NULL);
   }
 }
 
@@ -98,9 +99,9 @@ static void test_deep(void)
   for (size_t i = 0; i < n; i++)
     p += sprintf(p, "<zone>");
   struct mv_platform_hosts h;
-  char err[256];
-  ASSERT_INT_EQ(parse(text, &h, err, sizeof err), MV_EPARSE);
-  ASSERT_TRUE(strstr(err, "nested deeper than") != NULL);
+  struct mv_error err;
+  ASSERT_INT_EQ(parse(text, &h, &err), MV_EPARSE);
+  ASSERT_TRUE(strstr(mv_test_errtext(&err), "nested deeper than") != NULL);
   free(text);
 }
 
@@ -111,15 +112,16 @@ static void test_builtin_roundtrip(void)
   for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
     struct mv_platform p;
     struct mv_platform_hosts h;
-    char err[256], *buf = NULL, name[32];
+    struct mv_error err;
+    char *buf = NULL, name[32];
     size_t len = 0;
-    ASSERT_INT_EQ(mv_platform_parse(specs[i], &p, err, sizeof err), 0);
+    ASSERT_INT_EQ(mv_platform_parse(specs[i], &p, &err), 0);
     FILE *fp = open_memstream(&buf, &len);
     ASSERT_INT_EQ(mv_platform_write_xml(&p, fp), 0);
     fclose(fp);
-    int rc = mv_platform_xml_hosts_parse(buf, len, specs[i], &h, err, sizeof err);
+    int rc = mv_platform_xml_hosts_parse(buf, len, specs[i], &h, &err);
     if (rc)
-      fprintf(stderr, "%s: %s\n", specs[i], err);
+      fprintf(stderr, "%s: %s\n", specs[i], mv_test_errtext(&err));
     ASSERT_INT_EQ(rc, 0);
     ASSERT_INT_EQ(h.count, p.hosts);
     ASSERT_INT_EQ(mv_platform_hosts_name(&h, p.hosts - 1, name, sizeof name), 0);
@@ -134,10 +136,10 @@ static void test_builtin_roundtrip(void)
 static void test_missing_file(void)
 {
   struct mv_platform_hosts h;
-  char err[256];
-  ASSERT_INT_EQ(mv_platform_xml_hosts("/nonexistent/p.xml", &h, err, sizeof err), MV_ENOENT);
-  ASSERT_STR_EQ(err, "/nonexistent/p.xml: No such file or directory");
-  ASSERT_INT_EQ(mv_platform_xml_hosts("/", &h, err, sizeof err) < 0, 1);
+  struct mv_error err;
+  ASSERT_INT_EQ(mv_platform_xml_hosts("/nonexistent/p.xml", &h, &err), MV_ENOENT);
+  ASSERT_STR_EQ(mv_test_errtext(&err), "/nonexistent/p.xml: No such file or directory");
+  ASSERT_INT_EQ(mv_platform_xml_hosts("/", &h, &err) < 0, 1);
 }
 
 /* Ranks to hosts: one per host wrapping around, or ppn consecutive ranks per host. */

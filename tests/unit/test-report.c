@@ -121,9 +121,9 @@ static const struct mv_report_fn *fn_of(const struct mv_report *r, const char *c
 static void build(struct mv_report *r, struct mv_dataset *ds, const char *text)
 {
   struct mv_expect_file ef;
-  char err[256];
+  struct mv_error err;
   mv_expect_file_init(&ef);
-  ASSERT_INT_EQ(mv_expect_parse(&ef, "t.expect", text, strlen(text), err, sizeof err), 0);
+  ASSERT_INT_EQ(mv_expect_parse(&ef, "t.expect", text, strlen(text), &err), 0);
   ASSERT_INT_EQ(mv_report_build(r, ds, &ef), 0);
   mv_expect_file_release(&ef);
 }

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpivet/error.h"
+
 static int mv_test_failures;
 
 /* The tests' scratch folder: the folder the environment variable keep names (so that another
@@ -31,6 +33,13 @@ static inline void mv_test_tmpdir_done(const char *dir, const char *keep)
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (!(keep && getenv(keep)) && system(cmd) != 0)
     fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* The text of an error context, for ASSERT_STR_EQ (one buffer: use it before the next call). */
+static inline const char *mv_test_errtext(const struct mv_error *e)
+{
+  static char buf[MV_ERROR_TEXT_SIZE];
+  return mv_error_text(e, buf, sizeof buf);
 }
 
 #define MV_FAIL_(...)                                                  \

@@ -105,18 +105,19 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return 2;
   }
-  char anchor[4096], err[512];
+  char anchor[4096], err[MV_ERROR_TEXT_SIZE];
+  struct mv_error e;
   struct stat st;
   snprintf(anchor, sizeof anchor, stat(trace, &st) == 0 && S_ISDIR(st.st_mode) ? "%s/traces.otf2" : "%s", trace);
   struct mv_analyze_exchange ex = {rank, size, NULL, alltoallv, gather};
   struct mv_analysis *a = NULL;
   double t0 = MPI_Wtime();
-  int rc = mv_analyze_trace(anchor, &ex, &a, err, sizeof err);
+  int rc = mv_analyze_trace(anchor, &ex, &a, &e);
   double dt = MPI_Wtime() - t0;
   int code = 0;
   if (rank == 0) {
     if (rc) {
-      fprintf(stderr, "mpivet-analyze-mpi: %s\n", err);
+      fprintf(stderr, "mpivet-analyze-mpi: %s\n", mv_error_text(&e, err, sizeof err));
       code = 2;
     } else if (mv_analysis_events(a) == 0) {   /* as mpivet analyze: zeros would read as no waits */
       fprintf(stderr, "mpivet-analyze-mpi: %s: no events could be read: nothing to analyze\n", trace);

@@ -128,6 +128,14 @@ void mv__synth_recv(struct mv__synth *s, int rank, uint64_t t0, uint64_t t1, int
   mv__synth_leave(s, rank, t1, "MPI_Recv");
 }
 
+void mv__synth_sendrecv(struct mv__synth *s, int rank, uint64_t t0, uint64_t t1, int peer, int tag)
+{
+  mv__synth_enter(s, rank, t0, "MPI_Sendrecv");
+  OTF2_EvtWriter_MpiSend(s->w[rank], NULL, t0, (uint32_t)peer, 0, (uint32_t)tag, 8);
+  OTF2_EvtWriter_MpiRecv(s->w[rank], NULL, t1, (uint32_t)peer, 0, (uint32_t)tag, 8);
+  mv__synth_leave(s, rank, t1, "MPI_Sendrecv");
+}
+
 void mv__synth_waitall(struct mv__synth *s, int rank, uint64_t t0, uint64_t t1, int n, const int *srcs,
                        const int *tags)
 {
