@@ -52,6 +52,7 @@ static void sync_call(struct mv__gen *g, const struct mv_mvt_sig *s, const struc
   const char *f = s->func;
   uint32_t w = o->win, c = o->comm;
   int excl = (o->flags & MV_MVT_EXCLUSIVE) != 0;
+  g->locks |= !strcmp(f, "MPI_Win_lock") || !strcmp(f, "MPI_Win_lock_all");
   if (!strcmp(f, "MPI_Win_lock"))
     fprintf(g->out, "  lk_lock(%" PRIu32 ", %" PRIu32 ", %s, %d);\n  MPI_Win_lock(%s, %s0, win[%" PRIu32 "]);\n",
             w, c, t, excl, excl ? "MPI_LOCK_EXCLUSIVE" : "MPI_LOCK_SHARED", target, w);
