@@ -40,7 +40,6 @@ function(mv_mpi_program)
     endforeach()
   endif()
   set(common_flags -std=c11 -O2 -g ${MV_WARN_FLAGS} -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-      -include ${MV_VERSION_HEADER}
       "-DMV_SOURCE_SHARE_DIR=\"${CMAKE_SOURCE_DIR}/share/mpivet\""
       -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR}/src -I${CMAKE_BINARY_DIR}/generated)
   if(A_SHARED)
@@ -50,6 +49,17 @@ function(mv_mpi_program)
     list(APPEND common_flags -fsanitize=address,undefined -fno-omit-frame-pointer
          -fno-sanitize-recover=undefined)
   endif()
+  # Only programs whose sources include the version header depend on it: a new git revision then
+  # rebuilds those, not every MPI program.
+  set(version_dep)
+  foreach(src ${A_SOURCES})
+    if(EXISTS ${src})
+      file(STRINGS ${src} uses REGEX "#include \"mpivet-version.h\"")
+      if(uses)
+        set(version_dep ${MV_VERSION_HEADER})
+      endif()
+    endif()
+  endforeach()
   set(link_files)
   foreach(t ${A_LINK})
     list(APPEND link_files $<TARGET_FILE:${t}>)
@@ -65,7 +75,7 @@ function(mv_mpi_program)
       COMMAND ${CMAKE_COMMAND} -E make_directory ${MV_MPI_OUTPUT_DIR}/${flavor}
       COMMAND ${MV_MPICC_${flavor}} ${common_flags} ${extra} -DMV_MPI_FLAVOR="${flavor}" ${A_FLAGS}
               ${A_SOURCES} -o ${out} ${link_files} ${A_LIBS} -lm
-      DEPENDS ${A_SOURCES} ${MV_ALL_HEADERS} ${MV_VERSION_HEADER} ${A_DEPENDS} ${A_LINK}
+      DEPENDS ${A_SOURCES} ${MV_ALL_HEADERS} ${version_dep} ${A_DEPENDS} ${A_LINK}
       WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
       COMMENT "Building ${A_NAME} for ${flavor}" VERBATIM)
     string(REPLACE "." "_" tname "${A_NAME}")

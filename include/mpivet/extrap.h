@@ -31,7 +31,8 @@ struct mv_extrap {
 void mv_extrap_init(struct mv_extrap *x);
 void mv_extrap_release(struct mv_extrap *x);
 /* Is the file Extra-P input (text, JSON or JSON Lines) rather than results.csv? Looks at the
- * first word that is not blank or a # comment: "{" or an Extra-P keyword. 0 when unreadable. */
+ * first word that is not blank or a # comment: "{" or an Extra-P keyword. 0 when unreadable
+ * and for anything but a regular file (a pipe is read once, by the reader: results.csv). */
 int mv_extrap_sniff(const char *path);
 /* Parse a file (text, JSON or JSON Lines as Extra-P 4.x reads them); on error e (if non-NULL)
  * gets where "file:line:column" and what "expected ...". */

@@ -15,13 +15,16 @@ int mv_grow(void *ptr, size_t *cap, size_t need, size_t elem, size_t min_cap);
 int mv_grow_implied(void *ptr, size_t n, size_t need, size_t elem);
 
 /* Read the whole stream into a NUL-terminated malloc'd buffer (*len excludes the NUL).
- * Returns 0, MV_ENOMEM or MV_EIO; the stream stays open. */
+ * A stream that is not a regular file (a pipe, /dev/zero, /dev/full) may be endless: past
+ * MV_READ_STREAM_MAX bytes it is refused. Returns 0, MV_ENOMEM, MV_EIO or MV_ERANGE (such a
+ * stream, too long); the stream stays open. */
+#define MV_READ_STREAM_MAX ((size_t)64 << 20)
 int mv_read_stream(FILE *fp, char **buf, size_t *len);
 
 struct mv_error;
 /* Read the file at path whole, as mv_read_stream; max > 0 refuses a larger file. Returns 0,
- * MV_ENOENT (no such file), MV_EIO (cannot open or read), MV_ERANGE (larger than max) or
- * MV_ENOMEM, with the reason in e ("PATH: No such file or directory", "PATH: read error"). */
+ * MV_ENOENT (no such file), MV_EIO (cannot open or read), MV_ERANGE (larger than max, or an
+ * endless stream as above) or MV_ENOMEM, with the reason in e ("PATH: No such file or directory", "PATH: read error"). */
 int mv_read_file(const char *path, size_t max, char **buf, size_t *len, struct mv_error *e);
 /* A parser of a whole text: ctx is the parser's object, name the text's name in messages. */
 typedef int mv_text_parser(void *ctx, const char *name, const char *text, size_t len,

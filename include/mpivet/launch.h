@@ -61,8 +61,9 @@ int mv_launch_validate(const struct mv_launch_spec *spec);
 const char *mv_launch_flavor(const struct mv_launch_spec *spec);
 /* Largest np this engine accepts for a spec (e.g. mpirun on this machine: 64, smpi: 65536). */
 int mv_launch_max_np(const struct mv_launch_spec *spec);
-/* The srun fields (nodes, partition, time_limit, pmi) well-formed? 0, or MV_EINVAL with the
- * reason in e (when non-NULL): `--time-limit: expected ..., got "x"`. */
+/* The srun fields (nodes, partition, time_limit, pmi) well-formed, and given to the srun engine
+ * only? 0, or MV_EINVAL with the reason in e (when non-NULL): `--time-limit: expected ...,
+ * got "x"`, `--partition applies to --engine srun only (got --engine smpi)`. */
 int mv_launch_srun_check(const struct mv_launch_spec *spec, struct mv_error *e);
 /* srun's --mpi plugin for a flavor ("openmpi": "pmix", "mpich": "pmi2"); NULL for others. */
 const char *mv_launch_srun_pmi(const char *flavor);

@@ -60,6 +60,7 @@ struct mv_platform_hosts {
   struct mv_platform_host_group *group;
   size_t ngroups;
   long count;
+  char speed[32];   /* the first host's speed (its first pstate, "1Gf"; "" when longer) */
 };
 
 /* Read the hosts of a SimGrid 3.32 platform file (platform-xml.c): the file must be well-formed
@@ -76,6 +77,11 @@ int mv_platform_hosts_name(const struct mv_platform_hosts *h, long i, char *buf,
 /* 1 when name is one of the hosts. */
 int mv_platform_hosts_has(const struct mv_platform_hosts *h, const char *name);
 void mv_platform_hosts_release(struct mv_platform_hosts *h);
+/* Write a smpirun hostfile placing np ranks by mv_platform_rank_host on the hosts of h, or on
+ * those of list ("a,b,c", names of h checked by the caller) when list is not NULL. MV_ERANGE when
+ * ppn > 0 places fewer than np ranks or a name does not fit; MV_EIO on a stream error. */
+int mv_platform_hosts_write_hostfile(const struct mv_platform_hosts *h, const char *list, int np,
+                                     int ppn, FILE *fp);
 
 /* Host index (0-based, among `hosts`) of rank r when ppn ranks share a host (ppn 0: one per host,
  * wrapping around): the one placement rule of every hostfile. */

@@ -23,6 +23,13 @@
   X("MPI_Scan", "MPI_Iscan", MV__BG_SENT, 1)                  \
   X("MPI_Exscan", "MPI_Iexscan", MV__BG_SENT, 1)              \
   X("MPI_Reduce_scatter_block", "MPI_Ireduce_scatter_block", MV__BG_RECEIVED, 1)
+/* v-collectives: the per-member counts follow as VEC operations (emit-calls.c, vcoll) */
+#define MV__BG_VCOLLECTIVES(X)                       \
+  X("MPI_Gatherv", "MPI_Igatherv", MV__BG_SENT, 0)     \
+  X("MPI_Scatterv", "MPI_Iscatterv", MV__BG_RECEIVED, 0) \
+  X("MPI_Allgatherv", "MPI_Iallgatherv", MV__BG_SENT, 0) \
+  X("MPI_Alltoallv", "MPI_Ialltoallv", MV__BG_NONE, 0) \
+  X("MPI_Reduce_scatter", "MPI_Ireduce_scatter", MV__BG_NONE, 1)
 #define MV__BG_BLOCKING(f, nb, div, red) {f, MV__BG_COLL, div, red},
 #define MV__BG_NONBLOCKING(f, nb, div, red) {nb, MV__BG_ICOLL, div, red},
 
@@ -40,14 +47,12 @@ static const struct mv__bg_call table[] = {
   {"MPI_Test", MV__BG_WAIT, 0, 0}, {"MPI_Testall", MV__BG_WAIT, 0, 0},
   {"MPI_Testany", MV__BG_WAIT, 0, 0}, {"MPI_Testsome", MV__BG_WAIT, 0, 0},
   MV__BG_COLLECTIVES(MV__BG_BLOCKING)
-  /* v-collectives: the per-member counts follow as VEC operations (emit-calls.c, vcoll) */
-  {"MPI_Gatherv", MV__BG_COLL, MV__BG_SENT, 0}, {"MPI_Scatterv", MV__BG_COLL, MV__BG_RECEIVED, 0},
-  {"MPI_Allgatherv", MV__BG_COLL, MV__BG_SENT, 0}, {"MPI_Alltoallv", MV__BG_COLL, MV__BG_NONE, 0},
-  {"MPI_Reduce_scatter", MV__BG_COLL, MV__BG_NONE, 1},
+  MV__BG_VCOLLECTIVES(MV__BG_BLOCKING)
   {"MPI_Finalize", MV__BG_FINALIZE, 0, 0},
   /* persistent point-to-point: the requests are made once per signature, then started */
   {"MPI_Start", MV__BG_START, 0, 0}, {"MPI_Startall", MV__BG_START, 0, 0},
   MV__BG_COLLECTIVES(MV__BG_NONBLOCKING)
+  MV__BG_VCOLLECTIVES(MV__BG_NONBLOCKING)
   /* one-sided: windows of the recorded communicator, epochs, locks, operations at offset 0 */
   {"MPI_Win_create", MV__BG_WIN, 0, 0}, {"MPI_Win_allocate", MV__BG_WIN, 0, 0},
   {"MPI_Win_free", MV__BG_WIN, 0, 0},
@@ -76,7 +81,6 @@ static const char *unsupported(const char *func)
     {"MPI_Raccumulate", "request-based one-sided operations are not replayed"},
     {"MPI_Win_create_dynamic", "dynamic windows are not replayed (attached memory is not recorded)"},
     {"MPI_Win_allocate_shared", "shared-memory windows are not replayed"},
-    {"MPI_I", "non-blocking v-collectives are not replayed (their per-member counts are not recorded)"},
   };
   for (size_t i = 0; i < sizeof why / sizeof why[0]; i++)
     if (!strncmp(func, why[i].prefix, strlen(why[i].prefix)))
@@ -101,7 +105,7 @@ static int fits(int cls, int k, size_t *max)
     [MV__BG_SENDRECV] = {B(SEND) | B(RECV), 2}, [MV__BG_ISEND] = {B(ISEND), 1},
     [MV__BG_IRECV] = {B(IRECV), 1}, [MV__BG_WAIT] = {B(DONE), 1u << 20},
     [MV__BG_COLL] = {B(COLL) | B(VEC), 1u << 20}, [MV__BG_FINALIZE] = {0, 0},
-    [MV__BG_START] = {B(ISEND) | B(IRECV), 1u << 20}, [MV__BG_ICOLL] = {B(ICOLL), 1},
+    [MV__BG_START] = {B(ISEND) | B(IRECV), 1u << 20}, [MV__BG_ICOLL] = {B(ICOLL) | B(VEC), 1u << 20},
     [MV__BG_WIN] = {B(WIN), 1}, [MV__BG_EPOCH] = {B(EPOCH), 1}, [MV__BG_GROUP] = {B(GROUP), 1u << 20},
     [MV__BG_SYNC] = {B(SYNC), 1}, [MV__BG_RMA] = {B(PUT) | B(GET) | B(ACC), 1}};
 #undef B

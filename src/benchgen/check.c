@@ -8,36 +8,14 @@
  * be the same function with the same root whatever their call sites (window creation, free and
  * fences count as collectives of the window's communicator); a non-blocking collective takes its
  * place in that order when it starts and its request completes when all members started it.
- * Post/start/complete/wait and locks are not followed: they never block here. */
+ * One-sided epochs and locks are followed in check-rma.c. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "check.h"
 #include "mpivet/error.h"
-
-struct view { long inst; size_t n, me; const uint32_t *m; };   /* a rank's communicator */
-struct pend { uint64_t key, ord; int recv, live; };   /* a posted operation or collective (key: hash) */
-struct rank {
-  struct mv__bg_iter it;
-  long sig;
-  int stage, done;
-  uint64_t calls;
-  struct pend *slots, tmp[2];
-  uint64_t *ncoll;                                              /* per instance */
-};
-struct sim {
-  const struct mv_mvt *t;
-  uint32_t nsyms;
-  size_t ninst, nslots;                                          /* instance 0 world, 1+i comms[i] */
-  struct view *views;                                            /* rank * nsyms + sym */
-  struct rank *ranks;
-  uint64_t *keys, *sends, *recvs;                                /* open addressing */
-  size_t nkeys, capkeys;
-  char *msg;
-  size_t msgsize;
-};
 
 static void views(struct sim *s)
 {
@@ -59,7 +37,13 @@ static void views(struct sim *s)
     }
 }
 
-static uint64_t hkey(long inst, uint32_t src, uint32_t dst, uint64_t tag)
+const struct view *mv__bg_view(const struct sim *s, uint32_t r, uint32_t sym)
+{
+  const struct view *v = sym < s->nsyms ? &s->views[(size_t)r * s->nsyms + sym] : NULL;
+  return v && v->inst != -1 ? v : NULL;
+}
+
+uint64_t mv__bg_hkey(long inst, uint32_t src, uint32_t dst, uint64_t tag)
 {
   uint64_t h = (uint64_t)(inst + 3) * 0x9E3779B97F4A7C15u ^ ((uint64_t)src << 32 | dst);
   return (h ^ tag * 0xC2B2AE3D27D4EB4Fu) | 1;   /* never 0: 0 marks an empty slot */
@@ -67,7 +51,7 @@ static uint64_t hkey(long inst, uint32_t src, uint32_t dst, uint64_t tag)
 
 /* The counter index of a key; -1 when out of memory. Keys are hashes of the 4 fields: a
  * collision would merge two queues (64 bits: not expected at these sizes). */
-static long key_of(struct sim *s, uint64_t h)
+long mv__bg_key(struct sim *s, uint64_t h)
 {
   if ((s->nkeys + 1) * 2 > s->capkeys) {
     size_t cap = s->capkeys ? s->capkeys * 2 : 1024;
@@ -94,8 +78,8 @@ static long key_of(struct sim *s, uint64_t h)
 
 static int post(struct sim *s, uint32_t r, const struct mv_mvt_opv *o, struct pend *p)
 {
-  const struct view *v = o->comm < s->nsyms ? &s->views[(size_t)r * s->nsyms + o->comm] : NULL;
-  if (!v || v->inst == -1) {
+  const struct view *v = mv__bg_view(s, r, o->comm);
+  if (!v) {
     snprintf(s->msg, s->msgsize, "rank %" PRIu32 " uses communicator %" PRIu32 " but belongs to none "
              "with that number", r, o->comm);
     return MV_EPARSE;
@@ -103,8 +87,8 @@ static int post(struct sim *s, uint32_t r, const struct mv_mvt_opv *o, struct pe
   int64_t i = (((int64_t)v->me + o->peer) % (int64_t)v->n + (int64_t)v->n) % (int64_t)v->n;
   uint32_t peer = v->m ? v->m[i] : r;
   int recv = o->kind == MV_MVT_OP_RECV || o->kind == MV_MVT_OP_IRECV;
-  uint64_t h = hkey(v->inst, recv ? peer : r, recv ? r : peer, o->tag);
-  long k = key_of(s, h);
+  uint64_t h = mv__bg_hkey(v->inst, recv ? peer : r, recv ? r : peer, o->tag);
+  long k = mv__bg_key(s, h);
   if (k < 0)
     return MV_ENOMEM;
   *p = (struct pend){h, recv ? s->recvs[k]++ : s->sends[k]++, recv, 1};
@@ -112,7 +96,7 @@ static int post(struct sim *s, uint32_t r, const struct mv_mvt_opv *o, struct pe
 }
 
 /* The counter index of hash h, which key_of made (indices move when the table grows). */
-static size_t find(const struct sim *s, uint64_t h)
+size_t mv__bg_find(const struct sim *s, uint64_t h)
 {
   size_t j = h & (s->capkeys - 1);
   while (s->keys[j] != h)
@@ -121,11 +105,11 @@ static size_t find(const struct sim *s, uint64_t h)
 }
 
 /* recv 2: a collective, complete when its ord members arrived */
-static int matched(const struct sim *s, const struct pend *p)
+int mv__bg_matched(const struct sim *s, const struct pend *p)
 {
   if (!p->live)
     return 1;  /* a completion of a request that was never started: nothing to wait for */
-  size_t k = find(s, p->key);
+  size_t k = mv__bg_find(s, p->key);
   if (p->recv == 2)
     return s->sends[k] >= p->ord;
   return p->recv ? s->sends[k] > p->ord : s->recvs[k] > p->ord;
@@ -139,15 +123,15 @@ static int arrive(struct sim *s, uint32_t r, long sig, struct pend *p)
   struct rank *R = &s->ranks[r];
   const struct mv_mvt_sig *g = &s->t->sigs[sig];
   const struct mv_mvt_opv *o = g->nops ? &g->ops[0] : NULL;
-  const struct view *v = o && o->comm < s->nsyms ? &s->views[(size_t)r * s->nsyms + o->comm] : NULL;
-  if (!v || v->inst == -2)
+  const struct view *v = o ? mv__bg_view(s, r, o->comm) : NULL;
+  if (!o || (v && v->inst == -2))
     return 0;  /* MPI_COMM_SELF */
-  if (v->inst < 0)
+  if (!v)
     return snprintf(s->msg, s->msgsize, "rank %" PRIu32 " calls %s on communicator %" PRIu32
                     " but belongs to none with that number", r, g->func, o->comm), -1;
   uint64_t k = R->ncoll[v->inst]++;
-  uint64_t h = hkey(v->inst, UINT32_MAX, UINT32_MAX, k);
-  long key = key_of(s, h);
+  uint64_t h = mv__bg_hkey(v->inst, UINT32_MAX, UINT32_MAX, k);
+  long key = mv__bg_key(s, h);
   if (key < 0)
     return MV_ENOMEM;
   if (s->sends[key]++ == 0)
@@ -173,7 +157,7 @@ static int collective(struct sim *s, uint32_t r, long sig)
       return rc == 0 ? 1 : rc;
     R->stage = 1;
   }
-  return matched(s, &R->tmp[0]);
+  return mv__bg_matched(s, &R->tmp[0]);
 }
 
 /* One call of rank r: 1 done, 0 blocked, 2 the rank finished, < 0 an error (msg set), -1 also
@@ -194,16 +178,16 @@ static int step(struct sim *s, uint32_t r, uint64_t limit)
     const struct mv_mvt_opv *o = &g->ops[i];
     if ((cls == MV__BG_ISEND || cls == MV__BG_IRECV || cls == MV__BG_START) && o->slot < s->nslots)
       rc = post(s, r, o, &R->slots[o->slot]);
-    else if (cls == MV__BG_ICOLL && o->slot < s->nslots) {
+    else if (cls == MV__BG_ICOLL && o->kind == MV_MVT_OP_ICOLL && o->slot < s->nslots) {
       R->slots[o->slot].live = 0;  /* a collective on MPI_COMM_SELF completes at once */
       rc = arrive(s, r, R->sig, &R->slots[o->slot]);
       rc = rc == 1 ? 0 : rc;
     }
-    else if (cls == MV__BG_WAIT && o->slot < s->nslots && !matched(s, &R->slots[o->slot]))
+    else if (cls == MV__BG_WAIT && o->slot < s->nslots && !mv__bg_matched(s, &R->slots[o->slot]))
       return 0;
     else if (cls <= MV__BG_SENDRECV && R->stage == 0)
       rc = post(s, r, o, &R->tmp[i]);
-    else if (cls <= MV__BG_SENDRECV && !matched(s, &R->tmp[i]))
+    else if (cls <= MV__BG_SENDRECV && !mv__bg_matched(s, &R->tmp[i]))
       return 0;
   }
   if (rc)
@@ -212,8 +196,12 @@ static int step(struct sim *s, uint32_t r, uint64_t limit)
     R->stage = 1;
     return step(s, r, limit);
   }
-  int coll = cls == MV__BG_COLL || cls == MV__BG_WIN || (cls == MV__BG_EPOCH && !strcmp(g->func, "MPI_Win_fence"));
+  int fence = cls == MV__BG_EPOCH && !strcmp(g->func, "MPI_Win_fence");
+  int coll = cls == MV__BG_COLL || cls == MV__BG_WIN || fence;
   if (coll && (rc = collective(s, r, R->sig)) != 1)
+    return rc;
+  if (((cls == MV__BG_EPOCH && !fence) || cls == MV__BG_GROUP || cls == MV__BG_SYNC) &&
+      (rc = mv__bg_check_rma(s, r, g)) != 1)
     return rc;
   R->sig = -1;
   return 1;
@@ -298,6 +286,7 @@ int mv_benchgen_check(const struct mv_mvt *t, uint64_t limit, char *msg, size_t 
     mv__bg_iter_release(&s.ranks[r].it);
     free(s.ranks[r].slots);
     free(s.ranks[r].ncoll);
+    mv__bg_check_rma_release(&s.ranks[r]);
   }
   free(s.views), free(s.ranks), free(s.keys), free(s.sends), free(s.recvs);
   return rc;

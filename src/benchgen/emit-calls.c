@@ -151,27 +151,34 @@ static size_t vec_runs(struct mv__gen *g, const struct mv_mvt_sig *s, int which,
   return n;
 }
 
-/* A v-collective: its per-member counts and displacements built from the recorded runs. */
-static void vcoll(struct mv__gen *g, const struct mv_mvt_sig *s, const char *n, const char *t,
-                  const char *op, const char *root, uint32_t c)
+/* A v-collective (blocking: f the function; non-blocking: f its blocking twin, with the count
+ * arrays of its request slot, which must stay until it completes, and the slot's receive
+ * buffer): its per-member counts and displacements built from the recorded runs. */
+static void vcoll(struct mv__gen *g, const struct mv_mvt_sig *s, const char *f, const char *n,
+                  const char *t, const char *op, const char *root, const struct mv_mvt_opv *o, int nb)
 {
+  uint32_t c = o->comm;
   size_t ns = vec_runs(g, s, 0, "sr"), nr = vec_runs(g, s, 1, "rr");
-  fprintf(g->out, "  vcounts(%" PRIu32 ", sr, %zu, %s, vc[0], vc[1]);\n  vcounts(%" PRIu32
-          ", rr, %zu, %s, vc[2], vc[3]);\n", c, ns, t, c, nr, t);
-  const char *f = s->func;
+  const char *v = nb ? "vq" : "vc";
+  char rb[48] = "rbuf", tail[48] = "";
+  if (nb) {
+    fprintf(g->out, "  int **vq = vslot(%" PRIu64 ");\n", o->slot);
+    snprintf(rb, sizeof rb, "rslot(%" PRIu64 ")", o->slot);
+    snprintf(tail, sizeof tail, ", &rq[%" PRIu64 "]", o->slot);
+  }
+  fprintf(g->out, "  vcounts(%" PRIu32 ", sr, %zu, %s, %s[0], %s[1]);\n  vcounts(%" PRIu32 ", rr, %zu, %s, %s[2], "
+          "%s[3]);\n  %s(", c, ns, t, v, v, c, nr, t, v, v, s->func);
   if (!strcmp(f, "MPI_Gatherv"))
-    fprintf(g->out, "  MPI_Gatherv(sbuf, %s, %s, rbuf, vc[2], vc[3], %s, %s, comm[%" PRIu32 "]);\n",
-            n, t, t, root, c);
+    fprintf(g->out, "sbuf, %s, %s, %s, %s[2], %s[3], %s, %s", n, t, rb, v, v, t, root);
   else if (!strcmp(f, "MPI_Scatterv"))
-    fprintf(g->out, "  MPI_Scatterv(sbuf, vc[0], vc[1], %s, rbuf, %s, %s, %s, comm[%" PRIu32 "]);\n",
-            t, n, t, root, c);
+    fprintf(g->out, "sbuf, %s[0], %s[1], %s, %s, %s, %s, %s", v, v, t, rb, n, t, root);
   else if (!strcmp(f, "MPI_Allgatherv"))
-    fprintf(g->out, "  MPI_Allgatherv(sbuf, %s, %s, rbuf, vc[2], vc[3], %s, comm[%" PRIu32 "]);\n", n, t, t, c);
+    fprintf(g->out, "sbuf, %s, %s, %s, %s[2], %s[3], %s", n, t, rb, v, v, t);
   else if (!strcmp(f, "MPI_Alltoallv"))
-    fprintf(g->out, "  MPI_Alltoallv(sbuf, vc[0], vc[1], %s, rbuf, vc[2], vc[3], %s, comm[%" PRIu32 "]);\n",
-            t, t, c);
+    fprintf(g->out, "sbuf, %s[0], %s[1], %s, %s, %s[2], %s[3], %s", v, v, t, rb, v, v, t);
   else  /* MPI_Reduce_scatter */
-    fprintf(g->out, "  MPI_Reduce_scatter(sbuf, rbuf, vc[2], %s, %s, comm[%" PRIu32 "]);\n", t, op, c);
+    fprintf(g->out, "sbuf, %s, %s[2], %s, %s", rb, v, t, op);
+  fprintf(g->out, ", comm[%" PRIu32 "]%s);\n", c, tail);
 }
 
 /* A blocking or (with a request slot) non-blocking collective. */
@@ -188,8 +195,10 @@ static void coll(struct mv__gen *g, const struct mv_mvt_sig *s, const struct mv_
     snprintf(root, sizeof root, "0");
   else
     mv__bg_num(g, s, o, 'o', root, sizeof root);
-  if (s->func[strlen(s->func) - 1] == 'v' || !strcmp(s->func, "MPI_Reduce_scatter")) {
-    vcoll(g, s, n, t, op, root, c);
+  snprintf(f, sizeof f, "MPI_%s", s->func + 4 + nb);  /* the blocking version's name */
+  f[4] = (char)(f[4] >= 'a' && f[4] <= 'z' ? f[4] - 'a' + 'A' : f[4]);
+  if (f[strlen(f) - 1] == 'v' || !strcmp(f, "MPI_Reduce_scatter")) {
+    vcoll(g, s, f, n, t, op, root, o, nb);
     return;
   }
   if (as_p2p(g, s->func) && !nb) {
@@ -198,8 +207,6 @@ static void coll(struct mv__gen *g, const struct mv_mvt_sig *s, const struct mv_
     fprintf(g->out, "  p2p_coll(%d, %" PRIu32 ", %s, %s * tsz(%s));\n", kind, c, root, n, t);
     return;
   }
-  snprintf(f, sizeof f, "MPI_%s", s->func + 4 + nb);  /* the blocking version's name */
-  f[4] = (char)(f[4] >= 'a' && f[4] <= 'z' ? f[4] - 'a' + 'A' : f[4]);
   if (nb) {
     snprintf(rb, sizeof rb, "rslot(%" PRIu64 ")", o->slot);
     snprintf(tail, sizeof tail, ", &rq[%" PRIu64 "]", o->slot);

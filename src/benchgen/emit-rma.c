@@ -43,20 +43,31 @@ static void group(struct mv__gen *g, const struct mv_mvt_sig *s)
           "  MPI_Group_free(&grp);\n", s->nops, s->func, s->ops[0].win);
 }
 
+/* Locks, unlocks, flushes; lk_lock / lk_unlock (emit-prelude.c) keep SMPI's locks right. */
 static void sync_call(struct mv__gen *g, const struct mv_mvt_sig *s, const struct mv_mvt_opv *o)
 {
-  char target[160], p[96];
-  snprintf(target, sizeof target, "peer(%" PRIu32 ", %s), ", o->comm, mv__bg_num(g, s, o, 'p', p, sizeof p));
+  char t[120], target[160], p[96];
+  snprintf(t, sizeof t, "peer(%" PRIu32 ", %s)", o->comm, mv__bg_num(g, s, o, 'p', p, sizeof p));
+  snprintf(target, sizeof target, "%s, ", t);
   const char *f = s->func;
+  uint32_t w = o->win, c = o->comm;
+  int excl = (o->flags & MV_MVT_EXCLUSIVE) != 0;
+  g->locks |= !strcmp(f, "MPI_Win_lock") || !strcmp(f, "MPI_Win_lock_all");
   if (!strcmp(f, "MPI_Win_lock"))
-    fprintf(g->out, "  MPI_Win_lock(%s, %s0, win[%" PRIu32 "]);\n",
-            o->flags & MV_MVT_EXCLUSIVE ? "MPI_LOCK_EXCLUSIVE" : "MPI_LOCK_SHARED", target, o->win);
+    fprintf(g->out, "  lk_lock(%" PRIu32 ", %" PRIu32 ", %s, %d);\n  MPI_Win_lock(%s, %s0, win[%" PRIu32 "]);\n",
+            w, c, t, excl, excl ? "MPI_LOCK_EXCLUSIVE" : "MPI_LOCK_SHARED", target, w);
   else if (!strcmp(f, "MPI_Win_lock_all"))
-    fprintf(g->out, "  MPI_Win_lock_all(0, win[%" PRIu32 "]);\n", o->win);
-  else  /* unlock, flush, flush_local (a target); unlock_all, flush_all, ..., Win_sync (none) */
+    fprintf(g->out, "  for (int t = 0; t < csize[%" PRIu32 "]; t++)\n    lk_lock(%" PRIu32 ", %" PRIu32
+            ", t, 0);\n  MPI_Win_lock_all(0, win[%" PRIu32 "]);\n", c, w, c, w);
+  else if (!strcmp(f, "MPI_Win_unlock"))
+    fprintf(g->out, "  MPI_Win_unlock(%swin[%" PRIu32 "]);\n  lk_unlock(%" PRIu32 ", %" PRIu32 ", %s);\n",
+            target, w, w, c, t);
+  else if (!strcmp(f, "MPI_Win_unlock_all"))
+    fprintf(g->out, "  MPI_Win_unlock_all(win[%" PRIu32 "]);\n  for (int t = 0; t < csize[%" PRIu32 "]; t++)\n"
+            "    lk_unlock(%" PRIu32 ", %" PRIu32 ", t);\n", w, c, w, c);
+  else  /* flush, flush_local (a target); flush_all, flush_local_all, Win_sync (none) */
     fprintf(g->out, "  %s(%swin[%" PRIu32 "]);\n", f,
-            !strcmp(f, "MPI_Win_unlock") || !strcmp(f, "MPI_Win_flush") || !strcmp(f, "MPI_Win_flush_local")
-              ? target : "", o->win);
+            !strcmp(f, "MPI_Win_flush") || !strcmp(f, "MPI_Win_flush_local") ? target : "", w);
 }
 
 static void rma_op(struct mv__gen *g, const struct mv_mvt_sig *s, const struct mv__bg_call *k,

@@ -19,6 +19,7 @@ struct mv__gen {
   uint64_t maxbytes, slotbytes, nslots, winbytes;
   uint32_t nsyms, nwins;
   size_t npers;                 /* persistent requests: all (header), then made so far (start) */
+  int locks;                    /* a passive-target lock was emitted: main sets up lk_lock's guard */
   const struct mv__bg_scale *sc;  /* a benchmark for any process count (scale.h), or NULL */
 };
 /* Field f (one of "ptbron", mvt.h's letters) of operation o of signature s as C: the recorded

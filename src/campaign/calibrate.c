@@ -71,23 +71,28 @@ static int read_csv(const char *csv, struct mv_calib_data *d, struct mv_error *e
 {
   FILE *fp = fopen(csv, "r");
   if (!fp)
-    return FAIL(MV_EIO, "%s: cannot read the measurements", csv);
+    return FAIL(MV_EIO, "%s: cannot read it: %s", csv, strerror(errno));
   int rc = mv_calib_data_read(fp, csv, d, e);
   fclose(fp);
   return rc;
 }
 
-/* The kernels of --kernel-records files replace mpivet-calib's random shapes. */
-static int take_records(const struct mv_calibrate_spec *s, struct mv_calib_data *d, struct mv_error *e)
+/* The --kernel-records files, read whole before anything runs (a missing or malformed one is
+ * refused before the measurement, not after it). */
+static int read_records(const struct mv_calibrate_spec *s, struct mv_calib_data *rec, struct mv_error *e)
 {
-  struct mv_calib_data rec;
-  mv_calib_data_init(&rec);
   int rc = 0;
   for (int i = 0; !rc && i < s->nrecords; i++)
-    rc = read_csv(s->records[i], &rec, e);
-  if (!rc && (rc = mv_calib_data_take_kernels(d, &rec)) != 0)
+    rc = read_csv(s->records[i], rec, e);
+  return rc;
+}
+
+/* The kernels of --kernel-records files replace mpivet-calib's random shapes. */
+static int take_records(struct mv_calib_data *d, const struct mv_calib_data *rec, struct mv_error *e)
+{
+  int rc = mv_calib_data_take_kernels(d, rec);
+  if (rc)
     FAIL(rc, "kernel records: %s (at most %d hosts)", mv_strerror(rc), MV_CALIB_MAX_HOSTS);
-  mv_calib_data_release(&rec);
   return rc;
 }
 
@@ -234,22 +239,27 @@ int mv_calibrate(const struct mv_calibrate_spec *s, struct mv_calibrate_result *
   const char *flavor = mv_launch_flavor(&ls);
   if (mv_path_mpi(flavor, "mpivet-calib", program, sizeof program))
     return FAIL(MV_ENOENT, "mpivet-calib is not built for %s", flavor);
-  int rc = make_dir(s->dir, e);
-  if (rc)
-    return rc;
+  struct mv_calib_data d, rec;
+  mv_calib_data_init(&rec);
+  int rc = read_records(s, &rec, e);
+  rc = rc ? rc : make_dir(s->dir, e);
   snprintf(csv, sizeof csv, "%s/measurements.csv", s->dir);
   snprintf(res->log, sizeof res->log, "%s/calib-run.log", s->dir);
-  if ((rc = measure(s, csv, program, res->log, s->timeout_s)) != 0)
-    return FAIL(rc, "the calibration program failed (see %s)", res->log);
+  if (!rc && (rc = measure(s, csv, program, res->log, s->timeout_s)) != 0)
+    FAIL(rc, "the calibration program failed (see %s)", res->log);
+  if (rc) {
+    mv_calib_data_release(&rec);
+    return rc;
+  }
   res->measure_s = now() - t0;
-  struct mv_calib_data d;
   mv_calib_data_init(&d);
   struct mv_calibration *c = &res->c;
   snprintf(c->mpi, sizeof c->mpi, "%s", flavor);
   snprintf(c->engine, sizeof c->engine, "%s", s->engine);
   c->np = s->np, c->max_size = (double)s->max_size, c->family = s->family, c->noise = s->noise;
   rc = read_csv(csv, &d, e);
-  rc = rc ? rc : take_records(s, &d, e);
+  rc = rc ? rc : take_records(&d, &rec, e);
+  mv_calib_data_release(&rec);
   rc = rc ? rc : fit_and_write(s, &d, c, e);
   if (!rc && s->self_check)
     res->checked = (rc = self_check(s, &d, &res->check, e)) == 0;

@@ -36,38 +36,13 @@ static int is_file(const char *path)
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* The name of the i-th host of a --hosts list "a,b,c"; MV_ERANGE past its end. */
-static int list_host(const char *list, long i, char *buf, size_t size)
-{
-  for (; i > 0 && (list = strchr(list, ',')); i--)
-    list++;
-  size_t len = list ? strcspn(list, ",") : 0;
-  if (!list || len == 0 || len >= size)
-    return MV_ERANGE;
-  snprintf(buf, size, "%.*s", (int)len, list);
-  return 0;
-}
-
 /* A user XML file: hosts from spec->hosts, else every host of the file (platform-xml.c), placed
- * by the rule of the built-in platforms (mv_platform_rank_host). */
+ * by the rule of the built-in platforms. */
 static int user_hostfile(const struct mv_launch_spec *s, FILE *out)
 {
   struct mv_platform_hosts h;
-  char name[512];
-  long n = 0;
   int rc = mv_platform_xml_hosts(s->platform, &h, NULL);   /* the CLI checked it before */
-  for (const char *c = s->hosts ? s->hosts : ""; rc == 0 && *c; c++)
-    n += *c == ',';
-  n = rc ? 0 : s->hosts ? n + 1 : h.count;
-  if (rc == 0 && s->ppn > 0 && n * s->ppn < s->np)
-    rc = MV_ERANGE;
-  for (int r = 0; rc == 0 && r < s->np; r++) {
-    long i = mv_platform_rank_host(n, s->ppn, r);
-    rc = s->hosts ? list_host(s->hosts, i, name, sizeof name)
-                  : mv_platform_hosts_name(&h, i, name, sizeof name);
-    if (rc == 0)
-      fprintf(out, "%s\n", name);
-  }
+  rc = rc ? rc : mv_platform_hosts_write_hostfile(&h, s->hosts, s->np, s->ppn, out);
   mv_platform_hosts_release(&h);
   return rc;
 }

@@ -54,6 +54,12 @@ int mv_launch_srun_check(const struct mv_launch_spec *s, struct mv_error *e)
   const char *bad = NULL, *got = "";
   char n[32];
   snprintf(n, sizeof n, "%d", s->nodes);
+  /* given to another engine, they would be silently ignored */
+  const char *srun_only = s->nodes ? "--nodes" : s->partition ? "--partition"
+                          : s->time_limit ? "--time-limit" : s->pmi ? "--pmi" : NULL;
+  if (srun_only && (!s->engine || strcmp(s->engine, "srun") != 0))
+    return mv_error_set(e, MV_EINVAL, NULL, 0, 0, "%s applies to --engine srun only (got --engine %s)",
+                        srun_only, s->engine ? s->engine : "none");
   if (s->nodes < 0 || s->nodes > s->np)
     bad = "--nodes: expected a count from 1 to the number of ranks", got = n;
   else if (s->time_limit && !time_limit_ok(s->time_limit))

@@ -15,6 +15,7 @@
 #include "mpivet/error.h"
 #include "mpivet/launch.h"
 #include "mpivet/paths.h"
+#include "mpivet/platform.h"
 #include "mpivet/simulate.h"
 
 #define FAIL(rc, ...) mv_error_set(e, (rc), NULL, 0, 0, __VA_ARGS__)
@@ -73,6 +74,31 @@ static int build(const struct mv_simulate_spec *s, struct mv_simulate_result *r)
   return rc;
 }
 
+/* A SimGrid XML file as it is (its hosts read and checked by platform-xml.c first), with a
+ * hostfile over its hosts; an uncalibrated run takes its first host's speed as this machine's. */
+static int user_platform(const struct mv_simulate_spec *s, struct mv_simulate_result *r,
+                         struct mv_error *e)
+{
+  struct mv_platform_hosts h;
+  int rc = mv_platform_xml_hosts(s->platform, &h, e);
+  if (rc)
+    return rc;
+  snprintf(r->platform, sizeof r->platform, "%s", s->platform);
+  snprintf(r->host_speed, sizeof r->host_speed, "%s", h.speed[0] ? h.speed : "1Gf");
+  errno = 0;
+  FILE *hf = fopen(r->hostfile, "w");
+  rc = hf ? mv_platform_hosts_write_hostfile(&h, NULL, s->np, s->ppn, hf) : MV_EIO;
+  if (hf && fclose(hf) != 0)
+    rc = rc ? rc : MV_EIO;
+  long hosts = h.count;
+  mv_platform_hosts_release(&h);
+  if (rc == MV_ERANGE)
+    return FAIL(rc, "--np %d does not fit the %ld hosts of %s with --ppn %d", s->np, hosts,
+                s->platform, s->ppn);
+  return rc ? FAIL(rc, "cannot write %s: %s", r->hostfile, errno ? strerror(errno)
+                                                                  : mv_strerror(rc)) : 0;
+}
+
 static int write_platform(const struct mv_simulate_spec *s, const struct mv_calib_folder *f,
                           struct mv_simulate_result *r, struct mv_error *e)
 {
@@ -82,8 +108,7 @@ static int write_platform(const struct mv_simulate_spec *s, const struct mv_cali
   int ppn = s->ppn > 0 ? s->ppn : 1, rc;
   snprintf(r->hostfile, sizeof r->hostfile, "%s/hostfile", s->workdir);
   if (s->platform && stat(s->platform, &st) == 0 && S_ISREG(st.st_mode))
-    return FAIL(MV_EUNSUP, "%s: XML platforms need their own hostfile; give a built-in SPEC",
-                s->platform);
+    return user_platform(s, r, e);
   if (f) {
     c.latency_s = f->latency_s, c.bandwidth_Bps = f->bandwidth_Bps, c.flops = f->flops;
     rc = mv_calib_platform(&c, s->platform, (s->np + ppn - 1) / ppn, &p, e);

@@ -15,7 +15,7 @@
 #define MAX_LIST 64
 
 static const char usage[] =
-  "usage: mpivet simulate [--calibration DIR] [--platform SPEC] [--np N] [--ppn K]\n"
+  "usage: mpivet simulate [--calibration DIR] [--platform SPEC|FILE] [--np N] [--ppn K]\n"
   "                       [--cflag ARG]... [--cfg KEY:VALUE]... [--json] SOURCE.c|BINARY [-- ARGS]\n\n"
   "Build SOURCE.c with smpicc (include/mpivet/ on the include path; with a calibration, its\n"
   "kernels.h is included so that mpivet/emulate.h models the kernels), run it under smpirun and\n"
@@ -23,6 +23,8 @@ static const char usage[] =
   "  --calibration DIR   folder written by mpivet calibrate (default: SimGrid's uncalibrated values)\n"
   "  --platform SPEC     cluster:N, fattree:N, torus:AxBxC, dragonfly:G,C,R,N; with a calibration\n"
   "                      it takes the calibrated speed, bandwidth and latency [cluster:ceil(N/K)]\n"
+  "  --platform FILE     a SimGrid XML platform, used as it is (ranks go to its hosts in file\n"
+  "                      order; uncalibrated, its first host's speed is this machine's)\n"
   "  --np N              ranks [2]\n"
   "  --ppn K             ranks per simulated host (0: one per host) [0]; hosts get K cores\n"
   "                      unless SPEC says cores=C (then K ranks share C cores)\n"
@@ -154,6 +156,9 @@ int cmd_simulate(int argc, char **argv)
     return rc == MV_CLI_HELP ? mv_cli_finish(MV_EXIT_OK) : rc;
   if (optind >= argc)
     return mv_cli_error("simulate", "expected a SOURCE.c or an smpicc-built BINARY (see --help)");
+  long hosts;
+  if ((rc = mv_cli_platform_hosts("simulate", o.s.platform, NULL, o.s.ppn, o.s.np, &hosts)) != 0)
+    return rc;
   o.s.program = argv[optind++];
   if (optind < argc && strcmp(argv[optind], "--") == 0)
     optind++;

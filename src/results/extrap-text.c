@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "extrap-read.h"
 #include "mpivet/error.h"
@@ -258,6 +259,10 @@ int mv_extrap_read(struct mv_extrap *x, const char *path, struct mv_error *e)
 
 int mv_extrap_sniff(const char *path)
 {
+  /* A pipe (`<(...)`) or FIFO can be read once: looking into it would leave nothing to read. */
+  struct stat st;
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    return 0;
   FILE *fp = fopen(path, "r");
   if (!fp)
     return 0;

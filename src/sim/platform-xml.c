@@ -306,6 +306,15 @@ static int speed(struct scan *s, const struct tag *t, char *buf)
   return rc;
 }
 
+/* The first host's speed, its first pstate: what an uncalibrated simulation takes as the speed
+ * of the machine it runs on (smpi/host-speed). */
+static void first_speed(struct scan *s, const char *sp)
+{
+  size_t n = strcspn(sp, ",");
+  if (s->h->count == 0 && n < sizeof s->h->speed)
+    snprintf(s->h->speed, sizeof s->h->speed, "%.*s", (int)n, sp);
+}
+
 /* The root <platform version="4.1">: SimGrid 3.32 reads versions 4 and 4.1. */
 static int root(struct scan *s, const struct tag *t)
 {
@@ -339,6 +348,7 @@ static int element(struct scan *s, const struct tag *t)
                   t->name, (int)up->nlen, up->name);
     rc = need(s, t, "id", id);
     rc = rc ? rc : speed(s, t, sp);
+    first_speed(s, sp);
     return rc ? rc : add_group(s, id, "", 0, 1, 0);
   }
   if (eq(t->name, t->nlen, "cluster") || eq(t->name, t->nlen, "cabinet")) {
@@ -358,6 +368,7 @@ static int element(struct scan *s, const struct tag *t)
       return fail(s, t->at, "<%.*s> without the suffix attribute (SimGrid requires it)",
                   (int)t->nlen, t->name);
     rc = decode(s, suf, suffix);
+    first_speed(s, sp);
     return rc ? rc : radical(s, t, rad, prefix, suffix);
   }
   return 0;
@@ -509,4 +520,40 @@ void mv_platform_hosts_release(struct mv_platform_hosts *h)
   }
   free(h->group);
   memset(h, 0, sizeof *h);
+}
+
+/* The name of the i-th host of a list "a,b,c"; MV_ERANGE past its end. */
+static int list_host(const char *list, long i, char *buf, size_t size)
+{
+  for (; i > 0 && (list = strchr(list, ',')); i--)
+    list++;
+  size_t len = list ? strcspn(list, ",") : 0;
+  if (!list || len == 0 || len >= size)
+    return MV_ERANGE;
+  snprintf(buf, size, "%.*s", (int)len, list);
+  return 0;
+}
+
+int mv_platform_hosts_write_hostfile(const struct mv_platform_hosts *h, const char *list, int np,
+                                     int ppn, FILE *fp)
+{
+  char name[512];
+  long n = h->count;
+  if (list) {
+    n = 1;
+    for (const char *c = list; *c; c++)
+      n += *c == ',';
+  }
+  if (ppn > 0 && n * ppn < np)
+    return MV_ERANGE;
+  for (int r = 0; r < np; r++) {
+    long i = mv_platform_rank_host(n, ppn, r);
+    int rc = list ? list_host(list, i, name, sizeof name)
+                  : mv_platform_hosts_name(h, i, name, sizeof name);
+    if (rc)
+      return rc;
+    if (fprintf(fp, "%s\n", name) < 0)
+      return MV_EIO;
+  }
+  return 0;
 }

@@ -27,7 +27,8 @@ struct call {
   struct op *ops; size_t nops, cap;
   int pending;                           /* IRECVs waiting for their completion */
 };
-struct slot { uint64_t req; size_t call, op; int used; };
+struct vec { uint64_t *v; size_t n, cap; };     /* a v-collective's counts (COLL_COUNTS) */
+struct slot { uint64_t req; size_t call, op; int used; struct vec vec[2]; };  /* vec: a non-blocking one's */
 /* The times of one grammar position: their sum, the first, and the non-empty log bins. */
 struct acc { uint64_t sum, first, n; struct bin { uint32_t bin; uint64_t n; } *b; size_t nb; };
 /* The finished grammar walked call by call (second pass): frames over rule bodies or the main
@@ -38,7 +39,7 @@ struct builder {
   struct call *q; size_t qhead, qn, qcap;   /* calls waiting for their receives' completions */
   struct slot *slots; size_t nslots;
   struct mv__ct_rma rma;
-  uint64_t *vec[2]; size_t nvec[2], capvec[2];   /* a v-collective's counts (COLL_COUNTS) */
+  struct vec vec[2];                        /* sent, received: for the coming v-collective */
   struct mv__intern sigs;
   struct mv__grammar g;
   int pass;                                  /* 1: signatures and grammar; 2: times */
@@ -116,7 +117,7 @@ static long slot_take(struct builder *b, uint64_t req)
       return b->err = -ENOMEM, -1;
     b->slots = p, b->nslots++;
   }
-  b->slots[i] = (struct slot){req, 0, 0, 1};
+  b->slots[i] = (struct slot){req, 0, 0, 1, {{0}, {0}}};
   return (long)i;
 }
 
@@ -138,6 +139,53 @@ static void coll_fields(const struct builder *b, struct op *o, const struct mv__
   o->f[5] = r->c & 0xff, o->f[6] = r->c >> 8 & 0xff;
 }
 
+/* COLL_COUNTS: three members' bytes of the coming v-collective, kept until its COLL_END (or
+ * its request, which keeps them until its completion names the communicator). */
+static void keep_counts(struct builder *b, const struct mv__raw_rec *r)
+{
+  struct vec *v = &b->vec[r->sub & 1];
+  size_t need = (size_t)r->a + 3;
+  if (r->a >= 1u << 24)
+    return;
+  if (need > v->cap) {
+    uint64_t *p = realloc(v->v, need * 2 * sizeof *p);
+    if (!p) {
+      b->err = -ENOMEM;
+      return;
+    }
+    memset(p + v->cap, 0, (need * 2 - v->cap) * sizeof *p);
+    v->v = p, v->cap = need * 2;
+  }
+  v->v[r->a] = r->x, v->v[r->a + 1] = r->y, v->v[r->a + 2] = r->z;
+  v->n = need > v->n ? need : v->n;
+}
+
+static uint64_t count_at(const struct vec *v, int i)
+{
+  return (size_t)i < v->n ? v->v[i] : 0;
+}
+
+/* After a v-collective's COLL (ICOLL): its counts as VEC runs, members in rank order from the
+ * caller; the counts are used up. */
+static void put_counts(struct builder *b, struct call *c, uint32_t comm, struct vec vec[2])
+{
+  const struct mv__ct_comm *cm = comm == 0 ? NULL : comm_of(b->in, comm);
+  int n = cm ? cm->size : b->in->size, me = cm ? cm->rank : b->in->rank;
+  for (int w = 0; w < 2; w++) {
+    for (int d = 0; vec[w].n && d < n;) {
+      uint64_t v = count_at(&vec[w], (me + d) % n);
+      int k = d + 1;
+      while (k < n && count_at(&vec[w], (me + k) % n) == v)
+        k++;
+      struct op *o = add_op(b, c, MV_MVT_OP_VEC);
+      if (o)
+        o->f[1] = (uint64_t)w, o->f[2] = (uint64_t)(k - d), o->f[3] = v;
+      d = k;
+    }
+    vec[w].n = 0;
+  }
+}
+
 /* A completion (ISEND_COMPLETE, IRECV, ICOLL_COMPLETE, REQUEST_CANCELLED) in the current call c. */
 static void complete(struct builder *b, struct call *c, const struct mv__raw_rec *r)
 {
@@ -150,8 +198,10 @@ static void complete(struct builder *b, struct call *c, const struct mv__raw_rec
     struct op *o = &ic->ops[sl->op];
     if (r->kind == MV__K_IRECV)
       p2p_fields(b, o, r);
-    else if (r->kind == MV__K_ICOLL_COMPLETE)
+    else if (r->kind == MV__K_ICOLL_COMPLETE) {
       coll_fields(b, o, r);
+      put_counts(b, ic, r->b, sl->vec);
+    }
     else
       o->f[0] = MV_MVT_OP_LOST, o->f[1] = (uint64_t)s;
     ic->pending--;
@@ -159,6 +209,8 @@ static void complete(struct builder *b, struct call *c, const struct mv__raw_rec
   struct op *o = add_op(b, c, MV_MVT_OP_DONE);
   if (o)
     o->f[1] = (uint64_t)s;
+  free(sl->vec[0].v), free(sl->vec[1].v);
+  sl->vec[0] = sl->vec[1] = (struct vec){0};
   sl->used = 0;
 }
 
@@ -177,52 +229,9 @@ static void request(struct builder *b, struct call *c, const struct mv__raw_rec 
     b->slots[s].call = (size_t)(c - b->q), b->slots[s].op = c->nops - 1;
     c->pending++;
   }
+  for (int w = 0; r->kind == MV__K_ICOLL_REQUEST && w < 2; w++)   /* a v-collective's counts */
+    b->slots[s].vec[w] = b->vec[w], b->vec[w] = (struct vec){0};
   o->f[mv_mvt_op_nfields((unsigned)kind)] = (uint64_t)s;  /* the slot is the last field */
-}
-
-/* COLL_COUNTS: three members' bytes of the coming v-collective, kept until its COLL_END. */
-static void keep_counts(struct builder *b, const struct mv__raw_rec *r)
-{
-  int w = r->sub & 1;
-  size_t need = (size_t)r->a + 3;
-  if (r->a >= 1u << 24)
-    return;
-  if (need > b->capvec[w]) {
-    uint64_t *p = realloc(b->vec[w], need * 2 * sizeof *p);
-    if (!p) {
-      b->err = -ENOMEM;
-      return;
-    }
-    memset(p + b->capvec[w], 0, (need * 2 - b->capvec[w]) * sizeof *p);
-    b->vec[w] = p, b->capvec[w] = need * 2;
-  }
-  b->vec[w][r->a] = r->x, b->vec[w][r->a + 1] = r->y, b->vec[w][r->a + 2] = r->z;
-  b->nvec[w] = need > b->nvec[w] ? need : b->nvec[w];
-}
-
-static uint64_t count_at(const struct builder *b, int w, int i)
-{
-  return (size_t)i < b->nvec[w] ? b->vec[w][i] : 0;
-}
-
-/* After a v-collective's COLL: its counts as VEC runs, members in rank order from the caller. */
-static void put_counts(struct builder *b, struct call *c, uint32_t comm)
-{
-  const struct mv__ct_comm *cm = comm == 0 ? NULL : comm_of(b->in, comm);
-  int n = cm ? cm->size : b->in->size, me = cm ? cm->rank : b->in->rank;
-  for (int w = 0; w < 2; w++) {
-    for (int d = 0; b->nvec[w] && d < n;) {
-      uint64_t v = count_at(b, w, (me + d) % n);
-      int k = d + 1;
-      while (k < n && count_at(b, w, (me + k) % n) == v)
-        k++;
-      struct op *o = add_op(b, c, MV_MVT_OP_VEC);
-      if (o)
-        o->f[1] = (uint64_t)w, o->f[2] = (uint64_t)(k - d), o->f[3] = v;
-      d = k;
-    }
-    b->nvec[w] = 0;
-  }
 }
 
 struct adder { struct builder *b; struct call *c; };
@@ -252,7 +261,7 @@ static void event(struct builder *b, struct call *c, const struct mv__raw_rec *r
   case MV__K_COLL_END:
     if ((o = add_op(b, c, MV_MVT_OP_COLL)))
       coll_fields(b, o, r);
-    put_counts(b, c, r->b);
+    put_counts(b, c, r->b, b->vec);
     break;
   case MV__K_COLL_COUNTS:
     keep_counts(b, r);
@@ -500,7 +509,9 @@ static void encode(const struct builder *b, struct mv__ct_rank *out)
 /* The state a pass over the raw file starts from (the signatures and grammar stay). */
 static void rewind_state(struct builder *b)
 {
-  b->qhead = b->qn = 0, b->nslots = 0, b->nvec[0] = b->nvec[1] = 0;
+  for (size_t i = 0; i < b->nslots; i++)   /* a request's v-counts left by the first pass */
+    free(b->slots[i].vec[0].v), free(b->slots[i].vec[1].v);
+  b->qhead = b->qn = 0, b->nslots = 0, b->vec[0].n = b->vec[1].n = 0;
   free(b->rma.wins);
   b->rma = (struct mv__ct_rma){0};
   b->tprev = b->tstart = b->tend = 0, b->started = 0;
@@ -528,10 +539,12 @@ int mv__ct_build(const struct mv__ct_input *in, struct mv__ct_rank *out)
   for (size_t i = b.qhead; i < b.qn; i++)
     free(b.q[i].ops);
   free(b.q);
+  for (size_t i = 0; i < b.nslots; i++)
+    free(b.slots[i].vec[0].v), free(b.slots[i].vec[1].v);
   free(b.slots);
   free(b.rma.wins);
-  free(b.vec[0]);
-  free(b.vec[1]);
+  free(b.vec[0].v);
+  free(b.vec[1].v);
   for (size_t i = 0; b.acc && i < b.nitems; i++)
     free(b.acc[i][0].b), free(b.acc[i][1].b);
   free(b.acc);

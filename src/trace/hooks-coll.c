@@ -131,9 +131,11 @@ void mv__post_vcoll(struct mv__call *c, int op, int root, uint64_t sent, uint64_
 }
 
 /* A non-blocking collective: its request (NonBlockingCollectiveRequest), and what its
- * completion in Wait/Test records (NonBlockingCollectiveComplete, hooks-p2p.c). */
-void mv__post_icoll(struct mv__call *c, int ret, int op, int root, uint64_t sent, uint64_t received,
-                    uint32_t how, MPI_Comm comm, MPI_Request *request)
+ * completion in Wait/Test records (NonBlockingCollectiveComplete, hooks-p2p.c); a v-collective's
+ * counts go before the request record, which the compressed trace keeps them with. */
+static void icoll(struct mv__call *c, int ret, int op, int root, uint64_t sent, uint64_t received,
+                  uint32_t how, const int *scounts, MPI_Datatype stype, const int *rcounts,
+                  MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request)
 {
   struct mv__req_ent *e = mv__req_new(c, ret, 0, MV__REQ_ICOLL, request);
   if (!e)
@@ -145,7 +147,22 @@ void mv__post_icoll(struct mv__call *c, int ret, int op, int root, uint64_t sent
   e->received = received;
   e->win = how;   /* no window: the datatype and reduction */
   e->id = ++G.next_req;
+  counts(0, scounts, stype, comm);
+  counts(1, rcounts, rtype, comm);
   mv__emit_at(c->t, MV__K_ICOLL_REQUEST, 0, 0, 0, 0, 0, e->id);
+}
+
+void mv__post_icoll(struct mv__call *c, int ret, int op, int root, uint64_t sent, uint64_t received,
+                    uint32_t how, MPI_Comm comm, MPI_Request *request)
+{
+  icoll(c, ret, op, root, sent, received, how, NULL, MPI_DATATYPE_NULL, NULL, MPI_DATATYPE_NULL, comm, request);
+}
+
+void mv__post_ivcoll(struct mv__call *c, int ret, int op, int root, uint64_t sent, uint64_t received,
+                     uint32_t how, const int *scounts, MPI_Datatype stype, const int *rcounts,
+                     MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request)
+{
+  icoll(c, ret, op, root, sent, received, how, scounts, stype, rcounts, rtype, comm, request);
 }
 
 void mv__post_comm_new(struct mv__call *c, int ret, MPI_Comm comm)

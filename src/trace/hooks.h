@@ -241,6 +241,10 @@ void mv__post_vcoll(struct mv__call *c, int op, int root, uint64_t sent, uint64_
 int mv__at_root(int root, MPI_Comm comm);
 void mv__post_icoll(struct mv__call *c, int ret, int op, int root, uint64_t sent, uint64_t received,
                     uint32_t how, MPI_Comm comm, MPI_Request *request);
+/* A non-blocking v-collective: as mv__post_icoll, with its counts as mv__post_vcoll takes them. */
+void mv__post_ivcoll(struct mv__call *c, int ret, int op, int root, uint64_t sent, uint64_t received,
+                     uint32_t how, const int *scounts, MPI_Datatype stype, const int *rcounts,
+                     MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request);
 void mv__post_comm_new(struct mv__call *c, int ret, MPI_Comm comm);
 void mv__pre_comm_free(struct mv__call *c, MPI_Comm comm);
 /* RMA */

@@ -46,7 +46,7 @@
   X(PUT, "cwpby")       /* MPI_Put */                                                         \
   X(GET, "cwpby")       /* MPI_Get (b: bytes received) */                                     \
   X(ACC, "cwpbryx")     /* Accumulate, Get_accumulate, Fetch_and_op, Compare_and_swap */       \
-  X(VEC, "fnb")         /* after a v-collective's COLL: n members with b bytes each, in order  \
+  X(VEC, "fnb")         /* after a v-collective's COLL (ICOLL): n members with b bytes each, in order \
                            of rank from the caller's (wrapping): its per-member counts */
 
 enum mv_mvt_op {

@@ -42,7 +42,13 @@ int mv_read_stream(FILE *fp, char **buf, size_t *len)
 {
   char *text = NULL;
   size_t n = 0, cap = 0, got;
+  struct stat st;
+  size_t limit = fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) ? SIZE_MAX : MV_READ_STREAM_MAX;
   do {
+    if (n > limit) {
+      free(text);
+      return MV_ERANGE;
+    }
     if (mv_grow(&text, &cap, n + 65536 + 1, 1, 65536) < 0) {
       free(text);
       return MV_ENOMEM;
@@ -77,6 +83,9 @@ int mv_read_file(const char *path, size_t max, char **buf, size_t *len, struct m
     *buf = NULL;
     return mv_error_set(e, MV_ERANGE, path, 0, 0, "larger than %zu bytes", max);
   }
+  if (rc == MV_ERANGE)
+    return mv_error_set(e, rc, path, 0, 0, "not a regular file, and longer than %zu bytes",
+                        MV_READ_STREAM_MAX);
   if (rc)
     return mv_error_set(e, rc, path, 0, 0, "%s", rc == MV_EIO ? "read error" : mv_strerror(rc));
   return 0;

@@ -66,6 +66,9 @@ void mv_progress_finish(struct mv_progress *p)
 {
   if (p->printed && p->tty)
     fputc('\n', stderr);
-  if (p->printed)
+  if (p->printed && p->done >= p->total)
     fprintf(stderr, "%s: finished in %.1fs\n", p->label, mv_now() - p->start);
+  else if (p->printed)   /* stopped by a failure or a signal: never "finished" */
+    fprintf(stderr, "%s: stopped after %ld/%ld in %.1fs\n", p->label, p->done, p->total,
+            mv_now() - p->start);
 }

@@ -90,6 +90,26 @@ bad calibrate
 bad trace
 bad trace -o "$work/t" --
 bad benchgen "$work/dir" --compare
+# found by the argument fuzzer (tests/argv-fuzz.py, stop 23). Endless streams as inputs: before,
+# benchgen, --expect and --catalog read /dev/full or /dev/zero until memory ran out (a hang).
+bad benchgen /dev/full
+bad benchgen /dev/zero --print
+bad model "$good" --expect /dev/zero
+bad guidelines "$good" --catalog /dev/full
+bad convert /dev/zero -o "$work/z.csv" --to csv
+# srun's options given to another engine were ignored: the run went on (exit 0)
+bad check --engine smpi --np 2 --ops MPI_Bcast --msizes 8 --runs 1 --partition debug -o "$work/c-$RANDOM"
+bad bench --engine smpi --np 2 --ops MPI_Bcast --msizes 8 --nodes 1 -o "$work/b-$RANDOM"
+bad bench --engine mpirun --np 2 --time-limit 5 -o "$work/b-$RANDOM"
+grep -q "applies to --engine srun only" "$work/err" || fail "srun option: $(cat "$work/err")"
+# a --kernel-records file that cannot be read was found after the whole measurement
+bad calibrate --np 2 --kernel-records "$work/none.csv" -o "$work/cal"
+[ ! -e "$work/cal" ] || fail "calibrate made its folder before refusing --kernel-records"
+# a results.csv through a pipe (process substitution) is read once: before, model looked into
+# it for Extra-P first, then read nothing ("got an empty file", exit 2). convert still reads its
+# input twice (open finding of stop 23).
+"$MPIVET" model <(cat "$good") > "$work/out" 2> "$work/err" ||
+  fail "model <(cat results.csv): exit $?: $(cat "$work/err")"
 # an odd path is still a path: the message names it
 bad model "$work/é space/none.csv"
 grep -qF "é space/none.csv" "$work/err" || fail "unicode path not named: $(cat "$work/err")"

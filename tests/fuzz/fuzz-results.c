@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "mpivet/error.h"
 #include "mpivet/results.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
