@@ -99,16 +99,16 @@ struct mv_benchgen_opts {
  * deadlock (ranks and calls) or the misaligned collective in msg; MV_EUNSUP when a call cannot
  * be replayed (msg names it); MV_ERANGE when it is too long to check (over limit calls). */
 int mv_benchgen_check(const struct mv_mvt *t, uint64_t limit, char *msg, size_t msgsize);
-/* Writes the benchmark's C source. MV_EUNSUP with msg naming the call that cannot be generated. */
+/* Writes the benchmark's C source. MV_EUNSUP with err naming the call that cannot be generated. */
 int mv_benchgen_emit(const struct mv_mvt *t, const struct mv_benchgen_opts *o, FILE *out,
-                     char *msg, size_t msgsize);
+                     struct mv_error *err);
 /* A benchmark for any process count (the run's size) from traces of one regular program at 3 or
  * more process counts (t in any order): ranks as regions of a line or of the grid
- * MPI_Dims_create makes, numbers as fitted forms of the size. MV_EUNSUP with msg saying what
+ * MPI_Dims_create makes, numbers as fitted forms of the size. MV_EUNSUP with err saying what
  * cannot be extrapolated (irregular ranks, structure or numbers that change with the count),
  * MV_EINVAL for fewer than 3 distinct counts. */
 int mv_benchgen_emit_scaled(const struct mv_mvt *const *t, size_t n, const struct mv_benchgen_opts *o,
-                            FILE *out, char *msg, size_t msgsize);
+                            FILE *out, struct mv_error *err);
 
 /* Validation: a re-traced benchmark against the original, rank by rank and call by call
  * (function; per operation kind, communicator by its members, peer as a world rank, tag, bytes,

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "mpivet/error.h"
 #include "mpivet/sizelist.h"
 #include "mpivet/results.h"
 
@@ -115,7 +116,7 @@ struct mv_campaign {
   unsigned char *done;                   /* [plan.n_items], by canonical index */
   size_t n_done;
   long long results_size;                /* bytes of results.csv that belong to done launches */
-  char error[512];
+  struct mv_error error;                 /* why the last call failed */
 };
 
 void mv_campaign_init(struct mv_campaign *c);
@@ -147,11 +148,11 @@ int mv_rowbuf_push(struct mv_rowbuf *b, const struct mv_row *row);
 /* A row sink (results.h) appending to b. */
 struct mv_row_sink mv_rowbuf_sink(struct mv_rowbuf *b);
 
-/* Runs one launch; appends its rows to out, each with run = item->run. err gets a message on
+/* Runs one launch; appends its rows to out, each with run = item->run. err says why on
  * failure. */
 typedef int (*mv_launch_fn)(void *ctx, const struct mv_campaign *c,
                             const struct mv_launch_item *item, struct mv_rowbuf *out,
-                            char *err, size_t errsize);
+                            struct mv_error *err);
 /* Called after each committed launch (may be NULL). */
 typedef void (*mv_campaign_progress_fn)(void *ctx, const struct mv_campaign *c,
                                         const struct mv_launch_item *item);
@@ -166,8 +167,8 @@ int mv_campaign_run(struct mv_campaign *c, mv_launch_fn launch, void *launch_ctx
 /* The mv_launch_fn that runs mpivet-bench through the launch engines (launch.h), with the
  * options stored in the campaign: engine, mpi, ppn, hosts, platform, timeout (seconds). */
 int mv_campaign_bench_launch(void *ctx, const struct mv_campaign *c,
-                             const struct mv_launch_item *item, struct mv_rowbuf *out, char *err,
-                             size_t errsize);
+                             const struct mv_launch_item *item, struct mv_rowbuf *out,
+                             struct mv_error *err);
 
 /* SMPI options (smpirun --cfg=...) for mpivet-bench launches measuring the given message sizes
  * with ppn ranks per host (0: one): no privatization, blocking sends, and for small messages on

@@ -90,9 +90,9 @@ struct mv_launch_result {
                             method, measured accuracy, library, seed); a JSON object */
   char log[512];         /* launcher stdout/stderr: <workdir>/run-<run>.log */
   char command[2048];    /* the command line, shell-quoted */
-  char error[512];       /* when the launch failed: mpivet-bench's own first error line from the
-                            log (e.g. a world of the wrong size), without its prefix, else the
-                            log's last line (the launcher's error); or "" */
+  struct mv_error error; /* when the launch failed (where: the log): mpivet-bench's own first
+                            error line from the log (e.g. a world of the wrong size), without its
+                            prefix, else the log's last line (the launcher's error); or "" */
 };
 
 /* One launch of mpivet-bench: builds the command line (spec->program NULL selects mpivet-bench;

@@ -352,35 +352,44 @@ static int write_program(struct mv__gen *g, const char *counts)
   return ferror(g->out) ? MV_EIO : 0;
 }
 
-int mv_benchgen_emit(const struct mv_mvt *t, const struct mv_benchgen_opts *o, FILE *out,
-                     char *msg, size_t msgsize)
+/* The generator's passes describe a failure in a message buffer; the entry points hand it on. */
+static int gen_error(struct mv_error *err, int rc, const char *msg)
 {
-  struct mv__gen g = {.t = t, .o = o, .out = out, .msg = msg, .msgsize = msgsize};
+  return rc < 0 ? mv_error_set(err, rc, NULL, 0, 0, "%s", msg[0] ? msg : mv_strerror(rc)) : rc;
+}
+
+int mv_benchgen_emit(const struct mv_mvt *t, const struct mv_benchgen_opts *o, FILE *out,
+                     struct mv_error *err)
+{
+  char msg[MV_ERROR_PART_SIZE] = "";
+  struct mv__gen g = {.t = t, .o = o, .out = out, .msg = msg, .msgsize = sizeof msg};
   char counts[32];
-  int rc = mv__bg_validate(t, msg, msgsize);
+  int rc = mv__bg_validate(t, msg, sizeof msg);
   if (!rc)
     rc = check_comms(&g);
   snprintf(counts, sizeof counts, "%" PRIu32, t->nranks);
-  return rc ? rc : write_program(&g, counts);
+  return gen_error(err, rc ? rc : write_program(&g, counts), msg);
 }
 
 int mv_benchgen_emit_scaled(const struct mv_mvt *const *t, size_t n, const struct mv_benchgen_opts *o,
-                            FILE *out, char *msg, size_t msgsize)
+                            FILE *out, struct mv_error *err)
 {
+  char msg[MV_ERROR_PART_SIZE] = "";
   struct mv__bg_scale sc = {0};
   int rc = 0;
   for (size_t i = 0; i < n && !rc; i++)
-    rc = mv__bg_validate(t[i], msg, msgsize);
-  if (rc || (rc = mv__bg_scale_build(&sc, t, n, msg, msgsize)) != 0) {
+    rc = mv__bg_validate(t[i], msg, sizeof msg);
+  if (rc || (rc = mv__bg_scale_build(&sc, t, n, msg, sizeof msg)) != 0) {
     mv__bg_scale_release(&sc);
-    return rc;
+    return gen_error(err, rc, msg);
   }
   char counts[256] = "";
   for (size_t i = 0, at = 0; i < n && at < sizeof counts; i++)
     at += (size_t)snprintf(counts + at, sizeof counts - at, "%s%" PRIu32, i ? (i + 1 < n ? ", " : " and ") : "",
                            sc.t[i]->nranks);
-  struct mv__gen g = {.t = sc.t[n - 1], .o = o, .out = out, .msg = msg, .msgsize = msgsize, .sc = &sc};
+  struct mv__gen g = {.t = sc.t[n - 1], .o = o, .out = out, .msg = msg, .msgsize = sizeof msg,
+                      .sc = &sc};
   rc = write_program(&g, counts);
   mv__bg_scale_release(&sc);
-  return rc;
+  return gen_error(err, rc, msg);
 }

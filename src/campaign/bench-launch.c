@@ -69,8 +69,8 @@ size_t mv_campaign_smpi_args(const int64_t *msizes, size_t n_msizes, int ppn, co
 }
 
 int mv_campaign_bench_launch(void *ctx, const struct mv_campaign *c,
-                             const struct mv_launch_item *item, struct mv_rowbuf *out, char *err,
-                             size_t errsize)
+                             const struct mv_launch_item *item, struct mv_rowbuf *out,
+                             struct mv_error *err)
 {
   (void)ctx;
   const struct mv_plan *p = &c->plan;
@@ -86,8 +86,7 @@ int mv_campaign_bench_launch(void *ctx, const struct mv_campaign *c,
   char parent[MV_CAMPAIGN_PATH_MAX + 16];
   snprintf(parent, sizeof parent, "%s/launches", c->dir);
   if ((mkdir(parent, 0777) && errno != EEXIST) || (mkdir(dir, 0777) && errno != EEXIST)) {
-    snprintf(err, errsize, "%s: cannot create: %s", dir, strerror(errno));
-    return MV_EIO;
+    return mv_error_set(err, MV_EIO, dir, 0, 0, "cannot create: %s", strerror(errno));
   }
   const char *ppn = mv_campaign_get(c, "ppn"), *timeout = mv_campaign_get(c, "timeout");
   const char *engine = mv_campaign_get(c, "engine"), *smpi[8] = {NULL};
@@ -116,7 +115,8 @@ int mv_campaign_bench_launch(void *ctx, const struct mv_campaign *c,
   if (res.command[0])
     save_command(dir, item->run, res.command);
   if (rc)
-    snprintf(err, errsize, "%s%s%s%s; see %s", mv_strerror(rc), res.timed_out ? " (timed out)" : "",
-             res.error[0] ? ": " : "", res.error, res.log);
+    mv_error_set(err, rc, NULL, 0, 0, "%s%s%s%s; see %s", mv_strerror(rc),
+                 res.timed_out ? " (timed out)" : "", res.error.what[0] ? ": " : "", res.error.what,
+                 res.log);
   return rc;
 }

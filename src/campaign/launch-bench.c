@@ -91,8 +91,9 @@ int mv_launch_bench(const struct mv_launch_spec *spec, int run, const struct mv_
   res->seconds = mv_now() - t0;
   mv_cmdline_release(&cmd);
   if (rc) {
-    launch_error(res->log, res->error, sizeof res->error);
-    return rc;
+    char line[MV_ERROR_PART_SIZE];
+    launch_error(res->log, line, sizeof line);
+    return mv_error_set(&res->error, rc, res->log, 0, 0, "%s", line);
   }
   rc = mv_launch_capture(res->csv, run, sink, &res->rows);
   return rc == MV_ENOENT || rc == MV_EIO ? MV_EEXTERN : rc;

@@ -137,9 +137,8 @@ int mv__plan_read(struct mv_campaign *c, const char *path)
 {
   FILE *fp = fopen(path, "r");
   if (!fp) {
-    mv__campaign_error(c, "%s: cannot open: %s (not a campaign folder?)", path,
-             strerror(errno));
-    return MV_ENOENT;
+    return mv_error_set(&c->error, MV_ENOENT, path, 0, 0,
+                        "cannot open: %s (not a campaign folder?)", strerror(errno));
   }
   char *line = NULL;
   size_t cap = 0;
@@ -159,14 +158,13 @@ int mv__plan_read(struct mv_campaign *c, const char *path)
       rc = plan_line(c, line, sp + 1);
     }
     if (rc)
-      mv__campaign_error(c, "%s:%d:1: expected a valid plan line (%s)", path,
-               lineno, mv_strerror(rc));
+      mv_error_set(&c->error, rc, path, lineno, 1, "expected a valid plan line (%s)",
+                   mv_strerror(rc));
   }
   free(line);
   fclose(fp);
   if (rc == 0 && (!c->plan.n_items || !c->plan.n_ops)) {
-    mv__campaign_error(c, "%s: incomplete plan (no order or no ops)", path);
-    rc = MV_EPARSE;
+    rc = mv_error_set(&c->error, MV_EPARSE, path, 0, 0, "incomplete plan (no order or no ops)");
   }
   return rc;
 }

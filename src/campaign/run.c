@@ -72,8 +72,7 @@ int mv__journal_read(struct mv_campaign *c)
   }
   fclose(fp);
   if (truncate(path, good) != 0) {
-    mv__campaign_error(c, "%s: cannot truncate: %s", path, strerror(errno));
-    return MV_EIO;
+    return mv_error_set(&c->error, MV_EIO, path, 0, 0, "cannot truncate: %s", strerror(errno));
   }
   return 0;
 }
@@ -109,9 +108,8 @@ static int commit_launch(struct mv_campaign *c, struct mv_results_writer *w, con
   if (rc == 0)
     rc = mv__journal_append(c, item->index, (long long)st.st_size);
   if (rc) {
-    mv__campaign_error(c, "%s: cannot record launch %d: %s", results, item->index,
-             mv_strerror(rc));
-    return rc;
+    return mv_error_set(&c->error, rc, results, 0, 0, "cannot record launch %d: %s", item->index,
+                        mv_strerror(rc));
   }
   c->done[item->index] = 1;
   c->n_done++;
@@ -126,8 +124,7 @@ int mv_campaign_run(struct mv_campaign *c, mv_launch_fn launch, void *launch_ctx
   struct mv_results_writer *w = NULL;
   int rc = mv_campaign_path(c, "results.csv", results, sizeof results);
   if (rc == 0 && (rc = mv_results_writer_open(&w, results, MV_RESULTS_APPEND)))
-    mv__campaign_error(c, "%s: cannot open for appending: %s", results,
-             mv_strerror(rc));
+    mv_error_set(&c->error, rc, results, 0, 0, "cannot open for appending: %s", mv_strerror(rc));
   struct mv_rowbuf rows;
   mv_rowbuf_init(&rows);
   for (size_t i = 0; rc == 0 && i < c->plan.n_items; i++) {
@@ -135,12 +132,14 @@ int mv_campaign_run(struct mv_campaign *c, mv_launch_fn launch, void *launch_ctx
     if (c->done[item->index])
       continue;
     rows.n = 0;
-    char err[sizeof c->error - 64];
-    err[0] = '\0';
-    rc = launch(launch_ctx, c, item, &rows, err, sizeof err);
+    struct mv_error err;
+    mv_error_clear(&err);
+    rc = launch(launch_ctx, c, item, &rows, &err);
     if (rc) {
-      mv__campaign_error(c, "launch %d (np %d, run %d): %s", item->index,
-               item->nprocs, item->run, err[0] ? err : mv_strerror(rc));
+      char text[MV_ERROR_TEXT_SIZE];
+      mv_error_ensure(&err, rc, NULL);
+      mv_error_set(&c->error, rc, NULL, 0, 0, "launch %d (np %d, run %d): %s", item->index,
+                   item->nprocs, item->run, mv_error_text(&err, text, sizeof text));
       break;
     }
     rc = commit_launch(c, w, results, item, &rows);

@@ -16,14 +16,6 @@
 #include "mpivet/error.h"
 #include "state.h"
 
-void mv__campaign_error(struct mv_campaign *c, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(c->error, sizeof c->error, fmt, ap);
-  va_end(ap);
-}
-
 void mv_campaign_init(struct mv_campaign *c)
 {
   memset(c, 0, sizeof *c);
@@ -115,9 +107,9 @@ static int lock(struct mv_campaign *c, const char *dir)
 {
   int rc = mv_dir_lock(dir);
   if (rc == MV_EBUSY)
-    mv__campaign_error(c, "%s: campaign in use by another mpivet process", dir);
+    mv_error_set(&c->error, rc, dir, 0, 0, "campaign in use by another mpivet process");
   else if (rc)
-    mv__campaign_error(c, "%s: cannot create its lock file: %s", dir, strerror(errno));
+    mv_error_set(&c->error, rc, dir, 0, 0, "cannot create its lock file: %s", strerror(errno));
   return rc;
 }
 
@@ -126,28 +118,26 @@ int mv_campaign_create(struct mv_campaign *c, const char *dir)
   char path[MV_CAMPAIGN_PATH_MAX + 32];
   int rc = set_dir(c, dir);
   if (rc == 0 && (rc = mkdir_p(dir)))
-    mv__campaign_error(c, "cannot create %s: %s", dir, strerror(errno));
+    mv_error_set(&c->error, rc, dir, 0, 0, "cannot create: %s", strerror(errno));
   if (rc || (rc = mv_campaign_path(c, "campaign.plan", path, sizeof path)))
     return rc;
   if ((rc = lock(c, dir)))
     return rc;
   if (access(path, F_OK) == 0) {
-    mv__campaign_error(c, "%s: already holds a campaign (resume it with --resume)",
-             dir);
-    return MV_EINVAL;
+    return mv_error_set(&c->error, MV_EINVAL, dir, 0, 0,
+                        "already holds a campaign (resume it with --resume)");
   }
   char first[256];
   if (!mv_dir_is_empty(dir, first, sizeof first)) {
     /* Files of someone else (a results.csv, reports): never replaced. */
-    mv__campaign_error(c, "%s: not empty (holds %s) and not a campaign: choose a new folder "
-                       "with -o", dir, first);
-    return MV_EINVAL;
+    return mv_error_set(&c->error, MV_EINVAL, dir, 0, 0,
+                        "not empty (holds %s) and not a campaign: choose a new folder with -o",
+                        first);
   }
   if ((rc = alloc_done(c)))
     return rc;
   if ((rc = mv__plan_write(c, path))) {
-    mv__campaign_error(c, "%s: cannot write: %s", path, strerror(errno));
-    return rc;
+    return mv_error_set(&c->error, rc, path, 0, 0, "cannot write: %s", strerror(errno));
   }
   return 0;
 }
@@ -180,14 +170,12 @@ int mv_campaign_resume(struct mv_campaign *c, const char *dir)
   if (stat(results, &st) != 0)
     st.st_size = 0;
   if (st.st_size < c->results_size) {
-    mv__campaign_error(c, "%s: %lld bytes, but the journal vouches for %lld: "
-             "the file was changed outside mpivet", results, (long long)st.st_size,
-             c->results_size);
-    return MV_EPARSE;
+    return mv_error_set(&c->error, MV_EPARSE, results, 0, 0,
+                        "%lld bytes, but the journal vouches for %lld: the file was changed "
+                        "outside mpivet", (long long)st.st_size, c->results_size);
   }
   if (st.st_size > c->results_size && truncate(results, c->results_size) != 0) {
-    mv__campaign_error(c, "%s: cannot truncate: %s", results, strerror(errno));
-    return MV_EIO;
+    return mv_error_set(&c->error, MV_EIO, results, 0, 0, "cannot truncate: %s", strerror(errno));
   }
   return 0;
 }

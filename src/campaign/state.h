@@ -13,8 +13,5 @@ int mv__journal_read(struct mv_campaign *c);
 /* Append "done INDEX BYTES" and fsync. */
 int mv__journal_append(struct mv_campaign *c, int index, long long bytes);
 
-/* Set c->error (printf format). */
-void mv__campaign_error(struct mv_campaign *c, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 
 #endif

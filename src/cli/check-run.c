@@ -98,15 +98,14 @@ static void ticker_set(struct ticker *t, int nprocs, long done)
 }
 
 static int ticked_launch(void *ctx, const struct mv_campaign *c, const struct mv_launch_item *item,
-                         struct mv_rowbuf *out, char *err, size_t errsize)
+                         struct mv_rowbuf *out, struct mv_error *err)
 {
   struct ticker *t = ctx;
   if (caught) {
-    snprintf(err, errsize, "not started: interrupted");
-    return MV_EEXTERN;
+    return mv_error_set(err, MV_EEXTERN, NULL, 0, 0, "not started: interrupted");
   }
   ticker_set(t, item->nprocs, t->done);
-  return mv_campaign_bench_launch(NULL, c, item, out, err, errsize);
+  return mv_campaign_bench_launch(NULL, c, item, out, err);
 }
 
 static void on_launch(void *ctx, const struct mv_campaign *c, const struct mv_launch_item *item)

@@ -283,7 +283,7 @@ static int run_all(struct bench_cli *b, struct mv_json *j, struct mv_results_wri
       char disk[4200];
       mv_cli_disk_note(b->out, disk, sizeof disk);
       rc = mv_cli_fail("bench", rc, "launch %d failed%s%s%s%s: %s (log: %s)", run,
-                  res.timed_out ? " (timeout)" : "", res.error[0] ? ": " : "", res.error, disk,
+                  res.timed_out ? " (timeout)" : "", res.error.what[0] ? ": " : "", res.error.what, disk,
                   res.command, res.log);
       break;
     }

@@ -106,27 +106,29 @@ struct emit {
   const struct mv_mvt *const *t;
   size_t n;
   const struct mv_benchgen_opts *gen;
-  char *msg;
-  size_t size;
+  struct mv_error *err;
 };
 
 static int emit(FILE *fp, void *arg)
 {
   const struct emit *e = arg;
-  return e->n == 1 ? mv_benchgen_emit(e->t[0], e->gen, fp, e->msg, e->size)
-                   : mv_benchgen_emit_scaled(e->t, e->n, e->gen, fp, e->msg, e->size);
+  return e->n == 1 ? mv_benchgen_emit(e->t[0], e->gen, fp, e->err)
+                   : mv_benchgen_emit_scaled(e->t, e->n, e->gen, fp, e->err);
 }
 
 static int generate(const struct opts *o, const struct mv_mvt *const *t, size_t n)
 {
-  char msg[1024] = "";
+  struct mv_error err;
   struct stat st;
   if (o->out && !o->force && stat(o->out, &st) == 0)
     return mv_cli_error("benchgen", "%s exists; not overwriting it (--force to replace it)", o->out);
-  struct emit e = {t, n, &o->gen, msg, sizeof msg};
+  mv_error_clear(&err);
+  struct emit e = {t, n, &o->gen, &err};
   int rc = o->out ? mv_cli_write_file("benchgen", o->out, emit, &e) : emit(stdout, &e);
-  if (rc < 0)
-    return mv_cli_fail("benchgen", rc, "%s", *msg ? msg : mv_strerror(rc));
+  if (rc < 0) {
+    mv_error_ensure(&err, rc, NULL);
+    return mv_cli_fail_error("benchgen", &err);
+  }
   return rc ? rc : mv_cli_finish(MV_EXIT_OK);
 }
 

@@ -322,8 +322,11 @@ static int new_campaign(struct mv_campaign *c, struct check_opts *o)
   }
   if ((rc = store_options(c, o, expect)))
     return rc;
-  if (mv_campaign_create(c, o->out))
-    return mv_cli_error("check", "%s", c->error[0] ? c->error : "cannot create the campaign folder");
+  char text[MV_ERROR_TEXT_SIZE];
+  if ((rc = mv_campaign_create(c, o->out)))
+    return mv_cli_error("check", "%s",
+                        mv_error_text(&c->error, text, sizeof text)[0] ? text
+                        : "cannot create the campaign folder");
   if (mv_engine_facts(o->engine)->simulated && (rc = smpi_platform(c, o, hosts)))
     return rc;
   /* the plan file must carry the platform too: rewrite it with the final options */
@@ -374,9 +377,10 @@ static int run_campaign(struct mv_campaign *c)
     fprintf(stderr, "mpivet check: interrupted by signal %d\n", signo);
   char disk[4200];
   mv_cli_disk_note(c->dir, disk, sizeof disk);
+  char text[MV_ERROR_TEXT_SIZE];
   if (rc)
-    return mv_cli_fail("check", rc, "%s%s (resume with: mpivet check --resume %s)", c->error, disk,
-                       c->dir);
+    return mv_cli_fail("check", rc, "%s%s (resume with: mpivet check --resume %s)",
+                       mv_error_text(&c->error, text, sizeof text), disk, c->dir);
   return 0;
 }
 
@@ -464,8 +468,11 @@ static int resume(struct mv_campaign *c, const struct check_opts *o)
                         " %s cannot change them (start a new campaign with -o DIR)", o->resume, fixed);
   if (o->expect && (rc = check_expect(o->expect, expect, sizeof expect)))
     return rc;
+  char text[MV_ERROR_TEXT_SIZE];
   if (mv_campaign_resume(c, o->resume))
-    return mv_cli_error("check", "--resume: %s", c->error[0] ? c->error : "not a campaign folder");
+    return mv_cli_error("check", "--resume: %s",
+                        mv_error_text(&c->error, text, sizeof text)[0] ? text
+                        : "not a campaign folder");
   if (!o->expect)
     return 0;
   fprintf(stderr, "mpivet check: --expect: judging with %s instead of the recorded %s\n", expect,

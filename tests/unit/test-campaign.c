@@ -162,13 +162,11 @@ struct fake {
 };
 
 static int fake_launch(void *ctx, const struct mv_campaign *c, const struct mv_launch_item *it,
-                       struct mv_rowbuf *out, char *err, size_t errsize)
+                       struct mv_rowbuf *out, struct mv_error *err)
 {
   struct fake *f = ctx;
-  if (f->calls++ == f->fail_at) {
-    snprintf(err, errsize, "simulated crash");
-    return MV_EEXTERN;
-  }
+  if (f->calls++ == f->fail_at)
+    return mv_error_set(err, MV_EEXTERN, NULL, 0, 0, "simulated crash");
   for (size_t o = 0; o < c->plan.n_ops; o++)
     for (int r = 0; r < c->plan.reps; r++) {
       struct mv_row row;
@@ -211,7 +209,7 @@ static void run_campaign(const char *dir, int fail_at)
   int rc = mv_campaign_run(&c, fake_launch, &f, NULL, NULL);
   ASSERT_INT_EQ(rc, fail_at < 0 ? 0 : MV_EEXTERN);
   if (fail_at >= 0)
-    ASSERT_TRUE(strstr(c.error, "simulated crash") != NULL);
+    ASSERT_TRUE(strstr(c.error.what, "simulated crash") != NULL);
   ASSERT_INT_EQ(c.n_done, fail_at < 0 ? 12 : fail_at);
   mv_campaign_release(&c);
 }

@@ -210,7 +210,7 @@ static void test_end_to_end(void)
   char *buf = NULL;
   size_t len = 0;
   FILE *out = open_memstream(&buf, &len);
-  ASSERT_INT_EQ(mv_benchgen_emit(&t, &(struct mv_benchgen_opts){1, 1, NULL}, out, msg, sizeof msg), 0);
+  ASSERT_INT_EQ(mv_benchgen_emit(&t, &(struct mv_benchgen_opts){1, 1, NULL}, out, NULL), 0);
   fclose(out);
   ASSERT_TRUE(strstr(buf, "for (long i = 0; i < 1000L; i++)") != NULL);
   ASSERT_TRUE(strstr(buf, "MPI_Send(sbuf, elems(64, 1), MPI_BYTE, peer(0, 1), 5, comm[0]);") != NULL);
@@ -244,7 +244,7 @@ static void test_end_to_end(void)
   ASSERT_INT_EQ((int)c->comp[4].values, 0);            /* the loop item has no times */
   ASSERT_INT_EQ((int)c->dur[3].sum, 4 * 50 * 90);      /* 90 ns in each Barrier */
   out = open_memstream(&buf, &len);
-  ASSERT_INT_EQ(mv_benchgen_emit(&t, &(struct mv_benchgen_opts){1, 1, NULL}, out, msg, sizeof msg), 0);
+  ASSERT_INT_EQ(mv_benchgen_emit(&t, &(struct mv_benchgen_opts){1, 1, NULL}, out, NULL), 0);
   fclose(out);
   ASSERT_TRUE(strstr(buf, "static struct dist c0_d0 = {100, 1,") != NULL);
   ASSERT_TRUE(strstr(buf, "static struct dist c0_d2 = {3000, 1,") != NULL);
