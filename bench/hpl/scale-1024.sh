@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The 1024-rank HPL simulation of issue 19: the emulated HPL (build.sh with the calibration CAL) at
+# The 1024-rank HPL simulation of issue 19: the emulated HPL with contiguous panels
+# (hpl-smpi-contig of build.sh with the calibration CAL: HPL_NO_MPI_DATATYPE, see there) at
 # N (default 20000) on a 32 x 32 grid, NB 128, on a calibrated fat tree of 1024 hosts, with the
 # parameters of the thesis' Stampede run (table 1.1): binary-exchange swap, long-modified panel
 # broadcast, look-ahead depth 0. The ring broadcasts (1rM, 2rM) poll with MPI_Iprobe while a
@@ -34,7 +35,7 @@ sed -e "s/@N@/$n/; s/@NB@/$nb/; s/@P@/32/; s/@Q@/32/" \
 pss_peak() {  # the largest proportional set size (KiB) of smpimain while it runs
   local max=0 p v
   while sleep 2; do
-    p=$(pgrep -f "smpimain $out/hpl-smpi" | head -1) || { [ "$max" -gt 0 ] && break; continue; }
+    p=$(pgrep -f "smpimain $out/hpl-smpi-contig" | head -1) || { [ "$max" -gt 0 ] && break; continue; }
     v=$(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
     [ "${v:-0}" -gt "$max" ] && { max=$v; echo "$max" > pss.txt; }
   done
@@ -57,7 +58,7 @@ rt=(); [ "$(id -u)" = 0 ] && rt=(chrt -f 20)
 status=0
 ( [ ${#cg[@]} -eq 4 ] && echo "$BASHPID" > "${cg[0]}/cgroup.procs"
   LD_PRELOAD="$out/cpuclock.so" exec /usr/bin/time -v -o time.txt "${rt[@]}" "$mpivet" simulate --calibration "$cal" --platform fattree:1024 \
-    --np 1024 --workdir "$d/wd" --cfg smpi/simulate-computation:no "$out/hpl-smpi" > sim.txt ) || status=$?
+    --np 1024 --workdir "$d/wd" --cfg smpi/simulate-computation:no "$out/hpl-smpi-contig" > sim.txt ) || status=$?
 kill "$sampler" 2>/dev/null || true
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 grep -E '^hpl:|predicted' sim.txt || true
