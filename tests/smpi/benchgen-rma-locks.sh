@@ -19,6 +19,7 @@ cp "$MV_SRC/tests/smpi/benchgen/rma-mpich.mvt" "$WORK/tr/compressed.mvt"
 "$MPIVET" benchgen "$WORK/tr" -o "$WORK/bench.c" >"$WORK/gen.log" 2>&1 ||
   { fail "benchgen exit $?: $(cat "$WORK/gen.log")"; finish; }
 grep -q "lk_lock(2, 0, peer(0, 2), 1);" "$WORK/bench.c" || fail "the exclusive lock is not guarded"
+warnfree "$WORK/bench.c" || finish
 build_program smpi "$WORK/bench.c" "$WORK/bench" || finish
 NP=4 trace_run smpi "$WORK/re" -- "$WORK/bench" || finish
 grep -q "^elapsed [0-9.]* s" "$WORK/re.log" || fail "the benchmark did not finish under SMPI: $(grep -v '^\[0.000000\]' "$WORK/re.log" | head -5)"

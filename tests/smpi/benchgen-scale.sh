@@ -9,6 +9,7 @@
 # (master-worker) and traced counts that cannot tell two forms apart must be refused by name.
 set -u
 . "$MV_SRC/tests/mpi/trace-lib.bash"
+. "$MV_SRC/tests/smpi/benchgen-lib.bash"
 
 have_flavor smpi || finish
 "$MPIVET" platform cluster:64 -o "$WORK/cluster.xml" --hostfile "$WORK/hostfile" --np 64 ||
@@ -27,6 +28,7 @@ scaled() {
   done
   "$MPIVET" benchgen "${dirs[@]}" -o "$d.c" 2>"$d.gen.log" ||
     { fail "$name: benchgen exit $?: $(cat "$d.gen.log")"; return 1; }
+  warnfree "$d.c" || return 1
   build_program smpi "$d.c" "$d.bench" || return 1
   NP=$run trace_run smpi "$d.orig" -- "$@" || return 1
   NP=$run trace_run smpi "$d.re" -- "$d.bench" || return 1
