@@ -122,6 +122,10 @@ int mv__rc_input_build(struct mv__rc_input *in, struct mv__defs *d, const struct
   for (size_t i = 0; i < causes->csyncs.len; i++)
     if (((const struct mv__csync *)causes->csyncs.data)[i].loc >= d->nloc)
       return MV_EPARSE;
+  in->init_done = UINT64_MAX;
+  for (uint32_t l = 0; tl && l < in->nloc; l++)
+    if (tl[l].init_end > tl[l].first && tl[l].init_end < in->init_done)
+      in->init_done = tl[l].init_end;
   int err = index_waits(in);
   return err ? err : index_syncs(in, causes);
 }
@@ -163,7 +167,12 @@ uint64_t mv__rc_prev_sync(const struct mv__rc_input *in, uint32_t loc, uint32_t 
       return p->leave;
     }
   }
-  *done = in->tl ? in->tl[loc].first : 0;
+  const struct mv__tl *x = in->tl ? &in->tl[loc] : NULL;
+  if (x && x->init_end > x->first && x->init_end <= t) {   /* MPI_Init: could end at its earliest leave */
+    *done = in->init_done > x->first ? in->init_done : x->first;
+    return x->init_end;
+  }
+  *done = x ? x->first : 0;
   return *done;
 }
 

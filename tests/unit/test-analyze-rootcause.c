@@ -287,6 +287,33 @@ static void test_init_finalize(void)
   mv_analysis_free(a);
 }
 
+/* MPI_Init synchronizes everybody (Scalasca's INIT synchronization point): an interval with no
+ * earlier synchronization point starts at the earliest leave of MPI_Init, not at the location's
+ * first event, so the launch (rank 0 started first and sat in MPI_Init) is no delay. Rank 0:
+ * MPI_Init [0,500], work [500,600], MPI_Send to 1 [600,610]; rank 1: MPI_Init [300,500],
+ * MPI_Recv [500,610]: Late Sender 100. Both intervals from 500: rank 0's work 100 against nothing
+ * on rank 1, delay 100, all on work. From the first events instead, rank 0's MPI_Init 500 - 200
+ * = 300 was a delay too and took 75 of the 100 (LAMMPS: "0.128 s of waiting ... caused by
+ * MPI_Init on rank 0"). */
+static void test_init_sync(void)
+{
+  char dir[320];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 2, 0);
+  compute(s, 0, 0, 500, "MPI_Init");
+  compute(s, 1, 300, 500, "MPI_Init");
+  compute(s, 0, 500, 600, "work");
+  mv__synth_send(s, 0, 600, 610, 1, 0);
+  mv__synth_recv(s, 1, 500, 610, 0, 0);
+  struct mv_analysis *a = close_and_analyze(s, dir);
+  if (!a)
+    return;
+  EXPECT_TICKS(a,
+      {"late_sender", 1, NULL, 100}, {"delay_latesender", 0, "work", 100},
+      {"delay_latesender", 0, "MPI_Init", 0}, {"delay", -1, NULL, 100});
+  check_identity(a, "late_sender", NULL);
+  mv_analysis_free(a);
+}
+
 int main(void)
 {
   if (fixture_begin("rootcause", 'r'))
@@ -298,6 +325,7 @@ int main(void)
   RUN_TEST(test_completion_p2p);
   RUN_TEST(test_completion_barrier);
   RUN_TEST(test_init_finalize);
+  RUN_TEST(test_init_sync);
   fixture_end();
   return TEST_EXIT();
 }
