@@ -52,13 +52,13 @@ void mv__blame(struct mv__engine *e, int metric, struct mv__side w, int64_t amou
                          (uint32_t)metric, (uint32_t)interval};
 }
 
-void mv__csync(struct mv__engine *e, uint32_t loc, uint64_t enter, uint64_t leave, uint32_t comm)
+void mv__csync(struct mv__engine *e, uint32_t loc, uint64_t enter, uint64_t done, uint64_t leave, uint32_t comm)
 {
   struct mv__csync *x = e->causes ? mv__vec_push(&e->causes->csyncs) : NULL;
   if (e->causes && !x)
     e->err = MV_ENOMEM;
   if (x)
-    *x = (struct mv__csync){enter, leave, loc, comm};
+    *x = (struct mv__csync){enter, done, leave, loc, comm};
 }
 
 void mv__engine_causes(struct mv__engine *e, struct mv__causes *c)
@@ -297,7 +297,16 @@ static void coll_wait(struct mv__engine *e, const struct coll *c, int m, uint32_
   mv__blame(e, m, member(c, i), w, member(c, j), 0);
 }
 
-static void eval_mpi_coll(struct mv__engine *e, struct coll *c, uint32_t last, uint32_t first_other)
+/* When member i's call of collective c could have ended (struct mv__csync's done): the earliest
+ * leave min_l, not before the last entrant's enter max_e, at most its own leave. */
+static uint64_t coll_done(const struct coll *c, uint32_t i, uint64_t max_e, uint64_t min_l)
+{
+  uint64_t t = min_l > max_e ? min_l : max_e;
+  return t < c->leave[i] ? t : c->leave[i];
+}
+
+static void eval_mpi_coll(struct mv__engine *e, struct coll *c, uint32_t last, uint32_t first_other,
+                          uint64_t min_l)
 {
   uint64_t max_e = c->enter[last], min_other = first_other < c->n ? c->enter[first_other] : UINT64_MAX;
   for (uint32_t i = 0; i < c->n; i++) {
@@ -307,7 +316,7 @@ static void eval_mpi_coll(struct mv__engine *e, struct coll *c, uint32_t last, u
     if (c->op == OTF2_COLLECTIVE_OP_BARRIER || is_n_to_n(c->op)) {
       int m = c->op == OTF2_COLLECTIVE_OP_BARRIER ? MV__M_WBAR : MV__M_WNXN;
       coll_wait(e, c, m, i, last, clamp((int64_t)(max_e - c->enter[i]), c, i));
-      mv__csync(e, l, c->enter[i], c->leave[i], c->id);
+      mv__csync(e, l, c->enter[i], coll_done(c, i, max_e, min_l), c->leave[i], c->id);
     } else if (is_one_to_n(c->op) && c->root != MV__NONE && i != c->root) {
       coll_wait(e, c, MV__M_LBC, i, c->root, clamp((int64_t)c->enter[c->root] - (int64_t)c->enter[i], c, i));
     } else if (is_n_to_one(c->op) && i == c->root && c->n > 1) {
@@ -328,7 +337,7 @@ static void eval_win_coll(struct mv__engine *e, struct coll *c, uint32_t seq, ui
     int64_t w = m != MV__M_NONE && max_e <= min_l ? clamp((int64_t)(max_e - c->enter[i]), c, i) : 0;
     if (m != MV__M_NONE) {
       mv__blame(e, m, member(c, i), w, member(c, last), 0);
-      mv__csync(e, l, c->enter[i], c->leave[i], e->d->win_comm[c->id]);
+      mv__csync(e, l, c->enter[i], coll_done(c, i, max_e, min_l), c->leave[i], e->d->win_comm[c->id]);
     }
     if (m == MV__M_WFENCE)
       mv__rma_fence_done(e, c->id, seq, l, c->n, c->enter[i], (uint64_t)w, c->cps[i]);
@@ -410,7 +419,7 @@ static int collective(struct mv__engine *e, const struct mv__rec *x, int kind)
   if (kind)
     eval_win_coll(e, c, (uint32_t)seq, last, min_l);
   else
-    eval_mpi_coll(e, c, last, first_other);
+    eval_mpi_coll(e, c, last, first_other, min_l);
   coll_free(c);
   mv__map_del(&e->insts, key, seq);
   return e->err;

@@ -56,7 +56,7 @@ void mv__credit(struct mv__engine *e, int metric, uint32_t loc, uint32_t cp, int
 /* Record that w waited `amount` for d (metric: the wait-state pattern; interval: contention). */
 void mv__blame(struct mv__engine *e, int metric, struct mv__side w, int64_t amount, struct mv__side d,
                int interval);
-void mv__csync(struct mv__engine *e, uint32_t loc, uint64_t enter, uint64_t leave, uint32_t comm);
+void mv__csync(struct mv__engine *e, uint32_t loc, uint64_t enter, uint64_t done, uint64_t leave, uint32_t comm);
 /* Keys of map m whose location (k1, or the high half of k2) is read by this process. */
 uint64_t mv__local_keys(const struct mv__engine *e, const struct mv__map *m, int in_k2);
 

@@ -276,9 +276,11 @@ struct mv__wait {
   uint32_t metric, interval;
 };
 /* A member's call of a synchronizing collective (barrier, N x N, window collectives): a
- * synchronization point with every member of communicator comm. */
+ * synchronization point with every member of communicator comm. done: when the collective could
+ * end (its earliest leave, not before the last entrant's enter), at most this call's leave; the
+ * rest of the call is completion time (Scalasca's), part of the next synchronization interval. */
 struct mv__csync {
-  uint64_t enter, leave;
+  uint64_t enter, done, leave;
   uint32_t loc, comm;
 };
 /* A matched point-to-point message: the send call's enter on `from`, the receive call's leave on
@@ -336,8 +338,9 @@ struct mv__engine_coll;
 struct mv__engine_rma;
 struct mv__engine_lock;
 
-/* Algorithm 1 of the thesis: time of [enter, leave) not covered by the dependency intervals
- * (sorted by enter). */
+/* Algorithm 1 of the thesis (no-overlap heuristic, the lower bound of Wait for Progress): the
+ * time of [enter, leave) before the last dependency's enter that no dependency interval (sorted
+ * by enter) covers; never more than the last-call bound, E(last dependency) - enter. */
 uint64_t mv__no_overlap(uint64_t enter, uint64_t leave, const uint64_t *dep_enter,
                         const uint64_t *dep_leave, size_t n);
 

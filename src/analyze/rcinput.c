@@ -73,6 +73,14 @@ static int index_waits(struct mv__rc_input *in)
   return 0;
 }
 
+/* When a call [enter, leave] synchronizing with a partner that left at pl could end: the earlier
+ * leave, within the call (Scalasca's completion time is leave minus this). */
+static uint64_t pair_done(uint64_t enter, uint64_t leave, uint64_t pl)
+{
+  uint64_t t = pl < leave ? pl : leave;
+  return t > enter ? t : enter;
+}
+
 static int index_syncs(struct mv__rc_input *in, const struct mv__causes *causes)
 {
   size_t nl = in->nloc, ncs = causes->csyncs.len, n = 2 * in->nw + ncs;
@@ -89,11 +97,14 @@ static int index_syncs(struct mv__rc_input *in, const struct mv__causes *causes)
     in->sp_off[l + 2] += in->sp_off[l + 1];
   for (size_t i = 0; i < in->nw; i++) {
     const struct mv__wait *w = &in->w[i];
-    in->sp[in->sp_off[w->wloc + 1]++] = (struct mv__sp){w->wenter, w->wleave, w->dloc, 0};
-    in->sp[in->sp_off[w->dloc + 1]++] = (struct mv__sp){w->denter, w->dleave, w->wloc, 0};
+    in->sp[in->sp_off[w->wloc + 1]++] =
+        (struct mv__sp){w->wenter, pair_done(w->wenter, w->wleave, w->dleave), w->wleave, w->dloc, 0};
+    in->sp[in->sp_off[w->dloc + 1]++] =
+        (struct mv__sp){w->denter, pair_done(w->denter, w->dleave, w->wleave), w->dleave, w->wloc, 0};
   }
   for (size_t i = 0; i < ncs; i++)
-    in->sp[in->sp_off[cs[i].loc + 1]++] = (struct mv__sp){cs[i].enter, cs[i].leave, MV__NONE, cs[i].comm};
+    in->sp[in->sp_off[cs[i].loc + 1]++] =
+        (struct mv__sp){cs[i].enter, cs[i].done, cs[i].leave, MV__NONE, cs[i].comm};
   for (size_t l = 0; l < nl; l++)
     qsort(in->sp + in->sp_off[l], in->sp_off[l + 1] - in->sp_off[l], sizeof *in->sp, by_leave);
   return 0;
@@ -111,6 +122,10 @@ int mv__rc_input_build(struct mv__rc_input *in, struct mv__defs *d, const struct
   for (size_t i = 0; i < causes->csyncs.len; i++)
     if (((const struct mv__csync *)causes->csyncs.data)[i].loc >= d->nloc)
       return MV_EPARSE;
+  in->init_done = UINT64_MAX;
+  for (uint32_t l = 0; tl && l < in->nloc; l++)
+    if (tl[l].init_end > tl[l].first && tl[l].init_end < in->init_done)
+      in->init_done = tl[l].init_end;
   int err = index_waits(in);
   return err ? err : index_syncs(in, causes);
 }
@@ -132,7 +147,8 @@ static int in_comm(struct mv__defs *d, uint32_t comm, uint32_t loc, uint32_t sel
   return 0;
 }
 
-uint64_t mv__rc_prev_sync(const struct mv__rc_input *in, uint32_t loc, uint32_t other, uint64_t t, uint64_t tl)
+uint64_t mv__rc_prev_sync(const struct mv__rc_input *in, uint32_t loc, uint32_t other, uint64_t t, uint64_t tl,
+                          uint64_t *done)
 {
   size_t lo = in->sp_off[loc], hi = in->sp_off[loc + 1];
   while (lo < hi) {   /* first point with leave > t */
@@ -146,10 +162,18 @@ uint64_t mv__rc_prev_sync(const struct mv__rc_input *in, uint32_t loc, uint32_t 
     const struct mv__sp *p = &in->sp[k];
     if (p->enter == t && p->leave == tl)
       continue;   /* the synchronizing call itself (it may take no time: SMPI's last entrant) */
-    if (p->partner == other || (p->partner == MV__NONE && in_comm(in->d, p->comm, other, loc)))
+    if (p->partner == other || (p->partner == MV__NONE && in_comm(in->d, p->comm, other, loc))) {
+      *done = p->done;
       return p->leave;
+    }
   }
-  return in->tl ? in->tl[loc].first : 0;
+  const struct mv__tl *x = in->tl ? &in->tl[loc] : NULL;
+  if (x && x->init_end > x->first && x->init_end <= t) {   /* MPI_Init: could end at its earliest leave */
+    *done = in->init_done > x->first ? in->init_done : x->first;
+    return x->init_end;
+  }
+  *done = x ? x->first : 0;
+  return *done;
 }
 
 size_t mv__rc_waits_from(const struct mv__rc_input *in, uint32_t loc, uint64_t from)

@@ -217,6 +217,8 @@ int mv_analysis_write_json(const struct mv_analysis *a, FILE *fp)
     mv_json_kv_int(&j, "unmatched_records", (long long)a->unmatched);
     /* the waiting time the delay costs explain (s): "delay" adds up to it */
     mv_json_kv_number(&j, "explained_waiting_time", a->explained / (double)a->resolution);
+    /* the rest of the waiting time (s): no delay explains it (mv__unexplained) */
+    mv_json_kv_number(&j, "unexplained_waiting_time", mv__unexplained(&v) / (double)a->resolution);
     json_metrics(&j, &v);
     json_callpaths(&j, &v);
     err = json_values(&j, &v);

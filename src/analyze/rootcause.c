@@ -190,19 +190,23 @@ static void classify(struct rc *c, const struct mv__wait *w, size_t i, double in
 
 /* The two synchronization intervals of wait w: on the waiter up to its waiting call, on the
  * delayer up to its synchronizing call (contention: up to the end of the release), both from
- * their previous synchronization point with each other. */
-static void intervals(struct rc *c, const struct mv__wait *w, uint64_t iv[4])
+ * their previous synchronization point with each other. iv: [from, to) for the waits inside
+ * (from the previous point's leave: its own waits are not the interval's) on the waiter, then
+ * the delayer; ts: where the time per call path starts on each (the previous point's completion
+ * time included, as Scalasca's GetSynchpointTimes: a rank that stayed in that call after its
+ * partner could leave was late by that much). */
+static void intervals(struct rc *c, const struct mv__wait *w, uint64_t iv[4], uint64_t ts[2])
 {
   const struct mv__rc_input *in = c->in;
-  iv[0] = mv__rc_prev_sync(in, w->wloc, w->dloc, w->wenter, w->wleave);
+  iv[0] = mv__rc_prev_sync(in, w->wloc, w->dloc, w->wenter, w->wleave, &ts[0]);
   iv[1] = w->wenter;
-  iv[2] = w->interval ? mv__rc_prev_sync(in, w->dloc, w->wloc, w->wenter, w->wenter)
-                      : mv__rc_prev_sync(in, w->dloc, w->wloc, w->denter, w->dleave);
+  iv[2] = w->interval ? mv__rc_prev_sync(in, w->dloc, w->wloc, w->wenter, w->wenter, &ts[1])
+                      : mv__rc_prev_sync(in, w->dloc, w->wloc, w->denter, w->dleave, &ts[1]);
   iv[3] = w->interval ? w->dleave : w->denter;
-  if (iv[2] > iv[3])
-    iv[2] = iv[3];
-  if (iv[0] > iv[1])
-    iv[0] = iv[1];
+  for (int k = 0; k < 2; k++) {
+    iv[2 * k] = iv[2 * k] < iv[2 * k + 1] ? iv[2 * k] : iv[2 * k + 1];
+    ts[k] = ts[k] < iv[2 * k] ? ts[k] : iv[2 * k];
+  }
 }
 
 /* Synchronization-based wait (Böhme et al., eq. 4.9-4.13): delay d = delayer's waiting-time-
@@ -281,11 +285,11 @@ static void contention_wait(struct rc *c, size_t i, const uint64_t iv[4], double
 static void one_wait(struct rc *c, size_t i)
 {
   const struct mv__wait *w = &c->in->w[i];
-  uint64_t iv[4];
-  intervals(c, w, iv);
+  uint64_t iv[4], ts[2];
+  intervals(c, w, iv, ts);
   struct acc aw = {c, c->tw}, ad = {c, c->td};
-  mv__rc_times(c->in, w->wloc, iv[0], iv[1], add_time, &aw);
-  mv__rc_times(c->in, w->dloc, iv[2], iv[3], add_time, &ad);
+  mv__rc_times(c->in, w->wloc, ts[0], iv[1], add_time, &aw);
+  mv__rc_times(c->in, w->dloc, ts[1], iv[3], add_time, &ad);
   each_wait(c, w->wloc, iv[0], iv[1], i, subtract_wait, c->tw);
   double wsum = each_wait(c, w->dloc, iv[2], iv[3], i, subtract_wait, c->td);
   if (w->interval)

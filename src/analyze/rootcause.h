@@ -6,7 +6,7 @@
 #include "internal.h"
 
 struct mv__sp {            /* a synchronization point of a location */
-  uint64_t enter, leave;
+  uint64_t enter, done, leave;   /* done: when the partner(s) could leave (struct mv__csync) */
   uint32_t partner;        /* the other location, MV__NONE: every member of comm */
   uint32_t comm;
 };
@@ -20,13 +20,18 @@ struct mv__rc_input {
   size_t *wl, *wl_off;     /* per waiting location (CSR): wait indices by enter */
   struct mv__sp *sp;
   size_t *sp_off;          /* per location (CSR): synchronization points by leave */
+  uint64_t init_done;      /* the earliest leave of MPI_Init (UINT64_MAX: none) */
 };
 int mv__rc_input_build(struct mv__rc_input *in, struct mv__defs *d, const struct mv__tl *tl,
                        const struct mv__causes *causes);
 void mv__rc_input_release(struct mv__rc_input *in);
 /* Leave of loc's last synchronization point with `other` that ended by t, other than the call
- * [t, tl] itself (the location's first event if none). */
-uint64_t mv__rc_prev_sync(const struct mv__rc_input *in, uint32_t loc, uint32_t other, uint64_t t, uint64_t tl);
+ * [t, tl] itself (if none: MPI_Init, a synchronization point of all as Scalasca's INIT, else the
+ * location's first event); *done: where the synchronization interval
+ * that follows it starts, the point's completion time included (Scalasca's GetSynchpointTimes:
+ * the time loc stayed in that call after its partner could leave is in the next interval). */
+uint64_t mv__rc_prev_sync(const struct mv__rc_input *in, uint32_t loc, uint32_t other, uint64_t t, uint64_t tl,
+                          uint64_t *done);
 /* First index k in wl[wl_off[loc]..] of a wait that began at `from` or later. */
 size_t mv__rc_waits_from(const struct mv__rc_input *in, uint32_t loc, uint64_t from);
 /* Time of loc in [a, b] per call path: fn(arg, cp, ticks). */

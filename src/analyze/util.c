@@ -244,7 +244,7 @@ uint64_t mv__no_overlap(uint64_t enter, uint64_t leave, const uint64_t *dep_ente
     if (ref < dep_leave[i])
       ref = dep_leave[i];
   }
-  if (ref < leave)
-    w += leave - ref;   /* tail after the last dependency: still not progressing */
+  /* No tail: after the last dependency's progress the call is not waiting for progress (it
+   * would make this lower bound exceed the last-call upper bound, E(last) - enter). */
   return w;
 }

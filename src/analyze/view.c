@@ -44,6 +44,13 @@ static int by_path(const void *x, const void *y)
   return strcmp(sort_view->path[*(const uint32_t *)x], sort_view->path[*(const uint32_t *)y]);
 }
 
+double mv__unexplained(const struct mv__view *v)
+{
+  double waiting = mv__xsum_value(v->total[MV__M_WDIR]) + mv__xsum_value(v->total[MV__M_WIND]);
+  double u = waiting - v->a->explained;
+  return u > 0 ? u : 0;
+}
+
 double mv__to_unit(const struct mv_analysis *a, int m, double v)
 {
   return strcmp(mv__metric_table[m].unit, "sec") ? v : v / (double)a->resolution;

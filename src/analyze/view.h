@@ -22,6 +22,10 @@ const char *mv__region_name(const struct mv_analysis *a, uint32_t cp);
 /* "  none" for an empty list, saying so when the trace was incomplete. */
 void mv__print_none(const struct mv_analysis *a, FILE *fp);
 double mv__to_unit(const struct mv_analysis *a, int m, double v);
+/* Waiting time (ticks) that no delay explains: all wait states (direct plus indirect) minus the
+ * explained share; point-to-point waits longer than their delay, and waits whose intervals show
+ * neither a delay nor a wait. */
+double mv__unexplained(const struct mv__view *v);
 
 /* Values below metric `root` summed per (location, call path), largest first. */
 struct mv__cause {

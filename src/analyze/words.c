@@ -78,8 +78,12 @@ static void root_causes(const struct mv__view *v, FILE *fp, int top, struct who 
   double res = (double)a->resolution;
   fprintf(fp, "\nroot causes (delay costs: the waiting time each delay caused, directly and through "
               "the waits it propagated):\n");
-  fprintf(fp, "  delay costs %.6g s explain %.6g s of waiting time\n",
-          mv__xsum_value(v->total[MV__M_DELAY]) / res, a->explained / res);
+  double un = mv__unexplained(v);
+  fprintf(fp, "  delay costs %.6g s explain %.6g s of waiting time\n", mv__xsum_value(v->total[MV__M_DELAY]) / res,
+          a->explained / res);
+  fprintf(fp, "  unexplained: %.6g s of waiting time (%.3g %%) has no delay that caused it (a point-to-point "
+              "wait longer than its delay, or no delay and no wait in its synchronization interval)\n",
+          un / res, un + a->explained > 0 ? 100 * un / (un + a->explained) : 0);
   if (!n)
     mv__print_none(a, fp);
   for (size_t i = 0; i < n && (int)i < top; i++) {

@@ -106,15 +106,12 @@ oracle_lock_chain() {
     }
     # blocked until f but ended up to 5 ms before it (a clock error): the grant call, moved to f
     function blocked(o, i, f) { return cL[o, i] < f && f - cL[o, i] <= 5e6 && f - cL[o, i] < cL[o, i] - cE[o, i] }
-    function wfp(o, i, ready,   j, E, L, w, ref) {
+    function wfp(o, i, ready,   j, E, L, w) {
       if (o == T) return 0
       for (j = 0; j < np && pL[j] < ready; j++) ;
       E = cE[o, i]; L = cL[o, i]
       if (j == np || pE[j] <= ready || pE[j] >= L) return 0
-      w = 0; ref = E
-      if (ref < pE[j]) w += (pE[j] < L ? pE[j] : L) - ref
-      if (ref < pL[j]) ref = pL[j]
-      if (ref < L) w += L - ref
+      w = E < pE[j] ? pE[j] - E : 0   # algorithm 1, one dependency: up to the progress call, no tail
       WFP[o] += w; return 1
     }
     END {

@@ -160,6 +160,68 @@ static void test_instant_last_entrant(void)
   mv_analysis_free(a);
 }
 
+/* Completion time (Scalasca's GetSynchpointTimes): a rank that stays in a synchronizing call after
+ * its partner could leave (descheduled, on LAMMPS' 2 shared cores) is late by that much, and the
+ * next synchronization interval starts where the partner left, not at its own leave. Rank 0:
+ * work [0,100], MPI_Send to 1 [100,110], work [110,210], MPI_Recv from 1 [210,410]; rank 1:
+ * MPI_Recv from 0 [0,300] (waits 100 for the send, stays 190 after the sender left at 110), work
+ * [300,400], MPI_Send to 0 [400,410]. Rank 0 waits 400 - 210 = 190.
+ * Rank 0's wait first (end 400): both intervals start at 110 (min of the two leaves of the first
+ * message); rank 1 has MPI_Recv 190 (110 to 300) and work 100, rank 0 work 100: delay MPI_Recv
+ * 190, scale 1 / 190: 190 on rank 1's MPI_Recv. Rank 1's wait (end 100): rank 0's work 100 from
+ * the start against nothing on rank 1: 100. Identity: 190 + 100 = 290 = all waiting. From rank 1's
+ * leave (300) instead, the intervals had work 100 each: no delay, 190 unexplained (mpivet 0.24). */
+static void test_completion_p2p(void)
+{
+  char dir[320];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 2, 0);
+  compute(s, 0, 0, 100, "work");
+  mv__synth_send(s, 0, 100, 110, 1, 0);
+  compute(s, 0, 110, 210, "work");
+  mv__synth_recv(s, 0, 210, 410, 1, 0);
+  mv__synth_recv(s, 1, 0, 300, 0, 0);
+  compute(s, 1, 300, 400, "work");
+  mv__synth_send(s, 1, 400, 410, 0, 0);
+  struct mv_analysis *a = close_and_analyze(s, dir);
+  if (!a)
+    return;
+  EXPECT_TICKS(a,
+      {"late_sender", 0, NULL, 190}, {"late_sender", 1, NULL, 100},
+      {"delay_latesender", 1, "MPI_Recv", 190}, {"delay_latesender", 0, "work", 100},
+      {"delay_latesender", -1, NULL, 290}, {"delay_latesender_longterm", -1, NULL, 0});
+  check_identity(a, "late_sender", NULL);
+  mv_analysis_free(a);
+}
+
+/* The same for a collective: it could end at its earliest leave, not before the last entrant.
+ * Ranks 0 and 1 work [0,100], rank 2 [0,200]; barrier 1: ranks 0 and 1 enter at 100, rank 2 at
+ * 200; ranks 1 and 2 leave at 210, rank 0 at 400 (completion 190). Then work 100 each: rank 0
+ * [400,500], ranks 1-2 [210,310]; barrier 2: rank 0 [500,510], ranks 1-2 [310,510] (wait 190
+ * each). Barrier 1 could end at 210 for all. Barrier 2's waits (end 500): rank 0's interval from
+ * 210 has MPI_Barrier 190 and work 100, each waiter's work 100: delay 190 on MPI_Barrier, scale
+ * 1 / 190: 190 + 190. Barrier 1's waits (end 200): rank 2's work 200 against 100: delay 100,
+ * 100 + 100. delay_barrier 580 = the waiting 100 + 100 + 190 + 190. */
+static void test_completion_barrier(void)
+{
+  char dir[320];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 3, 0);
+  for (int r = 0; r < 3; r++) {
+    compute(s, r, 0, r == 2 ? 200 : 100, "work");
+    mv__synth_coll(s, r, r == 2 ? 200 : 100, r ? 210 : 400, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, -1);
+    compute(s, r, r ? 210 : 400, r ? 310 : 500, "work");
+    mv__synth_coll(s, r, r ? 310 : 500, 510, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, -1);
+  }
+  struct mv_analysis *a = close_and_analyze(s, dir);
+  if (!a)
+    return;
+  EXPECT_TICKS(a,
+      {"wait_barrier", 0, NULL, 100}, {"wait_barrier", 1, NULL, 290}, {"wait_barrier", 2, NULL, 190},
+      {"delay_barrier", 0, "MPI_Barrier", 380}, {"delay_barrier", 2, "work", 200},
+      {"delay_barrier", -1, NULL, 580}, {"delay_barrier_longterm", -1, NULL, 0});
+  check_identity(a, "wait_barrier", NULL);
+  mv_analysis_free(a);
+}
+
 /* mpivet's own traces hold only MPI calls: the gaps between them are computation, named after
  * the next call (site 0x10 here); Time is first to last event. Rank 0 computes [0,500) before
  * its send, rank 1 [0,100) before its receive: Late Sender 400 caused by rank 0's computation
@@ -225,6 +287,33 @@ static void test_init_finalize(void)
   mv_analysis_free(a);
 }
 
+/* MPI_Init synchronizes everybody (Scalasca's INIT synchronization point): an interval with no
+ * earlier synchronization point starts at the earliest leave of MPI_Init, not at the location's
+ * first event, so the launch (rank 0 started first and sat in MPI_Init) is no delay. Rank 0:
+ * MPI_Init [0,500], work [500,600], MPI_Send to 1 [600,610]; rank 1: MPI_Init [300,500],
+ * MPI_Recv [500,610]: Late Sender 100. Both intervals from 500: rank 0's work 100 against nothing
+ * on rank 1, delay 100, all on work. From the first events instead, rank 0's MPI_Init 500 - 200
+ * = 300 was a delay too and took 75 of the 100 (LAMMPS: "0.128 s of waiting ... caused by
+ * MPI_Init on rank 0"). */
+static void test_init_sync(void)
+{
+  char dir[320];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 2, 0);
+  compute(s, 0, 0, 500, "MPI_Init");
+  compute(s, 1, 300, 500, "MPI_Init");
+  compute(s, 0, 500, 600, "work");
+  mv__synth_send(s, 0, 600, 610, 1, 0);
+  mv__synth_recv(s, 1, 500, 610, 0, 0);
+  struct mv_analysis *a = close_and_analyze(s, dir);
+  if (!a)
+    return;
+  EXPECT_TICKS(a,
+      {"late_sender", 1, NULL, 100}, {"delay_latesender", 0, "work", 100},
+      {"delay_latesender", 0, "MPI_Init", 0}, {"delay", -1, NULL, 100});
+  check_identity(a, "late_sender", NULL);
+  mv_analysis_free(a);
+}
+
 int main(void)
 {
   if (fixture_begin("rootcause", 'r'))
@@ -233,7 +322,10 @@ int main(void)
   RUN_TEST(test_collectives);
   RUN_TEST(test_computation_paths);
   RUN_TEST(test_instant_last_entrant);
+  RUN_TEST(test_completion_p2p);
+  RUN_TEST(test_completion_barrier);
   RUN_TEST(test_init_finalize);
+  RUN_TEST(test_init_sync);
   fixture_end();
   return TEST_EXIT();
 }
