@@ -2,7 +2,7 @@
 # Run the modeler accuracy benchmark of a built tree (target model-accuracy, built by `make`),
 # time `mpivet model` on 1000 kernels in one results.csv, and write the figures to
 # docs/model-accuracy.txt. Usage: bench/model_accuracy/run.sh [BUILD_DIR] [SETS]
-# (defaults: build, 3). The issue's figures are seed 1; seeds 1-5 (10 sets each) show spread,
+# (defaults: build, 3). The issue's figures are seed 1; seeds 1-10 (10 sets each) show spread,
 # with uniform and log-normal (skewed) noise.
 set -eu
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -17,9 +17,9 @@ trap 'rm -rf "$tmp"' EXIT
 "$acc" --csv "$tmp/k1000.csv"
 {
   "$acc" "$sets" 1
-  echo "seeds 1-5, 10 coefficient sets each, robust median (default): exact-term recovery"
+  echo "seeds 1-10, 10 coefficient sets each, robust median (default): exact-term recovery"
   echo "  (uniform: +-J; log-normal: sigma = J)          J =    1%     5%    10%    20%"
-  for seed in 1 2 3 4 5; do
+  for seed in 1 2 3 4 5 6 7 8 9 10; do
     "$acc" 10 "$seed" --default-only | grep 'robust, median' |
       awk -v s="$seed" 'BEGIN { split("uniform,5 points p = 4..64 ;uniform,9 points p = 2..512;log-normal,5 points p = 4..64 ;log-normal,9 points p = 2..512", l, ";") }
         { split(l[NR], f, ","); printf "  seed %s, %-10s %s  %6s %6s %6s %6s\n", s, f[1], f[2], $4, $5, $6, $7 }'

@@ -28,11 +28,16 @@ int mv__prep_init(struct mv__prep *p, const size_t *nvalues, const double *const
                   size_t n, const struct mv_fit_options *o);
 void mv__prep_release(struct mv__prep *p);
 
+/* A fit's residual (rss over rdf degrees of freedom) shows significant lack of fit at level alpha
+ * against the pure error (F test); without a pure error any nonzero residual does (1). */
+int mv__lack_of_fit(const struct mv__prep *p, double rss, double rdf, double alpha);
+
 /* Variance of one weighted residual for tests and Occam prices: the pure error pooled with a
- * fit's residual (rss over rdf degrees of freedom), but never less than that residual variance
- * alone, since repetitions of one launch understate the noise when launches differ. *df gets
- * the degrees of freedom of the estimate used. */
-double mv__noise_var(const struct mv__prep *p, double rss, double rdf, double *df);
+ * fit's residual (rss over rdf degrees of freedom), but the residual variance alone when that
+ * is larger and shows lack of fit at level alpha (repetitions of one launch understate the
+ * noise when launches differ); alpha >= 1: whenever it is larger. *df gets the degrees of
+ * freedom of the estimate used. */
+double mv__noise_var(const struct mv__prep *p, double rss, double rdf, double alpha, double *df);
 
 /* Best weighted RSS per level (level l = l terms plus the constant); NAN when a level has no
  * admissible hypothesis. cv[l] is its leave-one-out weighted error (NAN = unknown). Returns the

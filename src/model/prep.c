@@ -142,11 +142,20 @@ void mv__prep_release(struct mv__prep *p)
   p->y = p->ys = p->sw = NULL;
 }
 
-double mv__noise_var(const struct mv__prep *p, double rss, double rdf, double *df)
+int mv__lack_of_fit(const struct mv__prep *p, double rss, double rdf, double alpha)
+{
+  if (!(rdf >= 1.0) || isnan(rss) || rss <= 1e-20 * (double)p->n)
+    return 0;
+  if (p->pe_df < 1.0 || !(p->pe_var > 0.0))
+    return 1;
+  return rss / rdf / p->pe_var > mv_stats_f_quantile(1.0 - alpha, rdf, p->pe_df);
+}
+
+double mv__noise_var(const struct mv__prep *p, double rss, double rdf, double alpha, double *df)
 {
   *df = rdf + p->pe_df;
   double s2 = *df > 0.0 ? (rss + p->pe_df * p->pe_var) / *df : NAN;
-  if (rdf >= 1.0 && rss / rdf > s2) {
+  if (rdf >= 1.0 && rss / rdf > s2 && (alpha >= 1.0 || mv__lack_of_fit(p, rss, rdf, alpha))) {
     s2 = rss / rdf;
     *df = rdf;
   }
@@ -193,7 +202,7 @@ int mv__choose_level(const struct mv__prep *p, const double *rss, const double *
       cur = l;
       continue;
     }
-    double df, s2 = mv__noise_var(p, rss[l], (double)p->n - (double)(l + 1), &df);
+    double df, s2 = mv__noise_var(p, rss[l], (double)p->n - (double)(l + 1), alpha, &df);
     if (df < 1.0)
       break;
     double f = (rss[cur] - rss[l]) / (double)(l - cur) / s2;
