@@ -16,7 +16,8 @@
   XX(EXTERN,  "an external program failed")                     \
   XX(NUMERIC, "numerical failure (singular or too few points)") \
   XX(EOF_,    "unexpected end of input")                        \
-  XX(BUSY,    "in use by another mpivet process")
+  XX(BUSY,    "in use by another mpivet process")              \
+  XX(EXIST,   "already exists")
 
 typedef enum {
   MV_OK = 0,

@@ -34,6 +34,8 @@ void mv_extrap_release(struct mv_extrap *x);
  * first word that is not blank or a # comment: "{" or an Extra-P keyword. 0 when unreadable
  * and for anything but a regular file (a pipe is read once, by the reader: results.csv). */
 int mv_extrap_sniff(const char *path);
+/* The same for text read whole (a pipe read once): 1 when it is Extra-P input. */
+int mv_extrap_sniff_text(const char *text, size_t len);
 /* Parse a file (text, JSON or JSON Lines as Extra-P 4.x reads them); on error e (if non-NULL)
  * gets where "file:line:column" and what "expected ...". */
 int mv_extrap_read(struct mv_extrap *x, const char *path, struct mv_error *e);

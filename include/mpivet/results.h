@@ -55,7 +55,7 @@ void mv_results_reader_close(struct mv_results_reader *r);
 struct mv_results_writer;
 
 /* MV_RESULTS_APPEND: append to an existing file (header written only if the file is empty);
- * each row is flushed with mv_results_writer_flush. MV_RESULTS_ATOMIC: write to path.tmp.PID
+ * each row is flushed with mv_results_writer_flush. MV_RESULTS_ATOMIC: write to path.tmp.PID.N
  * and rename onto path in mv_results_writer_close(); on error nothing replaces path. */
 enum mv_results_mode { MV_RESULTS_APPEND = 1, MV_RESULTS_ATOMIC = 2 };
 

@@ -2,7 +2,6 @@
  * fit the network and the kernels, write the calibration folder (calibration.json last, so that an
  * interrupted calibration leaves a folder that mv_calib_folder_load refuses), then re-run the
  * calibration program under SMPI with the result and compare, operation by operation. */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <time.h>
 
 #include "mpivet/calib.h"
+#include "mpivet/dirlock.h"
 #include "mpivet/error.h"
 #include "mpivet/launch.h"
 #include "mpivet/paths.h"
@@ -26,23 +26,26 @@ static double now(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The folder must not exist (created) or be empty: a calibration never overwrites anything. */
+/* The folder must not exist (created) or be empty: a calibration never overwrites anything. It
+ * is locked first (util/dirlock.c), so that of two calibrations into one new folder the second
+ * is refused rather than both writing into it. */
 static int make_dir(const char *dir, struct mv_error *e)
 {
-  if (mkdir(dir, 0755) == 0)
-    return 0;
-  if (errno != EEXIST)
+  if (mkdir(dir, 0755) != 0 && errno != EEXIST)
     return FAIL(MV_EIO, "%s: cannot create: %s", dir, strerror(errno));
-  DIR *d = opendir(dir);
-  if (!d)
-    return FAIL(MV_EIO, "%s: exists and is not a readable folder", dir);
-  struct dirent *ent;
-  int empty = 1;
-  while ((ent = readdir(d)) != NULL)
-    if (strcmp(ent->d_name, ".") && strcmp(ent->d_name, ".."))
-      empty = 0;
-  closedir(d);
-  return empty ? 0 : FAIL(MV_EINVAL, "%s: exists and is not empty (calibrate into a new folder)", dir);
+  struct stat st;
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    return FAIL(MV_EIO, "%s: exists and is not a folder", dir);
+  int rc = mv_dir_lock(dir);
+  if (rc == MV_EBUSY)
+    return FAIL(rc, "%s: in use by another mpivet process", dir);
+  if (rc < 0)
+    return FAIL(MV_EIO, "%s: cannot create its lock file: %s", dir, strerror(errno));
+  char first[256];
+  if (!mv_dir_is_empty(dir, first, sizeof first))
+    return FAIL(MV_EINVAL, "%s: exists and is not empty (holds %s): calibrate into a new folder",
+                dir, first);
+  return 0;
 }
 
 static int measure(const struct mv_calibrate_spec *s, const char *csv, const char *program,

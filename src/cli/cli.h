@@ -55,6 +55,10 @@ const char *mv_cli_reason(int err);
 /* Write path whole through fn (util/atomic.c). 0; the exit code after the message above for an
  * open, write or commit failure; fn's own other error value (negative) for the caller to name. */
 int mv_cli_write_file(const char *cmd, const char *path, int (*fn)(FILE *fp, void *arg), void *arg);
+/* The same into a new file that never replaces one, not even one another process creates while
+ * this one writes: "PATH exists; not overwriting it (HINT)" and the usage exit code then. */
+int mv_cli_write_new_file(const char *cmd, const char *path, const char *hint,
+                          int (*fn)(FILE *fp, void *arg), void *arg);
 /* " (no space left on the device holding DIR)" or " (DIR is on a read-only file system)" when
  * that is so, else "": why a program writing into DIR (a launch, a calibration) may have failed. */
 void mv_cli_disk_note(const char *dir, char *buf, size_t size);

@@ -100,11 +100,8 @@ static int emit_cube(FILE *fp, void *a)
 static int write_html(const struct mv_analysis *a, const char *path, const char *trace)
 {
   struct page p = {a, ""};
-  struct stat st;
-  if (lstat(path, &st) == 0 && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
-    return mv_cli_error("analyze", "%s exists; not overwriting it (choose another --html FILE)", path);
   snprintf(p.title, sizeof p.title, "mpivet analyze %s", trace);
-  int rc = mv_cli_write_file("analyze", path, emit_html, &p);
+  int rc = mv_cli_write_new_file("analyze", path, "choose another --html FILE", emit_html, &p);
   return rc < 0 ? mv_cli_write_failed("analyze", path, rc) : rc;
 }
 

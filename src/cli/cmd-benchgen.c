@@ -119,12 +119,11 @@ static int emit(FILE *fp, void *arg)
 static int generate(const struct opts *o, const struct mv_mvt *const *t, size_t n)
 {
   struct mv_error err;
-  struct stat st;
-  if (o->out && !o->force && stat(o->out, &st) == 0)
-    return mv_cli_error("benchgen", "%s exists; not overwriting it (--force to replace it)", o->out);
   mv_error_clear(&err);
   struct emit e = {t, n, &o->gen, &err};
-  int rc = o->out ? mv_cli_write_file("benchgen", o->out, emit, &e) : emit(stdout, &e);
+  int rc = !o->out  ? emit(stdout, &e)
+           : o->force ? mv_cli_write_file("benchgen", o->out, emit, &e)
+                      : mv_cli_write_new_file("benchgen", o->out, "--force to replace it", emit, &e);
   if (rc < 0) {
     mv_error_ensure(&err, rc, NULL);
     return mv_cli_fail_error("benchgen", &err);

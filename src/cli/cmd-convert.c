@@ -1,18 +1,21 @@
 /* `mpivet convert`: results.csv <-> Extra-P text. The input format is detected from its first
- * word, the output format from --to or the output's extension; output is written to a temporary
- * file and renamed, so a failed conversion leaves no half-written file. */
+ * word, the output format from --to or the output's extension. The input is read once, whole
+ * (a pipe can be read only once); the output is a new file written to a temporary and linked
+ * into place without replacing anything (util/atomic.c), so a failed conversion leaves no
+ * half-written file and of two conversions into one new file the second is refused. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "mpivet/paths.h"
 #include "mpivet/convert.h"
 #include "mpivet/error.h"
 #include "mpivet/extrap.h"
+#include "mpivet/grow.h"
 
 static const char usage[] =
   "usage: mpivet convert INPUT -o OUTPUT [--to csv|extrap] [--library NAME]\n"
@@ -33,14 +36,6 @@ static const char usage[] =
 
 enum fmt { FMT_CSV, FMT_EXTRAP };
 
-static int detect_input(const char *path, enum fmt *out)
-{
-  if (access(path, R_OK) != 0)
-    return MV_ENOENT;
-  *out = mv_extrap_sniff(path) ? FMT_EXTRAP : FMT_CSV;
-  return 0;
-}
-
 /* convert reports every input and output failure as a usage error (exit 2). */
 static int failed(const struct mv_error *e)
 {
@@ -48,46 +43,64 @@ static int failed(const struct mv_error *e)
   return mv_cli_error("convert", "%s", mv_error_text(e, text, sizeof text));
 }
 
-static int csv_to_extrap(const char *in, const char *out, const struct mv_convert_options *opt)
-{
+struct job {
+  const char *out;
   struct mv_extrap x;
   struct mv_error e;
-  mv_extrap_init(&x);
-  int rc = mv_convert_results_to_extrap(in, opt, &x, &e);
-  if (rc == 0) {
-    errno = 0;
-    rc = strcmp(out, "-") == 0 ? mv_extrap_write(&x, NULL, stdout) : mv_extrap_write(&x, out, NULL);
-    if (rc == MV_EINVAL)
-      mv_error_set(&e, rc, NULL, 0, 0, "some kernel has no values at some point: the Extra-P text "
-                   "format needs every kernel measured at every point");
-    else if (rc < 0)
-      mv_error_set(&e, rc, NULL, 0, 0, "cannot write %s: %s", out, mv_cli_reason(rc));
-  }
-  mv_extrap_release(&x);
-  return rc < 0 ? failed(&e) : MV_EXIT_OK;
+};
+
+static int emit_extrap(FILE *fp, void *arg)
+{
+  struct job *j = arg;
+  int rc = mv_extrap_write(&j->x, NULL, fp);
+  if (rc == MV_EINVAL)
+    mv_error_set(&j->e, rc, NULL, 0, 0, "some kernel has no values at some point: the Extra-P text "
+                 "format needs every kernel measured at every point");
+  return rc;
 }
 
-static int extrap_to_csv(const char *in, const char *out)
+static int emit_csv(FILE *fp, void *arg)
 {
-  struct mv_extrap x;
+  struct job *j = arg;
   struct mv_results_writer *w = NULL;
-  struct mv_error e;
-  mv_extrap_init(&x);
-  int rc = mv_extrap_read(&x, in, &e);
-  if (rc == 0) {
-    errno = 0;
-    rc = strcmp(out, "-") == 0 ? mv_results_writer_open_stream(&w, stdout)
-                               : mv_results_writer_open(&w, out, MV_RESULTS_ATOMIC);
-    if (rc < 0)
-      mv_error_set(&e, rc, NULL, 0, 0, "cannot write %s: %s", out, mv_cli_reason(rc));
-  }
+  int rc = mv_results_writer_open_stream(&w, fp);
   if (rc == 0)
-    rc = mv_convert_extrap_to_results(&x, w, &e);
+    rc = mv_convert_extrap_to_results(&j->x, w, &j->e);
   int crc = mv_results_writer_close(w, rc == 0);
-  if (rc == 0 && crc < 0)
-    rc = mv_error_set(&e, crc, NULL, 0, 0, "cannot write %s: %s", out, mv_cli_reason(crc));
-  mv_extrap_release(&x);
-  return rc < 0 ? failed(&e) : MV_EXIT_OK;
+  return rc ? rc : crc;
+}
+
+/* Write j->x to j->out (a new file, or stdout for "-"). The exit code. */
+static int write_out(struct job *j, int (*emit)(FILE *fp, void *arg))
+{
+  errno = 0;
+  int rc = strcmp(j->out, "-") == 0
+               ? emit(stdout, j)
+               : mv_cli_write_new_file("convert", j->out, "choose another output name", emit, j);
+  if (rc > 0)
+    return rc;   /* already said */
+  if (rc < 0 && j->e.code == 0)
+    mv_error_set(&j->e, rc, NULL, 0, 0, "cannot write %s: %s", j->out, mv_cli_reason(rc));
+  return rc < 0 ? failed(&j->e) : MV_EXIT_OK;
+}
+
+/* The input was read once (a pipe can be read only once): converted from memory. */
+static int convert(const char *in, const char *text, size_t len, enum fmt from, const char *out,
+                   const struct mv_convert_options *opt)
+{
+  struct job j = {.out = out};
+  mv_extrap_init(&j.x);
+  mv_error_clear(&j.e);
+  int rc = from == FMT_CSV ? mv_convert_results_to_extrap(in, text, len, opt, &j.x, &j.e)
+                           : mv_extrap_parse(&j.x, in, text, len, &j.e);
+  if (rc == 0) {
+    mv_error_clear(&j.e);
+    rc = write_out(&j, from == FMT_CSV ? emit_extrap : emit_csv);
+  } else {
+    rc = failed(&j.e);
+  }
+  mv_extrap_release(&j.x);
+  return rc;
 }
 
 struct args {
@@ -123,20 +136,25 @@ int cmd_convert(int argc, char **argv)
   if (to && strcmp(to, "csv") != 0 && strcmp(to, "extrap") != 0)
     return mv_cli_error("convert", "--to expects csv or extrap, got \"%s\"", to);
   const char *in = argv[optind];
-  enum fmt from;
-  if (detect_input(in, &from) < 0)
-    return mv_cli_error("convert", "%s: cannot open", in);
   size_t len = strlen(out);
   enum fmt dest = to ? (strcmp(to, "csv") == 0 ? FMT_CSV : FMT_EXTRAP)
                      : (len >= 4 && strcmp(out + len - 4, ".csv") == 0 ? FMT_CSV : FMT_EXTRAP);
-  if (dest == from)
-    return mv_cli_error("convert", "%s is already in the %s format", in, from == FMT_CSV ? "csv" : "extrap");
   struct stat si, so;
   if (!mv_path_is_special(out) && stat(out, &so) == 0) {
-    /* Never replace a file convert did not create, least of all its own input. */
+    /* Never replace a file convert did not create, least of all its own input (the writer
+     * refuses one that appears meanwhile: write_out). */
     int same = stat(in, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino;
     return mv_cli_error("convert", "%s: %s: choose another output name", out,
                         same ? "is the input file" : "already exists");
   }
-  return from == FMT_CSV ? csv_to_extrap(in, out, &a.copt) : extrap_to_csv(in, out);
+  char *text = NULL;
+  struct mv_error e;
+  if (mv_read_file(in, 0, &text, &len, &e) < 0)
+    return failed(&e);
+  enum fmt from = mv_extrap_sniff_text(text, len) ? FMT_EXTRAP : FMT_CSV;
+  rc = dest == from ? mv_cli_error("convert", "%s is already in the %s format", in,
+                                   from == FMT_CSV ? "csv" : "extrap")
+                    : convert(in, text, len, from, out, &a.copt);
+  free(text);
+  return rc;
 }

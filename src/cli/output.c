@@ -1,7 +1,9 @@
 /* The command layer's own output files (platform -o, regress --junit/--json, analyze --html and
- * --cube, benchgen -o): written whole through the atomic writer (util/atomic.c), so a full disk
- * or a read-only folder leaves no partial file and an existing file its old content, and every
- * write failure says "cannot write PATH: REASON" with the system's reason. */
+ * --cube, benchgen -o, convert -o): written whole through the atomic writer (util/atomic.c), so a
+ * full disk or a read-only folder leaves no partial file and an existing file its old content,
+ * and every write failure says "cannot write PATH: REASON" with the system's reason. Outputs
+ * that must be new (convert, benchgen without --force, analyze --html) are created without
+ * replacing: of two runs writing one new file at once, the second is refused, not silently last. */
 #include <errno.h>
 #include <string.h>
 #include <sys/statvfs.h>
@@ -24,6 +26,18 @@ int mv_cli_write_file(const char *cmd, const char *path, int (*fn)(FILE *fp, voi
 {
   errno = 0;
   int rc = mv_atomic_write(path, fn, arg);
+  if (rc == MV_EIO || rc == MV_ENOENT)
+    return mv_cli_write_failed(cmd, path, rc);
+  return rc;
+}
+
+int mv_cli_write_new_file(const char *cmd, const char *path, const char *hint,
+                          int (*fn)(FILE *fp, void *arg), void *arg)
+{
+  errno = 0;
+  int rc = mv_atomic_write_new(path, fn, arg);
+  if (rc == MV_EEXIST)
+    return mv_cli_error(cmd, "%s exists; not overwriting it (%s)", path, hint);
   if (rc == MV_EIO || rc == MV_ENOENT)
     return mv_cli_write_failed(cmd, path, rc);
   return rc;

@@ -26,17 +26,37 @@ static void reader_failed(const struct mv_results_reader *r, int rc, struct mv_e
     mv_error_set(e, rc, NULL, 0, 0, "%s", mv_strerror(rc));
 }
 
-int mv_convert_results_to_extrap(const char *path, const struct mv_convert_options *opt,
-                                 struct mv_extrap *x, struct mv_error *e)
+/* A reader over the text in memory (fp is closed after the reader: close_text). */
+static int open_text(struct mv_results_reader **r, FILE **fp, const char *name, const char *text,
+                     size_t len)
+{
+  *r = NULL;
+  *fp = fmemopen((void *)text, len, "r");   /* glibc >= 2.22 takes len 0: an empty stream */
+  if (!*fp)
+    return MV_ENOMEM;
+  return mv_results_reader_open_stream(r, *fp, name);
+}
+
+static void close_text(struct mv_results_reader *r, FILE *fp)
+{
+  mv_results_reader_close(r);
+  if (fp)
+    fclose(fp);
+}
+
+int mv_convert_results_to_extrap(const char *path, const char *text, size_t len,
+                                 const struct mv_convert_options *opt, struct mv_extrap *x,
+                                 struct mv_error *e)
 {
   struct mv_results_reader *r;
+  FILE *fp;
   struct mv_row row;
   int rc, two = 0;
   int64_t first_msize = -1;
   char library[MV_NAME_MAX] = "";
   int have_library = 0;
   /* First pass: decide the parameters (one or two) and check there is one library. */
-  rc = mv_results_reader_open(&r, path);
+  rc = open_text(&r, &fp, path, text, len);
   while (rc == 0 && (rc = mv_results_reader_next(r, &row)) == 1) {
     if (opt->library && strcmp(row.library, opt->library) != 0)
       continue;
@@ -46,7 +66,7 @@ int mv_convert_results_to_extrap(const char *path, const struct mv_convert_optio
     } else if (strcmp(library, row.library) != 0) {
       mv_error_set(e, MV_EINVAL, path, 0, 0, "holds results of several libraries (\"%s\", "
                    "\"%s\"): choose one with --library", library, row.library);
-      mv_results_reader_close(r);
+      close_text(r, fp);
       return MV_EINVAL;
     }
     if (first_msize < 0)
@@ -56,10 +76,10 @@ int mv_convert_results_to_extrap(const char *path, const struct mv_convert_optio
   }
   if (rc < 0) {
     reader_failed(r, rc, e);
-    mv_results_reader_close(r);
+    close_text(r, fp);
     return rc;
   }
-  mv_results_reader_close(r);
+  close_text(r, fp);
   if (!have_library)
     return mv_error_set(e, MV_EINVAL, path, 0, 0, "no rows to convert");
   x->params[x->nparams++] = strdup("p");
@@ -68,7 +88,7 @@ int mv_convert_results_to_extrap(const char *path, const struct mv_convert_optio
   if (!x->params[0] || (two && !x->params[1]))
     return mv_error_set(e, MV_ENOMEM, NULL, 0, 0, "%s", mv_strerror(MV_ENOMEM));
   /* Second pass: the values. */
-  rc = mv_results_reader_open(&r, path);
+  rc = open_text(&r, &fp, path, text, len);
   while (rc == 0 && (rc = mv_results_reader_next(r, &row)) == 1) {
     if (!row.valid || (opt->library && strcmp(row.library, opt->library) != 0))
       continue;
@@ -84,7 +104,7 @@ int mv_convert_results_to_extrap(const char *path, const struct mv_convert_optio
   }
   if (rc < 0)
     reader_failed(r, rc, e);
-  mv_results_reader_close(r);
+  close_text(r, fp);
   return rc < 0 ? rc : 0;
 }
 

@@ -257,6 +257,24 @@ int mv_extrap_read(struct mv_extrap *x, const char *path, struct mv_error *e)
   return mv_parse_file(path, 0, parse_any, x, e);
 }
 
+/* The first word that is not blank or in a # comment line: "{" or an Extra-P keyword. */
+static int sniff_stream(FILE *fp)
+{
+  char word[16] = "";
+  int r;
+  /* Skip # comment lines: fscanf's " %15s" reads the next word, "%*[^\n]" the rest of a line. */
+  while ((r = fscanf(fp, " %15s", word)) == 1 && word[0] == '#')
+    if (fscanf(fp, "%*[^\n]") < 0)
+      break;
+  if (r != 1 || word[0] == '#')
+    return 0;
+  static const char *const first[] = {"PARAMETER", "POINTS", "REGION", "METRIC", "DATA"};
+  for (size_t i = 0; i < sizeof first / sizeof first[0]; i++)
+    if (strcmp(word, first[i]) == 0)
+      return 1;
+  return word[0] == '{';
+}
+
 int mv_extrap_sniff(const char *path)
 {
   /* A pipe (`<(...)`) or FIFO can be read once: looking into it would leave nothing to read. */
@@ -266,18 +284,17 @@ int mv_extrap_sniff(const char *path)
   FILE *fp = fopen(path, "r");
   if (!fp)
     return 0;
-  char word[16] = "";
-  int r;
-  /* Skip # comment lines: fscanf's " %15s" reads the next word, "%*[^\n]" the rest of a line. */
-  while ((r = fscanf(fp, " %15s", word)) == 1 && word[0] == '#')
-    if (fscanf(fp, "%*[^\n]") < 0)
-      break;
+  int yes = sniff_stream(fp);
   fclose(fp);
-  if (r != 1 || word[0] == '#')
+  return yes;
+}
+
+int mv_extrap_sniff_text(const char *text, size_t len)
+{
+  FILE *fp = len ? fmemopen((void *)text, len, "r") : NULL;
+  if (!fp)
     return 0;
-  static const char *const first[] = {"PARAMETER", "POINTS", "REGION", "METRIC", "DATA"};
-  for (size_t i = 0; i < sizeof first / sizeof first[0]; i++)
-    if (strcmp(word, first[i]) == 0)
-      return 1;
-  return word[0] == '{';
+  int yes = sniff_stream(fp);
+  fclose(fp);
+  return yes;
 }

@@ -1,11 +1,15 @@
-/* The one atomic file writer (include/mpivet/atomic.h): temporary + fsync + rename, special
- * files written in place. Used by results.csv, Extra-P files, reports, plans and meta.json. */
+/* The one atomic file writer (include/mpivet/atomic.h): temporary + fsync + rename (or, for a
+ * new file, a rename or link that never replaces), special files written in place. Used by
+ * results.csv, Extra-P files, reports, plans, meta.json and the command layer's outputs. */
+#define _GNU_SOURCE   /* renameat2 */
 #include "mpivet/atomic.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mpivet/error.h"
@@ -19,10 +23,39 @@ static void release(struct mv_atomic_file *f)
   f->path = f->tmp = NULL;
 }
 
-int mv_atomic_open(struct mv_atomic_file *f, const char *path)
+/* A temporary of this process's own, PATH.tmp.<pid>.<n> (two writers of one path in one process
+ * get two), created with the mode a new file gets. */
+static FILE *open_tmp(char *tmp, size_t len, const char *path)
+{
+  static unsigned serial;
+  for (;;) {
+    snprintf(tmp, len, "%s.tmp.%ld.%u", path, (long)getpid(), serial++);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+      FILE *fp = fdopen(fd, "w");
+      if (!fp) {
+        int saved = errno;
+        close(fd);
+        unlink(tmp);
+        errno = saved;
+      }
+      return fp;
+    }
+    if (errno != EEXIST)
+      return NULL;
+  }
+}
+
+static int open_file(struct mv_atomic_file *f, const char *path, int create)
 {
   memset(f, 0, sizeof *f);
-  size_t len = strlen(path) + 32;
+  struct stat st;
+  if (create && !mv_path_is_special(path) && lstat(path, &st) == 0) {
+    errno = EEXIST;
+    return MV_EEXIST;
+  }
+  f->create = create;
+  size_t len = strlen(path) + 48;
   f->path = strdup(path);
   if (!f->path)
     return MV_ENOMEM;
@@ -32,15 +65,41 @@ int mv_atomic_open(struct mv_atomic_file *f, const char *path)
       release(f);
       return MV_ENOMEM;
     }
-    snprintf(f->tmp, len, "%s.tmp.%ld", path, (long)getpid());
   }
-  f->fp = fopen(f->tmp ? f->tmp : path, "w");
+  f->fp = f->tmp ? open_tmp(f->tmp, len, path) : fopen(path, "w");
   if (!f->fp) {
     int rc = errno == ENOENT ? MV_ENOENT : MV_EIO, saved = errno;
     release(f);
     errno = saved;   /* the reason, for the caller's message */
     return rc;
   }
+  return 0;
+}
+
+int mv_atomic_open(struct mv_atomic_file *f, const char *path)
+{
+  return open_file(f, path, 0);
+}
+
+int mv_atomic_open_new(struct mv_atomic_file *f, const char *path)
+{
+  return open_file(f, path, 1);
+}
+
+/* Move tmp to path; a new file never replaces one that appeared since it was opened (another
+ * process writing the same new file): -1 with errno EEXIST then. */
+static int place(const char *tmp, const char *path, int create)
+{
+  if (!create)
+    return rename(tmp, path);
+  if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+    return 0;
+  if (errno != EINVAL && errno != ENOSYS)
+    return -1;
+  /* a file system without RENAME_NOREPLACE: link() does not replace either */
+  if (link(tmp, path) != 0)
+    return -1;
+  unlink(tmp);
   return 0;
 }
 
@@ -77,15 +136,16 @@ int mv_atomic_commit(struct mv_atomic_file *f)
   first_error(&err, !err && f->tmp && fsync(fileno(f->fp)) < 0 && errno != EINVAL);
   first_error(&err, fclose(f->fp) != 0);
   if (f->tmp) {
-    first_error(&err, !err && rename(f->tmp, f->path) < 0);
+    first_error(&err, !err && place(f->tmp, f->path, f->create) < 0);
     if (err)
       unlink(f->tmp);
     else
       first_error(&err, sync_dir(f->path) < 0);
   }
+  int create = f->create;
   release(f);
   errno = err;   /* the reason, for the caller's message */
-  return err ? MV_EIO : 0;
+  return !err ? 0 : create && err == EEXIST ? MV_EEXIST : MV_EIO;
 }
 
 void mv_atomic_abort(struct mv_atomic_file *f)
@@ -97,10 +157,10 @@ void mv_atomic_abort(struct mv_atomic_file *f)
   release(f);
 }
 
-int mv_atomic_write(const char *path, int (*fn)(FILE *fp, void *arg), void *arg)
+static int write_file(const char *path, int create, int (*fn)(FILE *fp, void *arg), void *arg)
 {
   struct mv_atomic_file f;
-  int rc = mv_atomic_open(&f, path);
+  int rc = open_file(&f, path, create);
   if (rc < 0)
     return rc;
   rc = fn(f.fp, arg);
@@ -111,4 +171,14 @@ int mv_atomic_write(const char *path, int (*fn)(FILE *fp, void *arg), void *arg)
     return rc < 0 ? rc : MV_EIO;
   }
   return mv_atomic_commit(&f);
+}
+
+int mv_atomic_write(const char *path, int (*fn)(FILE *fp, void *arg), void *arg)
+{
+  return write_file(path, 0, fn, arg);
+}
+
+int mv_atomic_write_new(const char *path, int (*fn)(FILE *fp, void *arg), void *arg)
+{
+  return write_file(path, 1, fn, arg);
 }

@@ -106,8 +106,7 @@ grep -q "applies to --engine srun only" "$work/err" || fail "srun option: $(cat 
 bad calibrate --np 2 --kernel-records "$work/none.csv" -o "$work/cal"
 [ ! -e "$work/cal" ] || fail "calibrate made its folder before refusing --kernel-records"
 # a results.csv through a pipe (process substitution) is read once: before, model looked into
-# it for Extra-P first, then read nothing ("got an empty file", exit 2). convert still reads its
-# input twice (open finding of stop 23).
+# it for Extra-P first, then read nothing ("got an empty file", exit 2). convert: trust-convert.sh.
 "$MPIVET" model <(cat "$good") > "$work/out" 2> "$work/err" ||
   fail "model <(cat results.csv): exit $?: $(cat "$work/err")"
 # an odd path is still a path: the message names it

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 15, the adversarial pass in CI: signals at random moments (seeded) into `mpivet check`
-# (SMPI) and `mpivet convert`, and two checks at once on one output folder (tests/signal-fuzz.bash;
-# bench/trust_fuzz/run.sh runs more rounds and bench, trace, benchgen and calibrate too). After a
+# (SMPI) and `mpivet convert`, two checks at once on one output folder and two converts at once
+# into one new file (tests/signal-fuzz.bash; bench/trust_fuzz/run.sh runs more rounds and bench, trace, benchgen and calibrate too). After a
 # cut: nothing of the run is left, the lock is free, no report beside an unfinished journal,
 # `check --resume` gives rows identical to an uninterrupted run, a convert output is absent or
 # whole, no temporary file is left; an interrupted run never exits 0 or 1, and never says
@@ -19,8 +19,10 @@ signals_check
 signals_convert
 rm -rf "$W/cc"
 concurrent check "$W/cc" "$MPIVET" check --engine smpi --np 4 --ops MPI_Bcast --msizes 8 --runs 1 -o "$W/cc"
-# Two converts at once to one new file both succeed (the existence check and the rename are
-# not one step): a known open finding of stop 23, left to bench/trust_fuzz/run.sh, which reports it.
+# two converts at once into one new file: the second is refused (both exited 0 before h15's fix;
+# tests/e2e/trust-convert.sh holds both runs past their check every time)
+rm -f "$W/cx.extrap"
+concurrent convert "$W/cx.extrap" "$MPIVET" convert "$W/big.csv" --to extrap -o "$W/cx.extrap"
 echo "$ROUNDS_RUN runs"
 finish
 echo ok

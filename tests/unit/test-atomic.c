@@ -1,7 +1,9 @@
 /* The atomic file writer (util/atomic.c): the destination holds its old content or the whole
  * new one; no temporary is left behind; a special file (a FIFO here: testing on /dev/null would
  * replace the machine's /dev/null when the code is broken and the test runs as root) is written
- * in place and stays a FIFO. Expected contents are the literal strings written. */
+ * in place and stays a FIFO. A new file (_new) never replaces one, not even one that appears
+ * between open and commit (another process writing the same new file). Expected contents are
+ * the literal strings written. */
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>
@@ -115,6 +117,29 @@ static void test_special(void)
   unlink(fifo);
 }
 
+static void test_new(void)
+{
+  char path[128], got[64];
+  snprintf(path, sizeof path, "%s/new.txt", dir);
+  ASSERT_INT_EQ(mv_atomic_write_new(path, put_text, "first\n"), 0);
+  slurp(path, got, sizeof got);
+  ASSERT_STR_EQ(got, "first\n");
+  ASSERT_INT_EQ(mv_atomic_write_new(path, put_text, "second\n"), MV_EEXIST);
+  slurp(path, got, sizeof got);
+  ASSERT_STR_EQ(got, "first\n");
+  unlink(path);
+  /* the race: path appears after the open (the other writer committed first) */
+  struct mv_atomic_file f;
+  ASSERT_INT_EQ(mv_atomic_open_new(&f, path), 0);
+  fputs("late\n", f.fp);
+  ASSERT_INT_EQ(mv_atomic_write_new(path, put_text, "early\n"), 0);
+  ASSERT_INT_EQ(mv_atomic_commit(&f), MV_EEXIST);
+  slurp(path, got, sizeof got);
+  ASSERT_STR_EQ(got, "early\n");
+  ASSERT_INT_EQ(entries(), 2);   /* out.txt and new.txt: no temporary left */
+  unlink(path);
+}
+
 int main(void)
 {
   snprintf(dir, sizeof dir, "/tmp/mv-atomic-XXXXXX");
@@ -123,6 +148,7 @@ int main(void)
   RUN_TEST(test_replace);
   RUN_TEST(test_abort);
   RUN_TEST(test_special);
+  RUN_TEST(test_new);
   char path[128];
   snprintf(path, sizeof path, "%s/out.txt", dir);
   unlink(path);

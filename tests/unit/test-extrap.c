@@ -8,6 +8,7 @@
 #include "mpivet/convert.h"
 #include "mpivet/error.h"
 #include "mpivet/extrap.h"
+#include "mpivet/grow.h"
 #include "test.h"
 
 static const char one_param[] =
@@ -121,7 +122,11 @@ static void test_convert_roundtrip(void)
   ASSERT_INT_EQ(mv_convert_extrap_to_results(&x, w, &err), 0);
   ASSERT_INT_EQ(mv_results_writer_close(w, 1), 0);
   struct mv_convert_options opt = {0};
-  ASSERT_INT_EQ(mv_convert_results_to_extrap(csv, &opt, &y, &err), 0);
+  char *text = NULL;
+  size_t len = 0;
+  ASSERT_INT_EQ(mv_read_file(csv, 0, &text, &len, &err), 0);
+  ASSERT_INT_EQ(mv_convert_results_to_extrap(csv, text, len, &opt, &y, &err), 0);
+  free(text);
   char *a = NULL, *b = NULL;
   size_t la = 0, lb = 0;
   FILE *fa = open_memstream(&a, &la), *fb = open_memstream(&b, &lb);
