@@ -105,6 +105,13 @@ const char *mv_judge_status_name(enum mv_judge_status s);
 /* 1 when an expectation was not met or could not be judged (mismatch, not modeled/measured,
  * too few points). */
 int mv_judgement_failed(const struct mv_judgement *j);
+/* fn (j's model or one of its segments) as text with the unit of j's metric, in which its
+ * coefficients are: "1.2e-06 + 3e-07 * log2(p) [s]", "[B]" for bytes, no unit for other metrics.
+ * Returns what mv_function_format returns. */
+int mv_judgement_model_text(const struct mv_judgement *j, const struct mv_function *fn, char *buf,
+                            size_t size);
+/* "s", "B", or NULL for a metric without a unit (mv_units_of_metric). */
+const char *mv_judgement_unit(const struct mv_judgement *j);
 /* "800 B" or "800 B per process"; "" when not sized. */
 void mv_judge_size_label(int sized, const struct mv_msize_spec *s, char *buf, size_t size);
 /* The rule's detail: "leading order O(p) vs O(log p); lhs exceeds rhs from p = 64" or

@@ -140,6 +140,14 @@ struct mv_model_segment {
  * when one function fits best or a segment of 3 or more points is itself a poor fit (its
  * SMAPE above MV_MODEL_POOR_SMAPE). MV_EINVAL for several parameters, MV_ENOMEM. */
 #define MV_SEGMENT_EXACT_REL 0.05
+/* A break is a regime change only where the cost steps by more than this (relative), and by more
+ * than 4 times the relative noise of a location the repetitions show: each side's segment may
+ * miss its points by MV_SEGMENT_EXACT_REL (twice the noise) and still count as exact, so a
+ * smaller step is within what the two segments are allowed anyway. The step is the measured
+ * value on one side of the break against the other side's model (from a side of 2 points or
+ * more; the larger when both are). While BIC's best segmentation has a smaller step, the next
+ * fewer number of segments is tried. */
+#define MV_SEGMENT_MIN_STEP (2.0 * MV_SEGMENT_EXACT_REL)
 int mv_model_fit_segments(const struct mv_series *s, const struct mv_fit_options *o,
                           struct mv_model_segment *seg, size_t *nseg);
 

@@ -226,11 +226,8 @@ static void row_cells(const struct opts *o, const struct mv_judgements *js,
     snprintf(cells[3], 512, "(no model: %s)", j->note);
     return;
   }
-  /* The model's values are the metric's: say in which unit ("[s]", "[B]"). */
   enum mv_unit_kind unit = mv_units_of_metric(j->metric);
-  int n = mv_function_format(&j->model.fn, cells[3], 400);
-  if (n > 0 && unit != MV_UNIT_NONE)
-    snprintf(cells[3] + n, (size_t)(512 - n), " [%s]", unit == MV_UNIT_SECONDS ? "s" : "B");
+  mv_judgement_model_text(j, &j->model.fn, cells[3], 512);
   if (!isnan(j->model.ar2))
     snprintf(cells[4], 512, "%.3f", j->model.ar2);
   if (j->expected)

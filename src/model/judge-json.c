@@ -52,6 +52,25 @@ void mv_judge_size_label(int sized, const struct mv_msize_spec *s, char *buf, si
            s->per_process ? " per process" : "");
 }
 
+const char *mv_judgement_unit(const struct mv_judgement *j)
+{
+  switch (mv_units_of_metric(j->metric)) {
+  case MV_UNIT_SECONDS: return "s";
+  case MV_UNIT_BYTES: return "B";
+  default: return NULL;
+  }
+}
+
+int mv_judgement_model_text(const struct mv_judgement *j, const struct mv_function *fn, char *buf,
+                            size_t size)
+{
+  const char *unit = mv_judgement_unit(j);
+  int n = mv_function_format(fn, buf, size);
+  if (n > 0 && unit && (size_t)n < size)
+    snprintf(buf + n, size - (size_t)n, " [%s]", unit);
+  return n;
+}
+
 static void write_function(struct mv_json *json, const struct mv_function *f)
 {
   char buf[1024];
@@ -139,6 +158,7 @@ void mv_judgement_write_json(struct mv_json *json, const struct mv_judgement *j)
   char buf[512];
   mv_json_kv_string(json, "function", j->function);
   mv_json_kv_string(json, "metric", j->metric);
+  mv_json_kv_string(json, "unit", mv_judgement_unit(j));
   mv_json_kv_string(json, "library", j->library);
   write_size(json, j->sized, &j->size);
   if (j->expected)

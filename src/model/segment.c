@@ -94,23 +94,59 @@ static double smape(const struct segctx *c, size_t from, size_t to, const struct
   return 100 * s / (double)(to - from);
 }
 
+/* Deviations are taken from each point's first repetition, so identical repetitions (SMPI)
+ * give exactly 0, not the rounding of their mean (about 1e-16, which passed for a noise level
+ * and made a 2 % misfit 1e14 times it: spurious "regime change ... 1.1x" on smooth series). */
 double mv__series_noise_rel(const struct mv_series *s)
 {
   double sum = 0;
   size_t npts = 0;
   for (size_t i = 0; i < s->npoints; i++) {
     size_t k = s->nvalues[i];
-    double m = 0, v = 0;
+    if (k < 2)
+      continue;
+    const double *v = s->values[i];
+    double d = 0, v2 = 0;
     for (size_t r = 0; r < k; r++)
-      m += s->values[i][r] / (double)k;
+      d += (v[r] - v[0]) / (double)k;
     for (size_t r = 0; r < k; r++)
-      v += (s->values[i][r] - m) * (s->values[i][r] - m) / (double)(k > 1 ? k - 1 : 1);
-    if (k >= 2 && v > 0 && m != 0) {
-      sum += v / (m * m) / (double)k;
+      v2 += (v[r] - v[0] - d) * (v[r] - v[0] - d) / (double)(k - 1);
+    double m = v[0] + d;
+    if (v2 > 0 && m != 0) {
+      sum += v2 / (m * m) / (double)k;
       npts++;
     }
   }
   return npts ? sqrt(sum / (double)npts) : 0.0;
+}
+
+/* The step at the break between segments a and b (point ranges of c): how far the measured
+ * value on one side is from the other side's model, |ln(y / f)|, seen from the side whose model
+ * was fitted on 2 points or more (the larger of the two when both were: at a kink the point
+ * on the switch lies on both models, the next one only on its own). */
+static double step_at(const struct segctx *c, const struct mv_segment *a, const struct mv_segment *b,
+                      const struct mv_model_segment *sa, const struct mv_model_segment *sb)
+{
+  size_t ia = a->to - 1, ib = b->from;
+  double fwd = fabs(log(c->y[ib] / mv_function_eval(&sa->fn, &c->x[ib])));
+  double bwd = fabs(log(c->y[ia] / mv_function_eval(&sb->fn, &c->x[ia])));
+  fwd = isnan(fwd) ? INFINITY : fwd;
+  bwd = isnan(bwd) ? INFINITY : bwd;
+  if (a->to - a->from < 2)
+    return bwd;
+  if (b->to - b->from < 2)
+    return fwd;
+  return fmax(fwd, bwd);
+}
+
+/* Every break of r changes the cost by more than min_step (relative). */
+static int steps_meaningful(const struct segctx *c, const struct mv_segreg *r,
+                            const struct mv_model_segment *seg, double min_step)
+{
+  for (size_t k = 0; k + 1 < r->nsegments; k++)
+    if (!(step_at(c, &r->seg[k], &r->seg[k + 1], &seg[k], &seg[k + 1]) > log1p(min_step)))
+      return 0;
+  return 1;
 }
 
 /* The segments of r as models; 0 segments when one of 3 points or more fits poorly. */
@@ -162,11 +198,21 @@ int mv_model_fit_segments(const struct mv_series *s, const struct mv_fit_options
     /* residuals within the noise the repetitions show (at most 5 %) count as exact */
     double noise = mv__series_noise_rel(s);
     so.rel_floor = noise > 0 ? fmin(MV_SEGMENT_EXACT_REL, 2.0 * noise) : MV_SEGMENT_EXACT_REL;
-    rc = mv_stats_segreg(c.x, n, &so, segfit, &c, &r);
-    if (rc == 0 && r.nsegments >= 2)
+    double min_step = fmax(MV_SEGMENT_MIN_STEP, 4.0 * noise);
+    /* BIC's segmentation, with fewer segments while one of its breaks is no real step */
+    for (size_t k = MAX_SEGMENTS; rc == 0 && k >= 2; k--) {
+      so.max_segments = k;
+      rc = mv_stats_segreg(c.x, n, &so, segfit, &c, &r);
+      if (rc == MV_ENUMERIC)
+        rc = 0;
+      if (rc || r.nsegments < 2)
+        break;
       rc = fill(&c, &r, seg, nseg, s->params[0]);
-    else if (rc == MV_ENUMERIC)
-      rc = 0;
+      if (rc || *nseg == 0 || steps_meaningful(&c, &r, seg, min_step))
+        break;
+      *nseg = 0;
+      k = r.nsegments;
+    }
   }
   free(idx);
   free(c.x);

@@ -106,7 +106,7 @@ void mv__fn_texts(const struct mv_report_fn *f, struct mv__fn_texts *t)
     mv_bigo_format(&j->expect, t->expectation, sizeof t->expectation);
   t->model[0] = '\0';
   if (modeled)
-    mv_function_format(&j->model.fn, t->model, sizeof t->model);
+    mv_judgement_model_text(j, &j->model.fn, t->model, sizeof t->model);
   strcpy(t->lead, "-");
   strcpy(t->divergence, "-");
   if (judged) {

@@ -113,7 +113,7 @@ static void details(FILE *fp, const struct mv_report *r)
     for (size_t k = 0; k < f->j.nsegments; k++) {
       char model[MV_REPORT_TEXT];
       const struct mv_model_segment *g = &f->j.segments[k];
-      mv_function_format(&g->fn, model, sizeof model);
+      mv_judgement_model_text(&f->j, &g->fn, model, sizeof model);
       fprintf(fp, "  %-28s segment p = %g..%g: %s\n", "", g->from, g->to, model);
     }
   }

@@ -29,6 +29,9 @@ grep -q '^Guidelines (PGMPI) at p = 128' "$work/c/report.txt" || { echo "FAIL: n
 grep -q '^Verdict: PASS' "$work/c/report.txt" || { echo "FAIL: no PASS verdict"; exit 1; }
 grep -q '^Runtime models (time_s, message size 800 B per process)' "$work/c/report.txt" \
   || { echo "FAIL: no table for 800 B per process"; exit 1; }
+# the full models carry their unit: "  MPI_Bcast  time_s  800 B  exact  1.2e-06 + ... [s]"
+full=$(sed -n '/^Models in full/,/^$/p' "$work/c/report.txt" | grep -c ' time_s .*\[s\]' || true)
+[ "$full" -ge 10 ] || { echo "FAIL: $full models in full with a unit [s]"; sed -n '/^Models in full/,/^$/p' "$work/c/report.txt"; exit 1; }
 grep -q '^memory: 5 expectations not judged under SMPI' "$work/c/report.txt" \
   || { echo "FAIL: the report does not say that memory is not judged"; exit 1; }
 
@@ -57,6 +60,9 @@ want[("MPI_Allgather", "800 B per process")] = ("approximate", "O(p^(1/2))")
 want[("MPI_Alltoall", "800 B per process")] = ("approximate", "O(p)")
 got = {k: (f["match"], f["leading_order"]) for k, f in fns.items()}
 assert got == want, got
+assert all(f["unit"] == "s" for f in fns.values()), [f["unit"] for f in fns.values()]
+# no algorithm switches below 1024 ranks: no regime change on these smooth series
+assert not [f["note"] for f in r["functions"] if "regime change" in (f["note"] or "")], r["functions"]
 for k, f in fns.items():   # one function per series: every process count, no one-point forest
     assert [p["nprocs"] for p in f["points"]] == [16, 32, 64, 128], (k, f["points"])
     assert f["per_process"] == k[1].endswith("per process"), k
