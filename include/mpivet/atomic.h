@@ -1,6 +1,7 @@
 /* Writing an output file so that readers see the old file or the complete new one, never a
- * half-written one: a temporary PATH.tmp.<pid>.<n> beside it, flushed, fsynced and renamed over
- * PATH (the folder fsynced too). A special file (/dev/stdout, /dev/null, a FIFO, a terminal)
+ * half-written one: a temporary beside it, flushed, fsynced and renamed over PATH (the folder
+ * fsynced too). The temporary is unnamed (O_TMPFILE) until commit where the file system allows
+ * it, so that a process killed while writing leaves no file; elsewhere it is PATH.tmp.<pid>.<n>. A special file (/dev/stdout, /dev/null, a FIFO, a terminal)
  * is written in place: renaming over it would replace it with a regular file. After MV_EIO or
  * MV_ENOENT errno holds the system's reason (ENOSPC, EROFS, ...) for the caller's message.
  * The _new variants create PATH and never replace a file: the temporary is linked into place
@@ -14,8 +15,9 @@
 struct mv_atomic_file {
   FILE *fp;    /* write here */
   char *path;  /* the destination */
-  char *tmp;   /* the temporary, NULL when writing a special file in place */
+  char *tmp;   /* the temporary's name, NULL when writing a special file in place */
   int create;  /* commit never replaces path (mv_atomic_open_new) */
+  int anon;    /* the temporary has no name until commit (O_TMPFILE): a kill leaves nothing */
 };
 
 /* Open path for writing. 0; MV_ENOENT when its folder does not exist; MV_EIO; MV_ENOMEM.

@@ -1,5 +1,7 @@
 /* The one atomic file writer (include/mpivet/atomic.h): temporary + fsync + rename (or, for a
- * new file, a rename or link that never replaces), special files written in place. Used by
+ * new file, a rename or link that never replaces), special files written in place. The temporary
+ * has no name while it is written (O_TMPFILE) where the file system allows it, so a kill -9
+ * leaves nothing behind; elsewhere it is PATH.tmp.<pid>.<n>. Used by
  * results.csv, Extra-P files, reports, plans, meta.json and the command layer's outputs. */
 #define _GNU_SOURCE   /* renameat2 */
 #include "mpivet/atomic.h"
@@ -15,6 +17,8 @@
 #include "mpivet/error.h"
 #include "mpivet/paths.h"
 
+static unsigned serial;   /* PATH.tmp.<pid>.<serial>: two writers of one path in one process */
+
 static void release(struct mv_atomic_file *f)
 {
   free(f->path);
@@ -27,7 +31,6 @@ static void release(struct mv_atomic_file *f)
  * get two), created with the mode a new file gets. */
 static FILE *open_tmp(char *tmp, size_t len, const char *path)
 {
-  static unsigned serial;
   for (;;) {
     snprintf(tmp, len, "%s.tmp.%ld.%u", path, (long)getpid(), serial++);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -44,6 +47,34 @@ static FILE *open_tmp(char *tmp, size_t len, const char *path)
     if (errno != EEXIST)
       return NULL;
   }
+}
+
+/* The folder holding path in dir; -1 when it is too long to name. */
+static int folder_of(const char *path, char *dir, size_t size)
+{
+  const char *slash = strrchr(path, '/');
+  if (!slash)
+    snprintf(dir, size, ".");
+  else if ((size_t)(slash - path) >= size)
+    return -1;
+  else
+    snprintf(dir, size, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+  return 0;
+}
+
+/* An unnamed temporary in path's folder (O_TMPFILE), or NULL where the file system has none. */
+static FILE *open_anon(const char *path)
+{
+  char dir[4096];
+  if (folder_of(path, dir, sizeof dir) < 0)
+    return NULL;
+  int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+  if (fd < 0)
+    return NULL;
+  FILE *fp = fdopen(fd, "w");
+  if (!fp)
+    close(fd);
+  return fp;
 }
 
 static int open_file(struct mv_atomic_file *f, const char *path, int create)
@@ -66,7 +97,10 @@ static int open_file(struct mv_atomic_file *f, const char *path, int create)
       return MV_ENOMEM;
     }
   }
-  f->fp = f->tmp ? open_tmp(f->tmp, len, path) : fopen(path, "w");
+  if (f->tmp && (f->fp = open_anon(path)) != NULL)
+    f->anon = 1;
+  else
+    f->fp = f->tmp ? open_tmp(f->tmp, len, path) : fopen(path, "w");
   if (!f->fp) {
     int rc = errno == ENOENT ? MV_ENOENT : MV_EIO, saved = errno;
     release(f);
@@ -103,17 +137,38 @@ static int place(const char *tmp, const char *path, int create)
   return 0;
 }
 
+/* Give the unnamed temporary fd its name path (never replacing it when create), through a named
+ * link tmp (PATH.tmp.<pid>.<n>, a moment long) that is renamed over path otherwise. */
+static int place_anon(int fd, char *tmp, size_t len, const char *path, int create)
+{
+  char proc[64];
+  snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+  const char *name = path;
+  for (;;) {
+    if (!create)
+      snprintf(tmp, len, "%s.tmp.%ld.%u", path, (long)getpid(), serial++);
+    name = create ? path : tmp;
+    if (linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0)
+      break;
+    if (errno == ENOENT && linkat(fd, "", AT_FDCWD, name, AT_EMPTY_PATH) == 0)
+      break;   /* no /proc: the descriptor itself (needs CAP_DAC_READ_SEARCH) */
+    if (create || errno != EEXIST)
+      return -1;
+  }
+  if (create || rename(tmp, path) == 0)
+    return 0;
+  int saved = errno;
+  unlink(tmp);
+  errno = saved;
+  return -1;
+}
+
 /* fsync the folder holding path, so that the rename survives a crash. */
 static int sync_dir(const char *path)
 {
-  const char *slash = strrchr(path, '/');
   char dir[4096];
-  if (!slash)
-    snprintf(dir, sizeof dir, ".");
-  else if ((size_t)(slash - path) >= sizeof dir)
+  if (folder_of(path, dir, sizeof dir) < 0)
     return 0;   /* cannot name it: the file itself is synced */
-  else
-    snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
   int fd = open(dir, O_RDONLY);
   if (fd < 0)
     return 0;
@@ -134,8 +189,12 @@ int mv_atomic_commit(struct mv_atomic_file *f)
   int err = 0;
   first_error(&err, ferror(f->fp) || fflush(f->fp) != 0);
   first_error(&err, !err && f->tmp && fsync(fileno(f->fp)) < 0 && errno != EINVAL);
+  first_error(&err, !err && f->anon &&
+                        place_anon(fileno(f->fp), f->tmp, strlen(f->path) + 48, f->path, f->create) < 0);
   first_error(&err, fclose(f->fp) != 0);
-  if (f->tmp) {
+  if (f->anon && !err)
+    first_error(&err, sync_dir(f->path) < 0);
+  else if (f->tmp && !f->anon) {
     first_error(&err, !err && place(f->tmp, f->path, f->create) < 0);
     if (err)
       unlink(f->tmp);
@@ -152,7 +211,7 @@ void mv_atomic_abort(struct mv_atomic_file *f)
 {
   if (f->fp)
     fclose(f->fp);
-  if (f->tmp)
+  if (f->tmp && !f->anon)
     unlink(f->tmp);
   release(f);
 }

@@ -5,6 +5,7 @@
  * between open and commit (another process writing the same new file). Expected contents are
  * the literal strings written. */
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -63,7 +64,8 @@ static void test_replace(void)
   fflush(f.fp);
   slurp(path, got, sizeof got);
   ASSERT_STR_EQ(got, "old\n");          /* not visible before the commit */
-  ASSERT_INT_EQ(entries(), 2);          /* out.txt and its temporary */
+  ASSERT_INT_EQ(entries(), 1);          /* out.txt only: the temporary has no name (O_TMPFILE) */
+  ASSERT_INT_EQ(f.anon, 1);
   ASSERT_INT_EQ(mv_atomic_commit(&f), 0);
   slurp(path, got, sizeof got);
   ASSERT_STR_EQ(got, "new\n");
@@ -140,6 +142,37 @@ static void test_new(void)
   unlink(path);
 }
 
+/* A writer killed (SIGKILL) before its commit leaves no file at all: the temporary has no name
+ * (O_TMPFILE, which ext4 and tmpfs have; the test runs in /tmp). Before, PATH.tmp.<pid>.<n> was
+ * left (smpi/trust-signals: "temporary files left after SIGKILL", convert at stop 24). */
+static void test_killed(void)
+{
+  char path[128];
+  snprintf(path, sizeof path, "%s/killed.txt", dir);
+  int before = entries(), ready[2];
+  ASSERT_INT_EQ(pipe(ready), 0);
+  pid_t pid = fork();
+  if (pid == 0) {
+    struct mv_atomic_file f;
+    if (mv_atomic_open_new(&f, path) == 0 && f.anon) {
+      fputs("half\n", f.fp);
+      fflush(f.fp);
+      (void)!write(ready[1], "y", 1);
+    } else
+      (void)!write(ready[1], "n", 1);
+    pause();
+    _exit(0);
+  }
+  char c = 0;
+  ASSERT_INT_EQ((int)read(ready[0], &c, 1), 1);
+  ASSERT_INT_EQ(c, 'y');                  /* the temporary is unnamed here */
+  kill(pid, SIGKILL);
+  waitpid(pid, NULL, 0);
+  close(ready[0]);
+  close(ready[1]);
+  ASSERT_INT_EQ(entries(), before);       /* nothing left by the killed writer */
+}
+
 int main(void)
 {
   snprintf(dir, sizeof dir, "/tmp/mv-atomic-XXXXXX");
@@ -149,6 +182,7 @@ int main(void)
   RUN_TEST(test_abort);
   RUN_TEST(test_special);
   RUN_TEST(test_new);
+  RUN_TEST(test_killed);
   char path[128];
   snprintf(path, sizeof path, "%s/out.txt", dir);
   unlink(path);
