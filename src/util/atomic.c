@@ -18,6 +18,13 @@
 #include "mpivet/paths.h"
 
 static unsigned serial;   /* PATH.tmp.<pid>.<serial>: two writers of one path in one process */
+#define TMP_EXTRA 48      /* bytes beyond PATH that a temporary's name takes, its NUL included */
+
+/* The next temporary name for path in tmp (a buffer of strlen(path) + TMP_EXTRA bytes). */
+static void next_tmp_name(char *tmp, const char *path)
+{
+  snprintf(tmp, strlen(path) + TMP_EXTRA, "%s.tmp.%ld.%u", path, (long)getpid(), serial++);
+}
 
 static void release(struct mv_atomic_file *f)
 {
@@ -29,10 +36,10 @@ static void release(struct mv_atomic_file *f)
 
 /* A temporary of this process's own, PATH.tmp.<pid>.<n> (two writers of one path in one process
  * get two), created with the mode a new file gets. */
-static FILE *open_tmp(char *tmp, size_t len, const char *path)
+static FILE *open_tmp(char *tmp, const char *path)
 {
   for (;;) {
-    snprintf(tmp, len, "%s.tmp.%ld.%u", path, (long)getpid(), serial++);
+    next_tmp_name(tmp, path);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) {
       FILE *fp = fdopen(fd, "w");
@@ -86,12 +93,11 @@ static int open_file(struct mv_atomic_file *f, const char *path, int create)
     return MV_EEXIST;
   }
   f->create = create;
-  size_t len = strlen(path) + 48;
   f->path = strdup(path);
   if (!f->path)
     return MV_ENOMEM;
   if (!mv_path_is_special(path)) {
-    f->tmp = malloc(len);
+    f->tmp = malloc(strlen(path) + TMP_EXTRA);
     if (!f->tmp) {
       release(f);
       return MV_ENOMEM;
@@ -100,7 +106,7 @@ static int open_file(struct mv_atomic_file *f, const char *path, int create)
   if (f->tmp && (f->fp = open_anon(path)) != NULL)
     f->anon = 1;
   else
-    f->fp = f->tmp ? open_tmp(f->tmp, len, path) : fopen(path, "w");
+    f->fp = f->tmp ? open_tmp(f->tmp, path) : fopen(path, "w");
   if (!f->fp) {
     int rc = errno == ENOENT ? MV_ENOENT : MV_EIO, saved = errno;
     release(f);
@@ -139,15 +145,14 @@ static int place(const char *tmp, const char *path, int create)
 
 /* Give the unnamed temporary fd its name path (never replacing it when create), through a named
  * link tmp (PATH.tmp.<pid>.<n>, a moment long) that is renamed over path otherwise. */
-static int place_anon(int fd, char *tmp, size_t len, const char *path, int create)
+static int place_anon(int fd, char *tmp, const char *path, int create)
 {
   char proc[64];
   snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-  const char *name = path;
+  const char *name = create ? path : tmp;
   for (;;) {
     if (!create)
-      snprintf(tmp, len, "%s.tmp.%ld.%u", path, (long)getpid(), serial++);
-    name = create ? path : tmp;
+      next_tmp_name(tmp, path);
     if (linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0)
       break;
     if (errno == ENOENT && linkat(fd, "", AT_FDCWD, name, AT_EMPTY_PATH) == 0)
@@ -190,7 +195,7 @@ int mv_atomic_commit(struct mv_atomic_file *f)
   first_error(&err, ferror(f->fp) || fflush(f->fp) != 0);
   first_error(&err, !err && f->tmp && fsync(fileno(f->fp)) < 0 && errno != EINVAL);
   first_error(&err, !err && f->anon &&
-                        place_anon(fileno(f->fp), f->tmp, strlen(f->path) + 48, f->path, f->create) < 0);
+                        place_anon(fileno(f->fp), f->tmp, f->path, f->create) < 0);
   first_error(&err, fclose(f->fp) != 0);
   if (f->anon && !err)
     first_error(&err, sync_dir(f->path) < 0);
