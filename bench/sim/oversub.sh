@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# What an oversubscribed MPI does with a waiting rank (bench/sim/oversub.c): 2 ranks pinned to
+# core 0 (taskset), for Open MPI asked to yield (mpi_yield_when_idle 1, what it does by itself
+# when it knows it is oversubscribed, as in hpl.sh's 4-rank runs), Open MPI by default, and
+# MPICH. Prints per MPI and run the computing rank's time alone and beside a waiting rank, the
+# waiter's share of the core, and the one-way time of an empty message between the two ranks.
+# Never under chrt: 2 ranks on one core under SCHED_FIFO would hold it (see bench/hpl/hpl.sh).
+# Usage: oversub.sh [RUNS=3]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+runs=${1:-3}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpicc.openmpi -O2 "$here/oversub.c" -o "$tmp/os-openmpi"
+mpicc.mpich -O2 "$here/oversub.c" -o "$tmp/os-mpich"
+for r in $(seq "$runs"); do
+  echo "run $r, Open MPI, mpi_yield_when_idle 1:"
+  timeout 60 mpirun.openmpi --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 -np 2 taskset -c 0 "$tmp/os-openmpi"
+  echo "run $r, Open MPI, default:"
+  timeout 60 mpirun.openmpi --oversubscribe --bind-to none -np 2 taskset -c 0 "$tmp/os-openmpi"
+  echo "run $r, MPICH:"
+  timeout 60 mpirun.mpich -np 2 taskset -c 0 "$tmp/os-mpich"
+done
