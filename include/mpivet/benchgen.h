@@ -110,6 +110,13 @@ int mv_benchgen_emit(const struct mv_mvt *t, const struct mv_benchgen_opts *o, F
 int mv_benchgen_emit_scaled(const struct mv_mvt *const *t, size_t n, const struct mv_benchgen_opts *o,
                             FILE *out, struct mv_error *err);
 
+/* Repeated runs of one program at one process count (t[0..n) in any order): *pick is the run of
+ * the median longest span (the lower median for an even n), the one a benchmark is generated
+ * from. MV_EINVAL with err saying which trace has another process count, or on a rank another
+ * number of calls than t[0] (their order may differ: which Test finds a request done). */
+int mv_benchgen_median_run(const struct mv_mvt *const *t, size_t n, size_t *pick,
+                           struct mv_error *err);
+
 /* Validation: a re-traced benchmark against the original, rank by rank and call by call
  * (function; per operation kind, communicator by its members, peer as a world rank, tag, bytes,
  * root, request slot). 0 equal (*calls compared), 1 with the first difference in msg. */

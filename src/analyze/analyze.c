@@ -456,3 +456,17 @@ double mv_analysis_explained(const struct mv_analysis *a)
 {
   return a->explained / (double)a->resolution;
 }
+
+uint64_t mv_analysis_kept(const struct mv_analysis *a, uint64_t n[4], uint64_t bytes[4])
+{
+  n[0] = 0;
+  for (uint32_t loc = 0; a->tl && loc < a->nloc; loc++)
+    n[0] += a->tl[loc].t.len;
+  n[1] = a->causes.waits.len, n[2] = a->causes.csyncs.len, n[3] = a->causes.msgs.len;
+  const size_t size[4] = {sizeof(uint64_t) + sizeof(uint32_t), sizeof(struct mv__wait), sizeof(struct mv__csync),
+                          sizeof(struct mv__msg)};
+  uint64_t all = 0;
+  for (int i = 0; i < 4; i++)
+    all += bytes[i] = n[i] * size[i];
+  return all;
+}

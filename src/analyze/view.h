@@ -35,6 +35,11 @@ struct mv__cause {
 /* NULL when out of memory; *n may be 0 (then an empty allocation is returned). */
 struct mv__cause *mv__causes_of(const struct mv_analysis *a, int root, size_t *n);
 
+/* "ranks 1-3, 5" or "rank 2" ("rank ?" for none): the ranks r < n with on[r] set, written at buf
+ * (size >= 64); a list that does not fit ends after a whole entry with ", ... (N ranks in all)".
+ * Returns the start of the text inside buf. */
+const char *mv__rank_list(char *buf, size_t size, const uint8_t *on, uint32_t n);
+
 /* The top `top` root causes and the critical path in plain words. 0 or MV_ENOMEM. */
 int mv__text_causes(const struct mv__view *v, FILE *fp, int top);
 

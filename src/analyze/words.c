@@ -9,25 +9,38 @@
 #include "view.h"
 #include "mpivet/error.h"
 
-/* "ranks 1-3, 5", "rank 2" (or "rank ?" for none) for the ranks r with on[r] set (r < n). */
-static const char *rank_list(char *buf, size_t size, const uint8_t *on, uint32_t n)
+/* "ranks 1-3, 5", "rank 2" (or "rank ?" for none) for the ranks r with on[r] set (r < n). A list
+ * longer than the buffer ends after its last whole entry with ", ... (N ranks in all)"; it used to
+ * be cut anywhere ("..., 340, is caused by" at 1024 ranks). */
+const char *mv__rank_list(char *buf, size_t size, const uint8_t *on, uint32_t n)
 {
+  enum { TAIL = 40 };   /* room kept for ", ... (4294967295 ranks in all)" */
   size_t len = 0;
   char *list = buf + 6;   /* after "ranks " */
   size -= 6;
   list[0] = 0;
-  for (uint32_t r = 0; r < n && len + 1 < size; r++) {
+  uint32_t count = 0;
+  for (uint32_t r = 0; r < n; r++)
+    count += on[r] != 0;
+  for (uint32_t r = 0; r < n; r++) {
     if (!on[r])
       continue;
     uint32_t e = r;
     while (e + 1 < n && on[e + 1])
       e++;
-    int k = e > r ? snprintf(list + len, size - len, "%s%u-%u", len ? ", " : "", r, e)
-                  : snprintf(list + len, size - len, "%s%u", len ? ", " : "", r);
-    len = k < 0 || (size_t)k >= size - len ? size - 1 : len + (size_t)k;
+    char item[32];
+    int k = e > r ? snprintf(item, sizeof item, "%s%u-%u", len ? ", " : "", r, e)
+                  : snprintf(item, sizeof item, "%s%u", len ? ", " : "", r);
+    if (len + (size_t)k + TAIL >= size) {
+      snprintf(list + len, size - len, "%s... (%u ranks in all)", len ? ", " : "", count);
+      len = strlen(list);
+      break;
+    }
+    memcpy(list + len, item, (size_t)k + 1);
+    len += (size_t)k;
     r = e;
   }
-  int many = strpbrk(list, "-,") != NULL;
+  int many = count > 1;
   memcpy(buf + !many, many ? "ranks " : "rank ", 6 - !many);
   if (!len)
     snprintf(list, size, "?");
@@ -90,11 +103,11 @@ static void root_causes(const struct mv__view *v, FILE *fp, int top, struct who 
     char all[262], direct[262];   /* "ranks " and 256 for the list */
     who_waited(a, c[i].loc, c[i].cp, w);
     fprintf(fp, "  %2zu. %.6g s of waiting on %s is caused by %s on rank %u", i + 1, c[i].total / res,
-            rank_list(all, sizeof all, w->all, w->nranks), v->path[c[i].cp], a->loc_rank[c[i].loc]);
+            mv__rank_list(all, sizeof all, w->all, w->nranks), v->path[c[i].cp], a->loc_rank[c[i].loc]);
     if (w->most != MV__NONE)
       fprintf(fp, " (%.6g s longer than on rank %u)", w->delay / res, w->most);
     fprintf(fp, "\n      %.6g s directly (%s waited), %.6g s through the waits that propagated it",
-            (c[i].total - c[i].longterm) / res, rank_list(direct, sizeof direct, w->direct, w->nranks),
+            (c[i].total - c[i].longterm) / res, mv__rank_list(direct, sizeof direct, w->direct, w->nranks),
             c[i].longterm / res);
     groups_note(fp, w->nranks, c[i].longterm, a->loc_rank[c[i].loc]);
     fputc('\n', fp);
@@ -125,7 +138,7 @@ static void critical_path(const struct mv__view *v, FILE *fp, int top, struct wh
   fprintf(fp, "\ncritical path: %.6g s, back from the end of rank %u (%s) to %s, "
               "handed over %u times at wait states, through %s; longest on it:\n",
           mv__xsum_value(v->total[MV__M_CP]) / res, last, fin ? "the last to enter MPI_Finalize" : "the last to finish",
-          init ? "the end of MPI_Init" : "the start", hand, rank_list(ranks, sizeof ranks, w->all, w->nranks));
+          init ? "the end of MPI_Init" : "the start", hand, mv__rank_list(ranks, sizeof ranks, w->all, w->nranks));
   for (size_t i = 0; i < ncp && (int)i < top; i++)
     fprintf(fp, "  %2zu. %.6g s in %s on rank %u\n", i + 1, p[i].total / res, v->path[p[i].cp],
             a->loc_rank[p[i].loc]);

@@ -2,6 +2,7 @@
  * holding traces.otf2, or the anchor file itself). Exit 0 with the report, 2 when the archive
  * cannot be read; a truncated trace is analyzed as far as it goes and the report says so. */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,8 @@ static const char usage[] =
   "              counters in occurrences), optionally of one rank and of call paths ending\n"
   "              in one region; the metric keys are listed by --json\n"
   "  --verbose   print each analysis pass's wall time (seconds) on stderr: reading and\n"
-  "              replay (wait states), merging, root causes, critical path (one process only)\n"
+  "              replay (wait states), merging, root causes, critical path (one process only),\n"
+  "              and the memory kept for the backward passes (bytes per event)\n"
   "  -h, --help  this text\n\n"
   "  --np P      analyze in parallel: P processes of mpivet-analyze-mpi under mpirun\n"
   "              (same result as one process; for large traces)\n"
@@ -206,6 +208,14 @@ int cmd_analyze(int argc, char **argv)
     if (sec < 0)
       break;
     fprintf(stderr, "mpivet analyze: pass %d, %s: %.3f s\n", i + 1, note, sec);
+  }
+  if (o.verbose) {
+    uint64_t n[4], b[4], all = mv_analysis_kept(a, n, b), ev = mv_analysis_events(a);
+    fprintf(stderr, "mpivet analyze: kept for the backward passes: %" PRIu64 " timeline points (%.3f MB), %" PRIu64
+                    " wait states (%.3f MB), %" PRIu64 " collective calls (%.3f MB), %" PRIu64
+                    " messages (%.3f MB): %.3f MB, %.2f bytes per event\n",
+            n[0], (double)b[0] / 1e6, n[1], (double)b[1] / 1e6, n[2], (double)b[2] / 1e6, n[3], (double)b[3] / 1e6,
+            (double)all / 1e6, ev ? (double)all / (double)ev : 0.0);
   }
   if ((rc = judgeable(a, argv[optind], o.rank, o.region)) != 0) {
     mv_analysis_free(a);

@@ -14,7 +14,8 @@ static const char usage[] =
   "usage: mpivet benchgen DIR [-o FILE.c] [--print] [--compute-scale X] [--msg-scale Y]\n"
   "                           [--coll-as-p2p OP] [--no-check] [--force]\n"
   "       mpivet benchgen DIR --compare OTHER\n"
-  "       mpivet benchgen DIR1 DIR2 DIR3... [-o FILE.c] [options]\n\n"
+  "       mpivet benchgen DIR1 DIR2 DIR3... [-o FILE.c] [options]\n"
+  "       mpivet benchgen RUN1 RUN2 RUN3... [-o FILE.c] [options]\n\n"
   "Turn the compressed trace DIR/compressed.mvt (written by mpivet trace) into one standalone\n"
   "C+MPI benchmark that makes the same MPI calls with the same peers, tags and sizes, in loops,\n"
   "and replays the computation between them. Build it with mpicc or smpicc; it takes no\n"
@@ -24,7 +25,9 @@ static const char usage[] =
   "or corners, edges, interior of the grid MPI_Dims_create makes), and peers, sizes, repeat\n"
   "counts and computation follow forms a + b*x (x = 1, P, D1, D0, 1/P, log2 P, floor or\n"
   "ceil of log2 P) of the size P (grid D0 x D1)"
-  " fitted to the traces; what does not fit is refused by name.\n\n"
+  " fitted to the traces; what does not fit is refused by name.\n"
+  "With traces of repeated runs at one process count (the same calls), the benchmark is\n"
+  "generated from the run of the median span (a run's computation moves between runs).\n\n"
   "  -o, --output FILE.c     write the program there (default: stdout); an existing file is\n"
   "                          kept unless --force\n"
   "  --print                 dump the compressed trace for humans instead\n"
@@ -169,19 +172,42 @@ static int check(const struct opts *o, const char *dir, const struct mv_mvt *t)
   return 0;
 }
 
-/* Traces at several process counts: loaded, checked, one benchmark for any count. */
+/* Repeated runs at one count: the benchmark of the run of the median span. */
+static int generate_median(const struct opts *o, const struct mv_mvt *const *t)
+{
+  struct mv_error err;
+  size_t k = 0;
+  mv_error_clear(&err);
+  int rc = mv_benchgen_median_run(t, (size_t)o->ndirs, &k, &err);
+  if (rc)
+    return mv_cli_fail_error("benchgen", &err);
+  fprintf(stderr, "mpivet benchgen: %d runs of %u ranks, spans", o->ndirs, (unsigned)t[0]->nranks);
+  for (int i = 0; i < o->ndirs; i++)
+    fprintf(stderr, " %.6f", (double)t[i]->elapsed_ns / 1e9);
+  fprintf(stderr, " s: generated from %s (the median, %.6f s)\n", o->dirs[k],
+          (double)t[k]->elapsed_ns / 1e9);
+  return (rc = check(o, o->dirs[k], t[k])) ? rc : generate(o, t + k, 1);
+}
+
+/* Traces at several process counts: loaded, checked, one benchmark for any count; or repeated
+ * runs at one count (every trace of the first one's size). */
 static int generate_scaled(const struct opts *o)
 {
   struct mv_mvt *t = calloc((size_t)o->ndirs, sizeof *t);
   const struct mv_mvt **pt = calloc((size_t)o->ndirs, sizeof *pt);
   int rc = t && pt ? 0 : mv_cli_fail("benchgen", MV_ENOMEM, "%s", mv_strerror(MV_ENOMEM)), n = 0;
+  int same = 1;
   for (; !rc && n < o->ndirs; n++) {
     if ((rc = load(o->dirs[n], &t[n])) != 0)
       break;
     pt[n] = &t[n];
-    rc = check(o, o->dirs[n], &t[n]);
+    same &= t[n].nranks == t[0].nranks;
   }
-  if (!rc)
+  if (!rc && same)
+    rc = generate_median(o, pt);
+  for (int i = 0; !rc && !same && i < n; i++)
+    rc = check(o, o->dirs[i], &t[i]);
+  if (!rc && !same)
     rc = generate(o, pt, (size_t)o->ndirs);
   for (int i = 0; i < n && t; i++)
     mv_mvt_release(&t[i]);

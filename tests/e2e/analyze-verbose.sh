@@ -1,6 +1,7 @@
 #!/bin/bash
 # `mpivet analyze --verbose` prints the wall time of each of its four passes on stderr (one line
-# each, in seconds) and leaves the report on stdout unchanged; with --np it is refused (exit 2).
+# each, in seconds) and the memory kept for the backward passes (counts checked by hand), and
+# leaves the report on stdout unchanged; with --np it is refused (exit 2).
 set -u
 work=$(mktemp -d /tmp/mv-analyze-verbose-XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -13,6 +14,14 @@ for pass in "1, read and replay (wait states)" "2, merge parts" "3, root causes 
   line=$(grep -F "mpivet analyze: pass $pass: " "$work/err.txt")
   [[ "${line##*: }" =~ ^[0-9]+\.[0-9]{3}\ s$ ]] || { echo "FAIL: no line for pass $pass"; fail=1; }
 done
+# The memory kept for the backward passes, counted by hand from mv-otf2-synth's stencil (4 ranks,
+# 50 iterations, every Enter and Leave at a time of its own): per rank main's Enter and Leave (2),
+# per iteration the Enters and Leaves of iteration, compute, kernel, 4 MPI_Isend and MPI_Waitall
+# (16), every 10th iteration an MPI_Allreduce (2): 4 x (2 + 50 x 16 + 5 x 2) = 3248 timeline
+# points; 4 x 5 = 20 members' calls of the Allreduces; 4 x 4 x 50 = 800 messages.
+kept=$(grep -F "mpivet analyze: kept for the backward passes: " "$work/err.txt")
+[[ "$kept" =~ :\ 3248\ timeline\ points\ \(0\.039\ MB\),\ [0-9]+\ wait\ states\ \([0-9.]+\ MB\),\ 20\ collective\ calls\ \(0\.001\ MB\),\ 800\ messages\ \(0\.019\ MB\):\ [0-9.]+\ MB,\ [0-9.]+\ bytes\ per\ event$ ]] ||
+  { echo "FAIL: kept: '$kept', want 3248 points, 20 collective calls, 800 messages"; fail=1; }
 "$MPIVET" analyze "$work/t" --verbose --np 2 >/dev/null 2>&1
 rc=$?
 [ $rc = 2 ] || { echo "FAIL: --verbose --np 2 exit $rc, expected 2"; fail=1; }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "analyze/internal.h"
+#include "analyze/view.h"
 #include "mpivet/analyze.h"
 #include "analyze-fixture.h"
 #include "test.h"
@@ -101,6 +102,18 @@ static void test_chain(void)
       {"time", -1, NULL, 400 + 400 + 450},
       {"comp", -1, NULL, 400 + 400 + 450 - 10 - 170 - 170});
   check_words(a);
+  /* kept for the backward passes: one timeline point per Enter or Leave at a new time (an Enter
+   * at the time of the previous event replaces it): rank 0 at 0 (main, compute_a), 300 (MPI_Send),
+   * 310, 400; rank 1 at 0, 150 (MPI_Recv), 310 (MPI_Send), 320, 400; rank 2 at 0, 150, 320, 450:
+   * 4 + 5 + 4 = 13 points of 12 bytes (time 8, call path 4); the 2 Late Senders (64 bytes each),
+   * no collective, the 2 messages (24 bytes each) */
+  uint64_t n[4], bytes[4];
+  ASSERT_INT_EQ((long long)mv_analysis_kept(a, n, bytes), 13 * 12 + 2 * 64 + 2 * 24);
+  ASSERT_INT_EQ((long long)n[0], 13);
+  ASSERT_INT_EQ((long long)n[1], 2);
+  ASSERT_INT_EQ((long long)n[2], 0);
+  ASSERT_INT_EQ((long long)n[3], 2);
+  ASSERT_INT_EQ((long long)bytes[0], 156);
   mv_analysis_free(a);
 }
 
@@ -128,6 +141,12 @@ static void one_collective(const char *region, int op, int root, const char *wai
   EXPECT_TICKS(a,
       {"critical_path", 0, region, 10}, {"critical_path", 2, "work", 400}, {"critical_path", -1, NULL, 410},
       {"critical_path_imbalance", -1, "work", 200});
+  if (!strcmp(wait_key, "wait_barrier")) {   /* kept: 3 members' calls of the barrier, 32 bytes each */
+    uint64_t n[4], bytes[4];
+    mv_analysis_kept(a, n, bytes);
+    ASSERT_INT_EQ((long long)n[2], 3);
+    ASSERT_INT_EQ((long long)bytes[2], 96);
+  }
   mv_analysis_free(a);
 }
 
@@ -314,6 +333,33 @@ static void test_init_sync(void)
   mv_analysis_free(a);
 }
 
+/* The rank lists of the plain words (mv__rank_list), worked out by hand. Runs of ranks become
+ * ranges. A list longer than the buffer (262 bytes, as words.c uses: "ranks " and 256) keeps 40
+ * bytes for its tail and ends after a whole entry: every other rank of 1024 (512 ranks) gives
+ * "0" (1 byte), ", 2" .. ", 8" (4 x 3), ", 10" .. ", 98" (45 x 4): 193 bytes; ", 100" .. ", 106"
+ * (5 each) fit while 193 + 5 j + 5 + 40 < 256, i.e. j = 0..3 (213 bytes); ", 108" would need
+ * 258: the list ends ", 106, ... (512 ranks in all)" (24 more bytes: 237, 243 with "ranks ").
+ * Before, the list was cut anywhere: "..., 340, is caused by" at 1024 SMPI ranks. */
+static void test_rank_list(void)
+{
+  char buf[262];
+  uint8_t on[1024] = {0};
+  ASSERT_STR_EQ(mv__rank_list(buf, sizeof buf, on, 6), "rank ?");
+  on[2] = 1;
+  ASSERT_STR_EQ(mv__rank_list(buf, sizeof buf, on, 6), "rank 2");
+  on[1] = on[3] = on[5] = 1;
+  ASSERT_STR_EQ(mv__rank_list(buf, sizeof buf, on, 6), "ranks 1-3, 5");
+  on[1] = on[2] = on[3] = 0;
+  ASSERT_STR_EQ(mv__rank_list(buf, sizeof buf, on, 6), "rank 5");
+  for (int r = 0; r < 1024; r++)
+    on[r] = r % 2 == 0;
+  const char *t = mv__rank_list(buf, sizeof buf, on, 1024);
+  ASSERT_INT_EQ((int)strlen(t), 243);
+  ASSERT_TRUE(strncmp(t, "ranks 0, 2, 4, 6, 8, 10, 12, ", 29) == 0);
+  const char *tail = ", 98, 100, 102, 104, 106, ... (512 ranks in all)";
+  ASSERT_TRUE(strlen(t) >= strlen(tail) && strcmp(t + strlen(t) - strlen(tail), tail) == 0);
+}
+
 int main(void)
 {
   if (fixture_begin("rootcause", 'r'))
@@ -326,6 +372,7 @@ int main(void)
   RUN_TEST(test_completion_barrier);
   RUN_TEST(test_init_finalize);
   RUN_TEST(test_init_sync);
+  RUN_TEST(test_rank_list);
   fixture_end();
   return TEST_EXIT();
 }
