@@ -24,7 +24,9 @@ SIGS=(INT TERM KILL)
 run_cut() {
   local name=$1 t=$2
   shift 2
-  setsid "$@" > "$W/$name.out" 2> "$W/$name.err" &
+  # a shell starts a background job with SIGINT ignored (and mpivet keeps an ignored signal
+  # ignored, as nohup needs): the run gets SIGINT back, as from a terminal
+  setsid env --default-signal=INT "$@" > "$W/$name.out" 2> "$W/$name.err" &
   local pid=$! ms=$((RANDOM % (t * 1000 + 1)))
   SIG=${SIGS[RANDOM % 3]}
   sleep "$((ms / 1000)).$(printf %03d $((ms % 1000)))"

@@ -19,6 +19,7 @@
 #include "mpivet/grow.h"
 #include "mpivet/paths.h"
 #include "mpivet/progress.h"
+#include "mpivet/signals.h"
 
 void mv_cmdline_init(struct mv_cmdline *c) { memset(c, 0, sizeof *c); }
 
@@ -160,12 +161,10 @@ int mv_launch_command(const struct mv_launch_spec *spec, struct mv_cmdline *out)
   return rc;
 }
 
-/* A SIGINT, SIGTERM or SIGHUP that reaches mpivet while a child runs (Ctrl-C, an outer
+/* A stop signal (mpivet/signals.h) that reaches mpivet while a child runs (Ctrl-C, an outer
  * `timeout`) is passed on to the child's process group, which is not mpivet's own, and mpivet
  * then dies of the same signal once the child is reaped: nothing keeps running behind it. */
 static volatile sig_atomic_t caught;
-static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP};
-#define NFORWARDED (sizeof forwarded / sizeof forwarded[0])
 
 static void on_signal(int sig) { caught = sig; }
 
@@ -212,8 +211,8 @@ static void guard(const struct mv_cmdline *cmd, const char *log_path, pid_t mpiv
   sigset_t watched;
   sigemptyset(&watched);
   sigaddset(&watched, SIGCHLD);
-  for (size_t i = 0; i < NFORWARDED; i++)
-    sigaddset(&watched, forwarded[i]);
+  for (int i = 0; i < MV_NSTOP_SIGNALS; i++)
+    sigaddset(&watched, mv_stop_signals[i]);
   pthread_sigmask(SIG_BLOCK, &watched, NULL);
   prctl(PR_SET_PDEATHSIG, SIGHUP);
   pid_t pid = fork();
@@ -249,19 +248,13 @@ static void guard(const struct mv_cmdline *cmd, const char *log_path, pid_t mpiv
 
 static void catch_signals(struct sigaction *old)
 {
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
   caught = 0;
-  for (size_t i = 0; i < NFORWARDED; i++)
-    sigaction(forwarded[i], &sa, &old[i]);
+  mv_signals_catch(on_signal, old);
 }
 
 static void restore_signals(const struct sigaction *old)
 {
-  for (size_t i = 0; i < NFORWARDED; i++)
-    sigaction(forwarded[i], &old[i], NULL);
+  mv_signals_restore(old);
   if (caught)
     raise(caught);  /* the previous disposition (normally: die of it) */
 }
@@ -295,7 +288,7 @@ int mv_launch_exec(const struct mv_cmdline *cmd, const char *log_path, double ti
   int to = 0, status = 0;
   if (!cmd->argc)
     return MV_EINVAL;
-  struct sigaction old[NFORWARDED];
+  struct sigaction old[MV_NSTOP_SIGNALS];
   sigset_t mask;
   pthread_sigmask(SIG_SETMASK, NULL, &mask);
   pid_t mpivet = getpid();

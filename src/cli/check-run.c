@@ -15,6 +15,7 @@
 #include "check-run.h"
 #include "mpivet/error.h"
 #include "mpivet/progress.h"
+#include "mpivet/signals.h"
 
 static volatile sig_atomic_t caught;
 
@@ -116,14 +117,9 @@ static void on_launch(void *ctx, const struct mv_campaign *c, const struct mv_la
 
 int mv__check_run(struct mv_campaign *c, const char *cost_engine, int *signo)
 {
-  static const int signals[] = {SIGINT, SIGTERM, SIGHUP};
-  struct sigaction sa, old[3];
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
+  struct sigaction old[MV_NSTOP_SIGNALS];
   caught = 0;
-  for (int i = 0; i < 3; i++)
-    sigaction(signals[i], &sa, &old[i]);
+  mv_signals_catch(on_signal, old);
   struct ticker t = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER,
                      .plan = &c->plan, .engine = cost_engine, .done = (long)c->n_done,
                      .launched = (long)c->n_done};
@@ -138,8 +134,7 @@ int mv__check_run(struct mv_campaign *c, const char *cost_engine, int *signo)
   if (ticking)
     pthread_join(th, NULL);
   mv_progress_finish(&t.pr);
-  for (int i = 0; i < 3; i++)
-    sigaction(signals[i], &old[i], NULL);
+  mv_signals_restore(old);
   *signo = caught;   /* a launch that ended with the signal is kept; the next one refuses */
   return rc;
 }

@@ -12,6 +12,7 @@
 #include "mpivet/error.h"
 #include "mpivet/launch.h"
 #include "mpivet/results.h"
+#include "mpivet/signals.h"
 #include "test.h"
 
 static char workdir[] = "/tmp/mv-test-launch-XXXXXX";
@@ -212,6 +213,29 @@ static void test_status(void)
   mv_cmdline_release(&c);
 }
 
+static void handler(int sig) { (void)sig; }
+
+/* A stop signal the user had ignored (nohup: SIGHUP) stays ignored while mpivet catches the
+ * others, and everything is as before afterwards. Before stop 25 mpivet caught an ignored
+ * SIGHUP too, so under nohup a closed terminal killed the running launch. */
+static void test_ignored_signal(void)
+{
+  struct sigaction ign, now, old[MV_NSTOP_SIGNALS], before[MV_NSTOP_SIGNALS];
+  memset(&ign, 0, sizeof ign);
+  ign.sa_handler = SIG_IGN;
+  sigaction(SIGHUP, &ign, &before[2]);
+  sigaction(SIGINT, NULL, &before[0]);
+  mv_signals_catch(handler, old);
+  sigaction(SIGHUP, NULL, &now);
+  ASSERT_TRUE(now.sa_handler == SIG_IGN);
+  sigaction(SIGINT, NULL, &now);
+  ASSERT_TRUE(now.sa_handler == handler);
+  mv_signals_restore(old);
+  sigaction(SIGINT, NULL, &now);
+  ASSERT_TRUE(now.sa_handler == before[0].sa_handler);
+  sigaction(SIGHUP, &before[2], NULL);
+}
+
 static void test_capture(void)
 {
   char in[512], out[512];
@@ -269,6 +293,7 @@ int main(void)
   RUN_TEST(test_exec);
   RUN_TEST(test_orphaned);
   RUN_TEST(test_status);
+  RUN_TEST(test_ignored_signal);
   RUN_TEST(test_capture);
   char cmd[128];
   snprintf(cmd, sizeof cmd, "rm -rf %s", workdir);
