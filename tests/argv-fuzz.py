@@ -366,8 +366,8 @@ def allowed_writes(cmd, argv):
             continue
         if (cmd, name) in REPLACE_OK or (cmd == "regress" and name == "json"):
             out.append((os.path.abspath(val), "file"))
-        if name in FOLDER_OUT:
-            out.append((os.path.abspath(val), "folder"))
+        if name in FOLDER_OUT:   # a symlink to a folder: the folder it names is the output
+            out += [(os.path.abspath(val), "folder"), (os.path.realpath(val), "folder")]
     return out
 
 

@@ -110,6 +110,15 @@ if [ -e "$MV_BUILD/lib/mpivet/openmpi/mpivet-analyze-mpi" ]; then
   "$MPIVET" analyze "$work/t" --np 2 --cube "$work/tp.cubex" >/dev/null 2>"$work/np.err" ||
     fail "--np 2 --cube failed: $(cat "$work/np.err")"
   cmp -s "$work/t.cubex" "$work/tp.cubex" || fail "the parallel analyzer wrote a different cube"
+  # a --cube that is a dangling symlink: both analyzers replace the link, neither creates its
+  # target (the parallel one did, with fopen, until stop 25)
+  for np in 0 2; do   # 0: the serial analyzer
+    ln -s "$work/target-$np" "$work/link-$np.cubex"
+    "$MPIVET" analyze "$work/t" $([ $np = 0 ] || echo --np $np) --cube "$work/link-$np.cubex" >/dev/null 2>"$work/np.err" ||
+      fail "--np $np --cube LINK failed: $(cat "$work/np.err")"
+    [ ! -e "$work/target-$np" ] || fail "--np $np --cube LINK created the link's target"
+    cmp -s "$work/t.cubex" "$work/link-$np.cubex" || fail "--np $np --cube LINK: a different cube"
+  done
 fi
 "$MPIVET" analyze "$work/t" --cube "$work/no/such/dir/x.cubex" >/dev/null 2>"$work/err"
 [ $? = 2 ] || fail "unwritable cube path: exit status not 2"

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "mpivet/analyze.h"
+#include "mpivet/atomic.h"
 #include "mpivet/error.h"
 
 static int to_int_counts(const size_t *len, int n, int *out)
@@ -82,6 +83,13 @@ static int gather(void *ctx, const void *buf, size_t len, void **all, size_t *al
   return 0;
 }
 
+/* The cube as `mpivet analyze --cube` writes it serially: atomically, a symlink replaced, not
+ * followed (an fopen here created the target of a dangling --cube link: issue 15's fuzzing). */
+static int emit_cube(FILE *fp, void *a)
+{
+  return mv_analysis_write_cube(a, fp);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
@@ -127,8 +135,7 @@ int main(int argc, char **argv)
       if (mv_analysis_partial(a, &note))
         fprintf(stderr, "mpivet-analyze-mpi: warning: partial analysis, the trace is truncated: %s\n", note);
       code = (json ? mv_analysis_write_json(a, stdout) : mv_analysis_write_text(a, stdout, top)) ? 2 : 0;
-      FILE *fp = cube ? fopen(cube, "wb") : NULL;
-      if (cube && (!fp || mv_analysis_write_cube(a, fp) != 0 || fclose(fp) != 0)) {
+      if (cube && mv_atomic_write(cube, emit_cube, a) != 0) {
         fprintf(stderr, "mpivet-analyze-mpi: %s: cannot write the cube\n", cube);
         code = 2;
       }
