@@ -43,7 +43,8 @@ static const char usage[] =
   "              (same result as one process; for large traces)\n"
   "  --mpi F     MPI flavor of the parallel analyzer: openmpi (default) or mpich\n";
 
-/* A folder means its traces.otf2. */
+/* A folder means its traces.otf2. The anchor must be a regular file: OTF2 reads it by name, and
+ * every process of --np opens it (a FIFO fed one reader and left the others waiting forever). */
 static int anchor_of(const char *arg, char *buf, size_t size)
 {
   struct stat st;
@@ -52,7 +53,7 @@ static int anchor_of(const char *arg, char *buf, size_t size)
   int n = S_ISDIR(st.st_mode) ? snprintf(buf, size, "%s/traces.otf2", arg) : snprintf(buf, size, "%s", arg);
   if (n < 0 || (size_t)n >= size)
     return MV_ERANGE;
-  return stat(buf, &st) == 0 ? 0 : MV_ENOENT;
+  return stat(buf, &st) == 0 && S_ISREG(st.st_mode) ? 0 : MV_ENOENT;
 }
 
 /* The parallel analyzer of flavor `mpi` under mpirun, its report on our stdout. */

@@ -109,6 +109,12 @@ bad calibrate --np 2 --kernel-records "$work/none.csv" -o "$work/cal"
 # it for Extra-P first, then read nothing ("got an empty file", exit 2). convert: trust-convert.sh.
 "$MPIVET" model <(cat "$good") > "$work/out" 2> "$work/err" ||
   fail "model <(cat results.csv): exit $?: $(cat "$work/err")"
+# a FIFO is no OTF2 archive: refused before it is opened (stop 25's fuzzing: with --np 3 one
+# process took the data and the others waited for a writer forever)
+mkfifo "$work/fifo"
+bad analyze "$work/fifo"
+bad analyze "$work/fifo" --np 2
+grep -q "no OTF2 archive here" "$work/err" || fail "analyze FIFO: $(cat "$work/err")"
 # an odd path is still a path: the message names it
 bad model "$work/é space/none.csv"
 grep -qF "é space/none.csv" "$work/err" || fail "unicode path not named: $(cat "$work/err")"
