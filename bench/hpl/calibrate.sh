@@ -15,13 +15,14 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_TH
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 bash "$here/build.sh" "$out" > "$out/build.log"
 rt=(); [ "$(id -u)" = 0 ] && rt=(chrt -f 20)
+source "$here/keep-memory.sh"   # as hpl.sh's real runs
 records=()
 for grid in "1 1 1" "2 1 2"; do
   read -r np p q <<< "$grid"
   d="$out/record-$np"; rm -rf "$d"; mkdir -p "$d"; cd "$d"
   sed -e "s/@N@/$n/; s/@NB@/128/; s/@P@/$p/; s/@Q@/$q/" "$here/hpccinf.in" > hpccinf.txt
   sed -i -E 's/^1( +# of problems sizes)/2\1/; s/^([0-9]+)( +Ns)/\1 \1\2/' hpccinf.txt
-  MV_EMULATE_RECORD_DIR="$d" "${rt[@]}" mpirun.openmpi -x MV_EMULATE_RECORD_DIR -np "$np" \
+  MV_EMULATE_RECORD_DIR="$d" "${rt[@]}" mpirun.openmpi -x MV_EMULATE_RECORD_DIR "${keep[@]}" -np "$np" \
     "$out/hpl-record" > out.txt
   for r in $(seq 0 $((np - 1))); do records+=(--kernel-records "$d/kernels-$r.csv"); done
 done

@@ -7,15 +7,13 @@
 #   warm solve is the measurement: the first pays the process's one-time costs (OpenBLAS's buffers
 #   and first calls: a first 128 x 873 dtrsm took 4.6 ms against 0.3 ms warm, 10 of the 34 ms of
 #   N = 1000 on one rank), which the kernel models, fitted on every call of a run, spread thin.
-# - The simulation injects the modelled kernels and times HPL's own code between them
-#   (HPL_COMPUTE=timed, the default; SMPI's smpi/simulate-computation): on 2 ranks at N = 1000
-#   that code, on the critical path of the panel factorization, is 8 of the 21 ms, and the
-#   kernels-only prediction (HPL_COMPUTE=kernels, smpi/simulate-computation:no, as the 1024-rank
-#   run) was 64 % fast. SMPI times that code with the thread's CPU clock, a system call of 1.4 us
-#   in this VM (CLOCK_THREAD_CPUTIME_ID; CLOCK_MONOTONIC 29 ns) on entry to and exit from every
-#   MPI call and injection, which the measured code then carries; under chrt -f 20 (as root) the
-#   CPU time of the code is its wall time, so cpuclock.c (LD_PRELOAD) answers the clock from
-#   CLOCK_MONOTONIC; without chrt the system clock is kept.
+# - The simulation injects the modelled kernels only by default (HPL_COMPUTE=kernels,
+#   smpi/simulate-computation:no, as the 1024-rank run). HPL_COMPUTE=timed also has SMPI time
+#   HPL's own code between the kernels; SMPI reads the thread's CPU clock for that, a system call
+#   of 1.4 us in this VM (CLOCK_THREAD_CPUTIME_ID; CLOCK_MONOTONIC 29 ns) on entry to and exit
+#   from every MPI call and injection, so under chrt -f 20 (as root), where the code's CPU time
+#   is its wall time, cpuclock.c (LD_PRELOAD) answers it from CLOCK_MONOTONIC. Timed, the
+#   prediction was 8-27 % slow against real runs with the memory kept (docs/simulate.md).
 # - Ranks: 1 and 2 ranks on one simulated host with this machine's cores (`cluster:1,cores=2`);
 #   4 ranks are bound round-robin to the 2 cores (`--map-by core`: ranks 0 and 2 on core 0), so
 #   they are simulated as 2 hosts of 1 core with the ranks dealt round-robin (`cluster:2,cores=1
@@ -29,6 +27,9 @@
 # [RUNS=3] [SIZES="1000 2000 3000"]; HPL_GRIDS="1x1x1 2x1x2" (ranks x P x Q) picks the grids,
 # HPL_1024=0 skips the 1024-rank run, HPL_OUT=DIR keeps the builds and runs there; every real
 # run's Gflop/s is kept in OUT/run-NP-N/real.txt, and the table prints their spread.
+# The real HPL runs with glibc keeping the memory it frees (keep-memory.sh; HPL_KEEP_MEMORY=0:
+# glibc's defaults): 2 ranks, N = 1000: 27.3-32.9 Gflop/s by default, 53.1-57.2 with the memory
+# kept, where the kernels-only prediction is 62.6.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/../.." && pwd)
 cal=$(cd "$1" && pwd); runs=${2:-3}; sizes=${3:-"1000 2000 3000"}
@@ -39,7 +40,7 @@ bash "$here/build.sh" "$out" "$cal" > "$out/build.log"
 cores=$(nproc)
 rt=(); [ "$(id -u)" = 0 ] && rt=(chrt -f 20)
 compute=(); preload=()
-case ${HPL_COMPUTE:-timed} in
+case ${HPL_COMPUTE:-kernels} in
   kernels) compute=(--cfg smpi/simulate-computation:no) ;;
   timed) if [ ${#rt[@]} -gt 0 ]; then   # see above: only where CPU time is wall time
            cc -O2 -shared -fPIC "$here/cpuclock.c" -o "$out/cpuclock.so" -ldl
@@ -47,6 +48,7 @@ case ${HPL_COMPUTE:-timed} in
          fi ;;
   *) echo "hpl.sh: HPL_COMPUTE is timed or kernels, not '$HPL_COMPUTE'" >&2; exit 2 ;;
 esac
+source "$here/keep-memory.sh"
 input() { sed -e "s/@N@/$1/; s/@NB@/$2/; s/@P@/$3/; s/@Q@/$4/" "$here/hpccinf.in" > hpccinf.txt; }
 twice() { sed -i -E 's/^1( +# of problems sizes)/2\1/; s/^([0-9]+)( +Ns)/\1 \1\2/' hpccinf.txt; }
 warm_gflops() { awk '/^WR/ {g = $7} END {print g + 0}' hpccoutf.txt; }   # the last (second) solve
@@ -64,7 +66,7 @@ for grid in ${HPL_GRIDS:-1x1x1 2x1x2}; do
     real_rt=("${rt[@]}"); [ "$np" -gt "$cores" ] && real_rt=(timeout "${HPL_TIMEOUT:-120}")
     for r in $(seq "$runs"); do
       rm -f hpccoutf.txt
-      if ! "${real_rt[@]}" mpirun.openmpi --oversubscribe "${bind[@]}" -np "$np" "$out/hpl-openmpi" > /dev/null; then
+      if ! "${real_rt[@]}" mpirun.openmpi --oversubscribe "${bind[@]}" "${keep[@]}" -np "$np" "$out/hpl-openmpi" > /dev/null; then
         echo "hpl.sh: real run $r, $np ranks, N = $n failed or did not end in time" >&2; continue
       fi
       warm_gflops

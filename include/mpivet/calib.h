@@ -125,7 +125,6 @@ struct mv_kernel_model {
 };
 void mv_kernel_terms(int m, int n, int k, double *t);
 double mv_kernel_predict(const struct mv_kernel_model *km, int m, int n, int k);
-double mv_kernel_sd(const struct mv_kernel_model *km, int m, int n, int k);
 /* Least squares (GSL) of family/noise on the op's samples of host (-1: all) that have m, n > 0.
  * MV_ENUMERIC when there are too few samples (twice the model's terms). */
 int mv_kernel_fit(const struct mv_calib_data *d, enum mv_calib_op op, int family, int noise,

@@ -33,9 +33,6 @@ int mv_bigo_parse_in(const char *text, size_t len, const char *const *params,
                      struct mv_function *out, size_t *errcol, char *msg, size_t msgsize);
 /* "O(p^(1/2)/log p)": numerator and denominator factors, "O(1)" for a constant. */
 int mv_bigo_format(const struct mv_function *f, char *buf, size_t size);
-/* One term as it reads inside O( ), e.g. "p^(1/4) log p", "1". */
-int mv_term_format_bigo(const struct mv_function *f, const struct mv_term *t, char *buf,
-                        size_t size);
 
 /* The leading-order terms of f (coefficients set to 1): the terms no other term outgrows;
  * "1" alone when f is constant. */

@@ -2,12 +2,14 @@
  * running a command with its output in a log file and a timeout that kills the whole process
  * group (mpirun and its ranks, or smpirun and the simulator). */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -158,7 +160,45 @@ int mv_launch_command(const struct mv_launch_spec *spec, struct mv_cmdline *out)
   return rc;
 }
 
-static void child(const struct mv_cmdline *cmd, const char *log_path)
+/* A SIGINT, SIGTERM or SIGHUP that reaches mpivet while a child runs (Ctrl-C, an outer
+ * `timeout`) is passed on to the child's process group, which is not mpivet's own, and mpivet
+ * then dies of the same signal once the child is reaped: nothing keeps running behind it. */
+static volatile sig_atomic_t caught;
+static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP};
+#define NFORWARDED (sizeof forwarded / sizeof forwarded[0])
+
+static void on_signal(int sig) { caught = sig; }
+
+static void exec_command(const struct mv_cmdline *cmd)
+{
+  execvp(cmd->argv[0], cmd->argv);
+  _exit(127);
+}
+
+/* Ends the way the command ended: its exit code, or the same signal. */
+static void end_like(int status)
+{
+  if (WIFEXITED(status))
+    _exit(WEXITSTATUS(status));
+  int sig = WTERMSIG(status);
+  sigset_t one;
+  sigemptyset(&one);
+  sigaddset(&one, sig);
+  signal(sig, SIG_DFL);
+  pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+  raise(sig);
+  _exit(128 + sig);
+}
+
+/* The forked child of mpivet: the leader of the launch's own process group (so that a timeout
+ * or a Ctrl-C reaches mpirun and every rank), and its guard. It runs the command as its own
+ * child and ends as the command ended. When mpivet dies without a word (SIGKILL, a crash), the
+ * kernel tells the guard (PR_SET_PDEATHSIG), and the guard ends the whole group: SIGTERM, so
+ * that mpirun can stop its ranks, then SIGKILL 3 s later. Signals sent to the group (the
+ * timeout of wait_child) reach the command directly; the guard keeps waiting for it. Only
+ * async-signal-safe calls: mpivet may have threads. */
+static void guard(const struct mv_cmdline *cmd, const char *log_path, pid_t mpivet,
+                  const sigset_t *launch_mask)
 {
   setpgid(0, 0);
   if (log_path) {
@@ -169,18 +209,43 @@ static void child(const struct mv_cmdline *cmd, const char *log_path)
     dup2(fd, 2);
     close(fd);
   }
-  execvp(cmd->argv[0], cmd->argv);
-  _exit(127);
+  sigset_t watched;
+  sigemptyset(&watched);
+  sigaddset(&watched, SIGCHLD);
+  for (size_t i = 0; i < NFORWARDED; i++)
+    sigaddset(&watched, forwarded[i]);
+  pthread_sigmask(SIG_BLOCK, &watched, NULL);
+  prctl(PR_SET_PDEATHSIG, SIGHUP);
+  pid_t pid = fork();
+  if (pid < 0)
+    _exit(126);
+  if (pid == 0) {
+    pthread_sigmask(SIG_SETMASK, launch_mask, NULL);
+    exec_command(cmd);
+  }
+  int status, orphaned = getppid() != mpivet;   /* mpivet may have died before the prctl */
+  struct timespec grace = {3, 0};
+  for (;;) {
+    if (waitpid(pid, &status, WNOHANG) == pid) {
+      if (orphaned)   /* nobody reads the status: end what the command left */
+        kill(-getpgrp(), SIGKILL);
+      end_like(status);
+    }
+    if (!orphaned && getppid() != mpivet) {
+      orphaned = 1;
+      kill(-getpgrp(), SIGTERM);   /* the guard has SIGTERM blocked */
+    }
+    if (orphaned) {
+      if (sigtimedwait(&watched, NULL, &grace) < 0 && errno == EAGAIN) {
+        kill(-getpgrp(), SIGKILL);
+        _exit(128 + SIGKILL);
+      }
+    } else {
+      sigwaitinfo(&watched, NULL);
+    }
+  }
 }
 
-/* A SIGINT, SIGTERM or SIGHUP that reaches mpivet while a child runs (Ctrl-C, an outer
- * `timeout`) is passed on to the child's process group, which is not mpivet's own, and mpivet
- * then dies of the same signal once the child is reaped: nothing keeps running behind it. */
-static volatile sig_atomic_t caught;
-static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP};
-#define NFORWARDED (sizeof forwarded / sizeof forwarded[0])
-
-static void on_signal(int sig) { caught = sig; }
 
 static void catch_signals(struct sigaction *old)
 {
@@ -231,6 +296,9 @@ int mv_launch_exec(const struct mv_cmdline *cmd, const char *log_path, double ti
   if (!cmd->argc)
     return MV_EINVAL;
   struct sigaction old[NFORWARDED];
+  sigset_t mask;
+  pthread_sigmask(SIG_SETMASK, NULL, &mask);
+  pid_t mpivet = getpid();
   fflush(NULL);
   catch_signals(old);
   pid_t pid = fork();
@@ -240,7 +308,7 @@ int mv_launch_exec(const struct mv_cmdline *cmd, const char *log_path, double ti
   }
   if (pid == 0) {
     restore_signals(old);
-    child(cmd, log_path);
+    guard(cmd, log_path, mpivet, &mask);
   }
   setpgid(pid, pid);  /* also here: no race with the kill below */
   int rc = wait_child(pid, timeout_s, &to, &status);

@@ -82,16 +82,6 @@ static int finish(struct out *o)
   return o->len < o->size ? (int)o->len : MV_ERANGE;
 }
 
-int mv_term_format_bigo(const struct mv_function *f, const struct mv_term *t, char *buf,
-                        size_t size)
-{
-  struct out o = {buf, size, 0};
-  if (size)
-    buf[0] = '\0';
-  term_bigo(&o, f, t);
-  return finish(&o);
-}
-
 int mv_bigo_format(const struct mv_function *f, char *buf, size_t size)
 {
   struct out o = {buf, size, 0};

@@ -46,12 +46,6 @@ double mv_kernel_predict(const struct mv_kernel_model *km, int m, int n, int k)
   return fmax(poly(km->coef, m, n, k), 0);
 }
 
-double mv_kernel_sd(const struct mv_kernel_model *km, int m, int n, int k)
-{
-  return km->noise == 0 ? 0 : km->noise == 1 ? km->sd[MV_KERNEL_TERMS - 1]
-                                             : fmax(poly(km->sd, m, n, k), 0);
-}
-
 /* The dimensions (bit 0: m, 1: n, 2: k) of each term mnk, mn, mk, nk, m, n, k, 1. */
 static const unsigned term_dims[MV_KERNEL_TERMS] = {7, 3, 5, 6, 1, 2, 4, 0};
 

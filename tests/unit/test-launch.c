@@ -1,9 +1,11 @@
 /* The launcher API: validation, command lines of each engine (Open MPI and MPICH mpirun, srun,
  * smpirun with generated platform and hostfile), shell quoting, exec with exit codes and a
  * timeout, and the capture of rows with the run column set. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "mpivet/engine.h"
@@ -141,6 +143,75 @@ static void test_exec(void)
   }
 }
 
+/* A launch outlives no mpivet: the process that called mv_launch_exec (standing in for mpivet)
+ * is killed with SIGKILL, so it forwards nothing; the command's own child (standing in for a
+ * rank under mpirun) must be gone within the guard's 3 s of grace. Before the guard (stop 25),
+ * such a `sleep` ran its full 30 s (seen with mpirun.openmpi and its ranks in issue 15's signal
+ * rounds). */
+static void test_orphaned(void)
+{
+  char pidfile[512], script[2048];
+  snprintf(pidfile, sizeof pidfile, "%s/rank.pid", workdir);
+  snprintf(script, sizeof script, "sleep 30 & echo $! > %s.new && mv %s.new %s; wait", pidfile,
+           pidfile, pidfile);
+  pid_t fake = fork();
+  ASSERT_TRUE(fake >= 0);
+  if (fake == 0) {
+    struct mv_cmdline c;
+    mv_cmdline_init(&c);
+    mv_cmdline_add(&c, "sh");
+    mv_cmdline_add(&c, "-c");
+    mv_cmdline_add(&c, script);
+    _exit(mv_launch_exec(&c, NULL, 0, NULL) == 0 ? 0 : 1);
+  }
+  long rank = 0;
+  for (int i = 0; i < 2000 && rank <= 0; i++) {   /* up to 20 s for the shell to start */
+    FILE *fp = fopen(pidfile, "r");
+    if (!fp || fscanf(fp, "%ld", &rank) != 1)
+      usleep(10000);
+    if (fp)
+      fclose(fp);
+  }
+  ASSERT_TRUE(rank > 0);
+  ASSERT_INT_EQ(kill((pid_t)rank, 0), 0);
+  kill(fake, SIGKILL);
+  waitpid(fake, NULL, 0);
+  int alive = 1;
+  for (int i = 0; i < 1000 && alive; i++) {   /* 10 s: 3 s of grace on a loaded machine */
+    char stat[256] = "";
+    snprintf(stat, sizeof stat, "/proc/%ld/stat", rank);
+    FILE *fp = fopen(stat, "r");
+    char state = 'X';
+    alive = fp && fscanf(fp, "%*d %*s %c", &state) == 1 && state != 'Z';
+    if (fp)
+      fclose(fp);
+    if (alive)
+      usleep(10000);
+  }
+  ASSERT_INT_EQ(alive, 0);
+}
+
+/* The launch ends as its command ended (the guard passes it on): killed by a signal is a failure,
+ * exit 0 a success. */
+static void test_status(void)
+{
+  struct mv_cmdline c;
+  int to = -1;
+  mv_cmdline_init(&c);
+  mv_cmdline_add(&c, "sh");
+  mv_cmdline_add(&c, "-c");
+  mv_cmdline_add(&c, "kill -SEGV $$");
+  ASSERT_INT_EQ(mv_launch_exec(&c, NULL, 60, &to), MV_EEXTERN);
+  ASSERT_INT_EQ(to, 0);
+  mv_cmdline_release(&c);
+  mv_cmdline_init(&c);
+  mv_cmdline_add(&c, "sh");
+  mv_cmdline_add(&c, "-c");
+  mv_cmdline_add(&c, "exit 0");
+  ASSERT_INT_EQ(mv_launch_exec(&c, NULL, 60, &to), 0);
+  mv_cmdline_release(&c);
+}
+
 static void test_capture(void)
 {
   char in[512], out[512];
@@ -196,6 +267,8 @@ int main(void)
   RUN_TEST(test_smpi);
   RUN_TEST(test_quoting);
   RUN_TEST(test_exec);
+  RUN_TEST(test_orphaned);
+  RUN_TEST(test_status);
   RUN_TEST(test_capture);
   char cmd[128];
   snprintf(cmd, sizeof cmd, "rm -rf %s", workdir);
