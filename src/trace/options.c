@@ -74,6 +74,8 @@ int mv__read_options(void)
     mv__say("MPIVET_TRACE_RECORD=%s: expected a comma list of all,p2p,coll,rma,comm,io; not tracing", rec);
     return -1;
   }
+  const char *times = getenv("MPIVET_TRACE_TIMES");
+  G.times = times && !strcmp(times, "1");
   const char *fmt = getenv("MPIVET_TRACE_FORMAT");
   G.formats = MV__OUT_OTF2 | MV__OUT_MVT;
   if (fmt && *fmt) {

@@ -56,6 +56,7 @@ struct mv__state {
   unsigned fast;                      /* record while active, else 0 (hooks.h, mv__fast_begin) */
   int stack_depth;                    /* return addresses hashed per call site */
   int formats;                        /* MV__OUT_* bits */
+  int times;                          /* MPIVET_TRACE_TIMES=1: rank 0 prints the finalize parts' times */
   char dir[PATH_MAX - 64];
   int raw_fd, defs_fd;
   uint64_t *buf;                      /* encoded records (rawfmt.h) */

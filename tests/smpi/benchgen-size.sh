@@ -60,4 +60,17 @@ if [ -e "$WORK/stencil-np16/compressed.mvt" ] && [ -e "$WORK/stencil-np64/compre
   echo "stencil compressed.mvt, 16 -> 64 ranks: $a -> $b bytes"
   [ $((b * 10)) -le $((a * 11)) ] || fail "stencil compressed.mvt grows from $a to $b bytes from 16 to 64 ranks (over 10 %)"
 fi
+# MPIVET_TRACE_TIMES=1 (bench/benchgen/merge-time): rank 0 says the compressed trace's parts;
+# 5 ranks merge in ceil(log2 5) = 3 rounds. Unset, nothing is said.
+for t in 1 ""; do
+  MPIVET_TRACE_TIMES=$t NP=5 trace_run smpi "$WORK/times$t" --format otf2,mvt -- "$WORK/bin-ring" 5 || continue
+  n=$(grep -c 'compressed trace at finalize' "$WORK/times$t.log")
+  if [ -n "$t" ]; then
+    grep -q 'rank 0: compressed trace at finalize, CPU s summed over 5 ranks (largest one rank): compression [0-9.]* ([0-9.]*; wall [0-9.]*), merge in 3 rounds [0-9.]* ([0-9.]*), writing [0-9.]* ([0-9.]*); rank 0.s wall s: rounds [0-9.]*, writing and closing [0-9.]*$' "$WORK/times$t.log" ||
+      fail "MPIVET_TRACE_TIMES=1: no line of the parts at 5 ranks, 3 rounds: $(cat "$WORK/times$t.log")"
+    [ "$n" = 1 ] || fail "MPIVET_TRACE_TIMES=1: $n lines, expected one (rank 0)"
+  else
+    [ "$n" = 0 ] || fail "MPIVET_TRACE_TIMES unset: $n lines of the parts, expected none"
+  fi
+done
 finish
