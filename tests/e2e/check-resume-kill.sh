@@ -50,7 +50,9 @@ bad=$(awk -F, '$6 == "MPI_Gather" && $8 != 8 * $4' "$work/cut/results.csv" | wc 
 for f in report.txt report.json report.html meta.json; do [ -s "$work/cut/$f" ]; done
 echo "ok: $rows rows after kill -9 and resume, identical to the clean run"
 
-setsid "$MPIVET" check "${args[@]}" -o "$work/int" > "$work/int.out" 2> "$work/int.err" &
+# a script's background job starts with SIGINT ignored, and mpivet keeps an ignored signal
+# ignored (nohup): give the run SIGINT back, as a terminal's foreground job has it
+setsid env --default-signal=INT "$MPIVET" check "${args[@]}" -o "$work/int" > "$work/int.out" 2> "$work/int.err" &
 pid=$!
 for _ in $(seq 1 3000); do   # a launch committed, the next one running
   [ -f "$work/int/campaign.journal" ] && [ "$(wc -l < "$work/int/campaign.journal")" -ge 1 ] && break
