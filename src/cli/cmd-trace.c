@@ -24,7 +24,7 @@ static const char usage[] =
   "Trace an MPI application into the OTF2 archive DIR/traces.otf2 (default DIR: trace) and\n"
   "the compressed trace DIR/compressed.mvt (mpivet benchgen; docs/formats.md).\n"
   "  -o, --output DIR     output folder (one that holds an earlier trace is refused)\n"
-  "  --buffer SIZE        event buffer per rank before it is flushed to disk (default 8M)\n"
+  "  --buffer SIZE        event buffer per rank before it is flushed to disk (default 1M)\n"
   "  --record GROUPS      comma list of p2p,coll,rma,comm,io or all (default all)\n"
   "  --callstack N        return addresses hashed into the call-site id (default 1)\n"
   "  --format LIST        otf2, mvt or otf2,mvt (default): mvt alone for long or large runs\n"
