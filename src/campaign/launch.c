@@ -2,8 +2,8 @@
  * running a command with its output in a log file and a timeout that kills the whole process
  * group (mpirun and its ranks, or smpirun and the simulator). */
 #include <errno.h>
-#include <pthread.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -222,7 +222,7 @@ static void guard(const struct mv_cmdline *cmd, const char *log_path, pid_t mpiv
     pthread_sigmask(SIG_SETMASK, launch_mask, NULL);
     exec_command(cmd);
   }
-  int status, orphaned = getppid() != mpivet;   /* mpivet may have died before the prctl */
+  int status, orphaned = 0;
   struct timespec grace = {3, 0};
   for (;;) {
     if (waitpid(pid, &status, WNOHANG) == pid) {
@@ -230,7 +230,7 @@ static void guard(const struct mv_cmdline *cmd, const char *log_path, pid_t mpiv
         kill(-getpgrp(), SIGKILL);
       end_like(status);
     }
-    if (!orphaned && getppid() != mpivet) {
+    if (!orphaned && getppid() != mpivet) {   /* also when mpivet died before the prctl */
       orphaned = 1;
       kill(-getpgrp(), SIGTERM);   /* the guard has SIGTERM blocked */
     }
@@ -244,7 +244,6 @@ static void guard(const struct mv_cmdline *cmd, const char *log_path, pid_t mpiv
     }
   }
 }
-
 
 static void catch_signals(struct sigaction *old)
 {
