@@ -23,7 +23,8 @@ const char mv__bg_prelude[] =
   "#endif\n"
   "\n"
   "static double compute_scale = COMPUTE_SCALE, msg_scale = MSG_SCALE;\n"
-  "static int P, D0, D1;  /* the run's size and its grid MPI_Dims_create(P, 2) */\n"
+  "static int P, D0, D1, T0, T1, T2;  /* the run's size, MPI_Dims_create(P, 2) and (P, 3) */\n"
+
   "static MPI_Comm comm[NSYMS];\n"
   "static int crank[NSYMS], csize[NSYMS];\n"
   "static char *sbuf, *rbuf;\n"

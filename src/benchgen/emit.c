@@ -260,6 +260,11 @@ static void bytes_max(struct mv__gen *g)
   fprintf(g->out, "  return m[which];\n}\n\n");
 }
 
+static const char *layout_name(int dims)
+{
+  return dims == 1 ? "the line 0..P-1" : dims == 2 ? "the grid MPI_Dims_create(P, 2)" : "the grid MPI_Dims_create(P, 3)";
+}
+
 static void header(struct mv__gen *g, const char *counts)
 {
   const struct mv_mvt *t = g->t;
@@ -271,7 +276,7 @@ static void header(struct mv__gen *g, const char *counts)
   if (g->sc)
     fprintf(g->out, " * For any process count P: ranks play the class of their region of %s, and peers,\n"
             " * sizes, repeat counts and computation follow forms of P fitted to the traces.\n",
-            g->sc->dims == 1 ? "the line 0..P-1" : "the grid MPI_Dims_create(P, 2)");
+            layout_name(g->sc->dims));
   fprintf(g->out, " * Build: mpicc -O2 -o bench bench.c -lm (or smpicc). Run on %s ranks:\n"
           " *   mpirun -np %s ./bench [COMPUTE_SCALE [MSG_SCALE]]\n"
           " * Rank 0 prints its time from MPI_Init to MPI_Finalize (the traced run of %" PRIu32
@@ -295,8 +300,13 @@ static void header(struct mv__gen *g, const char *counts)
 /* The run's size: P, its grid; the traced size, or for any count the same regions as traced. */
 static void size_check(struct mv__gen *g)
 {
-  fprintf(g->out, "  int dims[2] = {0, 0};\n  MPI_Dims_create(size, 2, dims);\n"
+  fprintf(g->out, "  int dims[3] = {0, 0, 0};\n  MPI_Dims_create(size, 2, dims);\n"
           "  P = size, D0 = dims[0], D1 = dims[1];\n");
+  if (g->sc && g->sc->dims == 3)
+    fprintf(g->out, "  dims[0] = dims[1] = 0;\n  MPI_Dims_create(size, 3, dims);\n"
+            "  T0 = dims[0], T1 = dims[1], T2 = dims[2];\n");
+  else
+    fprintf(g->out, "  T0 = T1 = T2 = 0;\n");
   if (!g->sc) {
     fprintf(g->out, "  if (size != NRANKS) {\n    if (rank == 0)\n"
             "      fprintf(stderr, \"this benchmark replays %%d ranks; run it on %%d (got %%d)\\n\", NRANKS, NRANKS, size);\n"
@@ -305,8 +315,8 @@ static void size_check(struct mv__gen *g)
   }
   fprintf(g->out, "  unsigned have = 0;\n  for (int r = 0; r < size; r++)\n    have |= 1u << region(r);\n"
           "  if (have != REGIONS) {\n    if (rank == 0)\n      fprintf(stderr, \"this benchmark needs the "
-          "ranks of %s to form the regions traced (%s); %%d ranks (%%d x %%d) do not\\n\", P, D0, D1);\n"
-          "    MPI_Finalize();\n    return 2;\n  }\n", g->sc->dims == 1 ? "a line" : "the grid MPI_Dims_create(P, 2)",
+          "ranks of %s to form the regions traced (%s); %%d ranks do not\\n\", P);\n"
+          "    MPI_Finalize();\n    return 2;\n  }\n", layout_name(g->sc->dims),
           g->sc->dims == 1 ? "first, interior, last" : "corners, edges, interior");
 }
 

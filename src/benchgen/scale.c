@@ -55,7 +55,7 @@ static void names(int dims, unsigned mask, char *buf, size_t size)
 {
   size_t at = 0;
   buf[0] = 0;
-  for (unsigned r = 0; r < 9 && at < size; r++)
+  for (unsigned r = 0; r < 27 && at < size; r++)
     if (mask >> r & 1)
       at += (size_t)snprintf(buf + at, size - at, "%s%s", at ? ", " : "", mv__bg_region_name(dims, r));
 }
@@ -89,12 +89,12 @@ static int layout(struct ctx *x)
                       "MPI_Comm_create, MPI_Cart_sub or the like): benchmarks for any process count "
                       "replay only copies of MPI_COMM_WORLD", u->func, u->site, sc->t[j]->nranks, c->sym);
     }
-  sc->dims = layout_fits(sc, 1) ? 1 : layout_fits(sc, 2) ? 2 : 0;
+  sc->dims = layout_fits(sc, 1) ? 1 : layout_fits(sc, 2) ? 2 : layout_fits(sc, 3) ? 3 : 0;
   if (!sc->dims)
     return refuse(x, MV_EUNSUP, "the ranks behave irregularly: some class of ranks is neither whole "
-                  "regions of a line (rank 0, interior, last) nor of the grid MPI_Dims_create(P, 2) makes "
-                  "(corners, edges, interior; 3-D grids are not), so its calls cannot be extrapolated to other "
-                  "process counts");
+                  "regions of a line (rank 0, interior, last) nor of the grid MPI_Dims_create(P, 2) or "
+                  "MPI_Dims_create(P, 3) makes (corners, edges, interior), so its calls cannot be extrapolated "
+                  "to other process counts");
   return 0;
 }
 

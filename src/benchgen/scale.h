@@ -1,8 +1,9 @@
 /* Benchmarks for any process count (issue 18; the paper's ScalaExtrap part): traces of one
  * program at 3 or more process counts aligned class by class, and every number that changes
  * with the count fitted as a + b * term(P). Ranks are classified by their region in a line of P
- * ranks (first, interior, last) or in the grid MPI_Dims_create(P, 2) makes (corners, edges,
- * interior); a class that is no union of regions, a structure that changes with the count or a
+ * ranks (first, interior, last), in the grid MPI_Dims_create(P, 2) makes (corners, edges,
+ * interior) or in the 3-D grid of MPI_Dims_create(P, 3) (first, interior, last per dimension);
+ * a class that is no union of regions, a structure that changes with the count or a
  * number no form fits is refused by name, never guessed. */
 #ifndef MPIVET_BENCHGEN_SCALE_H
 #define MPIVET_BENCHGEN_SCALE_H
@@ -12,9 +13,12 @@
 #include "internal.h"
 
 /* Terms of a form, as a name in the generated program's C: P the run's size, D0 x D1 the grid
- * of MPI_Dims_create(P, 2), the depths floor/ceil(log2 P) of the trees collectives use. */
-#define MV__BG_TERMS(X) X(ONE, "1") X(P, "P") X(D1, "D1") X(D0, "D0") X(INVP, "(1.0 / P)") \
-  X(LOGP, "log2((double)P)") X(FLOG2, "floor(log2((double)P))") X(CLOG2, "ceil(log2((double)P))")
+ * of MPI_Dims_create(P, 2), the depths floor/ceil(log2 P) of the trees collectives use; for 3-D
+ * grids T0 x T1 x T2 of MPI_Dims_create(P, 3): a row T2 and a plane T1 * T2 (the peers of a
+ * 7-point stencil). Integer terms first (mv__bg_form_c). */
+#define MV__BG_TERMS(X) X(ONE, "1") X(P, "P") X(D1, "D1") X(D0, "D0") X(T2, "T2") X(T12, "(T1 * T2)") \
+  X(INVP, "(1.0 / P)") X(LOGP, "log2((double)P)") X(FLOG2, "floor(log2((double)P))") \
+  X(CLOG2, "ceil(log2((double)P))")
 enum mv__bg_term {
 #define MV__BG_T(name, c) MV__BG_T_##name,
   MV__BG_TERMS(MV__BG_T)
@@ -26,7 +30,7 @@ struct mv__bg_form { int term; double a, b; };   /* a + b * term */
 struct mv__bg_scale {
   const struct mv_mvt *const *t;  /* the traces by process count; t[n - 1] is the template */
   size_t n;
-  int dims;                       /* 1: a line of ranks; 2: the grid MPI_Dims_create(P, 2) */
+  int dims;                       /* 1: a line of ranks; 2, 3: the grid MPI_Dims_create(P, dims) */
   unsigned present;               /* regions with ranks in the template */
   unsigned *mask;                 /* per class of the template: its regions */
   struct mv__bg_form **ops;       /* per template signature: nops * MV_MVT_MAXF, by field position */
@@ -40,9 +44,10 @@ int mv__bg_scale_build(struct mv__bg_scale *sc, const struct mv_mvt *const *t, s
                        size_t msgsize);
 void mv__bg_scale_release(struct mv__bg_scale *sc);
 
-/* The region of rank r among p ranks laid out in dims dimensions (0..8), the grid's sides. */
+/* The region of rank r among p ranks laid out in dims dimensions (0..26), the grid's sides. */
 unsigned mv__bg_region(int dims, uint32_t p, uint32_t r);
 void mv__bg_dims2(uint32_t p, uint32_t *d0, uint32_t *d1);
+void mv__bg_dims3(uint32_t p, uint32_t d[3]);
 const char *mv__bg_region_name(int dims, unsigned region);
 /* The generated program's region(rank) function, the same rule as mv__bg_region. */
 extern const char mv__bg_region_c[];
