@@ -11,6 +11,7 @@
  *   MV_EMULATE("dgemm", m, n, k, cblas_dgemm(...));   any kernel named in mpivet/calib.h
  *   MV_EMULATE_DGEMM(m, n, k, cblas_dgemm(...));      MV_EMULATE_DTRSM(m, n, cblas_dtrsm(...));
  *   MV_EMULATE_KERNEL(seconds, my_kernel(...));       (a user kernel with its own model)
+ *   MV_EMULATE_ALSO_RUN("dcopy", n, 1, 1, cblas_dcopy(...));  (runs under SMPI too, model charged)
  *   double *a = MV_SHARED_MALLOC(bytes);  MV_SHARED_FREE(a);
  *   MV_PARTIAL_SHARED_MALLOC(bytes, offsets, nblocks)  (offsets: begin/end pairs that are shared)
  *
@@ -228,8 +229,26 @@ static inline void mv_emulate_record(const char *kernel, int m, int n, int k, do
       stmt;                                                                       \
     }                                                                             \
   } while (0)
+/* A kernel whose results the program needs under SMPI too (HPL's pivot rows through dcopy and
+ * dswap): with a model, the statement runs untimed (SMPI's benchmarking paused around it) and its
+ * model is charged; without one, it runs and SMPI times it, as MV_EMULATE. */
+#define MV_EMULATE_ALSO_RUN(kernel, m, n, k, stmt)                                \
+  do {                                                                            \
+    static int mv__row = -2;                                                      \
+    if (mv__row == -2)                                                            \
+      mv__row = mv_emulate_find(kernel);                                          \
+    if (mv__row >= 0) {                                                           \
+      smpi_bench_end();                                                           \
+      stmt;                                                                       \
+      smpi_bench_begin();                                                         \
+      mv_emulate_model(&mv_emulate_models[mv__row], (m), (n), (k));               \
+    } else {                                                                      \
+      stmt;                                                                       \
+    }                                                                             \
+  } while (0)
 #else
 #define MV_EMULATE(kernel, m, n, k, stmt) MV_EMULATE_RUN(kernel, m, n, k, stmt)
+#define MV_EMULATE_ALSO_RUN(kernel, m, n, k, stmt) MV_EMULATE_RUN(kernel, m, n, k, stmt)
 #endif
 
 #define MV_EMULATE_DGEMM(m, n, k, stmt) MV_EMULATE("dgemm", m, n, k, stmt)
