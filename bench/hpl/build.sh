@@ -42,13 +42,18 @@ build record mpicc.openmpi -DMV_EMULATE_RECORD
 # (at 1024 ranks the run grew faster than N); contiguous sends from the partially shared panel
 # copy only its private pages. The real runs and the small simulations keep HPL's default (struct
 # types): built with the option, real HPL ran 47-48 Gflop/s instead of 60-62 at N 2000 on 2 ranks.
+# HPL_CALL_SECONDS=S (emulated builds): S seconds of HPL's own code charged with every emulated
+# kernel call (MV_EMULATE_CALL_SECONDS, mpivet/emulate.h; calibrate.sh measures it on one rank).
 if [ -n "$cal" ]; then   # every object includes kernels.h: another calibration rebuilds them
   flavors="smpi"; [ "${HPL_CONTIG:-1}" = 0 ] || flavors="smpi smpi-contig"
+  emu=(-include "$cal/kernels.h" -DMV_EMULATE_CALL_SECONDS="${HPL_CALL_SECONDS:-0.0}")
   for flavor in $flavors; do
-    cmp -s "$cal/kernels.h" "$out/obj-$flavor$sfx/kernels.h" || rm -rf "$out/obj-$flavor$sfx"
-    mkdir -p "$out/obj-$flavor$sfx"; cp "$cal/kernels.h" "$out/obj-$flavor$sfx/kernels.h"
+    o="$out/obj-$flavor$sfx"
+    { cat "$cal/kernels.h"; echo "/* ${emu[*]} */"; } > "$out/kernels.h.new"
+    cmp -s "$out/kernels.h.new" "$o/kernels.h" || rm -rf "$o"
+    mkdir -p "$o"; mv "$out/kernels.h.new" "$o/kernels.h"
   done
-  build smpi smpicc -include "$cal/kernels.h"
-  [ "${HPL_CONTIG:-1}" = 0 ] || build smpi-contig smpicc -include "$cal/kernels.h" -DHPL_NO_MPI_DATATYPE
+  build smpi smpicc "${emu[@]}"
+  [ "${HPL_CONTIG:-1}" = 0 ] || build smpi-contig smpicc "${emu[@]}" -DHPL_NO_MPI_DATATYPE
 fi
 echo "build: $(ls -d "$out"/hpl-openmpi "$out"/hpl-record "$out"/hpl-smpi* 2>/dev/null | tr '\n' ' ')"

@@ -20,18 +20,42 @@ mkdir -p "$out"; out=$(cd "$out" && pwd)
 bash "$here/build.sh" "$out" > "$out/build.log"
 rt=(); [ "$(id -u)" = 0 ] && rt=(chrt -f 20)
 source "$here/keep-memory.sh"   # as hpl.sh's real runs
+record() {  # record NP P Q N: DIR/kernels-RANK.csv of a real run (two solves) in OUT/record-NP-N
+  local np=$1 p=$2 q=$3 size=$4 d="$out/record-$1-$4"
+  rm -rf "$d"; mkdir -p "$d"; cd "$d"
+  sed -e "s/@N@/$size/; s/@NB@/128/; s/@P@/$p/; s/@Q@/$q/" "$here/hpccinf.in" > hpccinf.txt
+  sed -i -E 's/^1( +# of problems sizes)/2\1/; s/^([0-9]+)( +Ns)/\1 \1\2/' hpccinf.txt
+  MV_EMULATE_RECORD_DIR="$d" "${rt[@]}" mpirun.openmpi -x MV_EMULATE_RECORD_DIR "${keep[@]}" -np "$np" \
+    "$out/hpl-record" > out.txt
+}
 records=()
 for grid in ${HPL_RECORD_GRIDS:-1x1x1 2x1x2}; do
   read -r np p q <<< "${grid//x/ }"
   [ "$np" -le "$(nproc)" ] || { echo "calibrate.sh: $np ranks > $(nproc) cores: not recorded" >&2; exit 2; }
   for size in $n; do
-    d="$out/record-$np-$size"; rm -rf "$d"; mkdir -p "$d"; cd "$d"
-    sed -e "s/@N@/$size/; s/@NB@/128/; s/@P@/$p/; s/@Q@/$q/" "$here/hpccinf.in" > hpccinf.txt
-    sed -i -E 's/^1( +# of problems sizes)/2\1/; s/^([0-9]+)( +Ns)/\1 \1\2/' hpccinf.txt
-    MV_EMULATE_RECORD_DIR="$d" "${rt[@]}" mpirun.openmpi -x MV_EMULATE_RECORD_DIR "${keep[@]}" -np "$np" \
-      "$out/hpl-record" > out.txt
-    for r in $(seq 0 $((np - 1))); do records+=(--kernel-records "$d/kernels-$r.csv"); done
+    record "$np" "$p" "$q" "$size"
+    for r in $(seq 0 $((np - 1))); do records+=(--kernel-records "$out/record-$np-$size/kernels-$r.csv"); done
   done
 done
+# HPL's own code between the kernels, which a kernels-only simulation does not charge: on one rank
+# (no MPI partner to wait for) the warm solve's wall time (HPL's) minus its kernels' time, per
+# non-empty kernel call, over the sizes; OUT/call-seconds.txt, for build.sh's HPL_CALL_SECONDS.
+# The warm solve's calls: after the first verification dgemv (n > NB) and pdlange's idamax calls
+# right after it, up to the second verification dgemv.
+for size in $n; do
+  [ -f "$out/record-1-$size/kernels-0.csv" ] || record 1 1 1 "$size"
+  # the warm solve's time from its Gflop/s (HPL's (2/3 N^3 + 3/2 N^2) flops), the last WR line
+  wall=$(awk -v n="$size" '/^WR/ {g = $7} END {print (2 / 3 * n + 1.5) * n * n / (g * 1e9)}' \
+           "$out/record-1-$size/hpccoutf.txt")
+  awk -F, -v wall="$wall" '
+    FNR == 1 { next }
+    $2 == "dgemv" && $8 > 128 { v++; skip = 1; next }
+    v == 1 && skip && $2 == "idamax" { next }
+    { skip = 0 }
+    v == 1 { s += $11; if ($7 > 0 && $8 > 0) calls++ }
+    END { print wall - s, calls }' "$out/record-1-$size/kernels-0.csv"
+done | awk '{gap += $1; calls += $2} END {if (calls > 0 && gap > 0) printf "%.3g\n", gap / calls; else print 0}' \
+  > "$out/call-seconds.txt"
+echo "calibrate.sh: HPL's own code per kernel call on 1 rank: $(cat "$out/call-seconds.txt") s ($out/call-seconds.txt)"
 cd "$out"
 "${rt[@]}" "$mpivet" calibrate --mpi openmpi --seed 1 "${records[@]}" -o "$cal"

@@ -6,7 +6,9 @@
 # simulation on CAL-NP right away (the VM's speed drifts by 10-30 % within an hour). Only grids
 # with at most as many ranks as cores: the recording runs under chrt -f 20 as root.
 # Usage: per-load.sh OUT CAL [RUNS=5] [SIZES="1000 2000 3000"]; OUT keeps builds, records and runs;
-# HPL_RECORD_SIZES (default 1500) are the recorded sizes (calibrate.sh).
+# HPL_RECORD_SIZES (default 1500) are the recorded sizes (calibrate.sh). The simulation charges
+# HPL's own code per emulated kernel call as calibrate.sh measured it on one rank (HPL_CALL_SECONDS,
+# build.sh); HPL_CALL_COST=0 leaves it out.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$1; cal=$2; runs=${3:-5}; sizes=${4:-"1000 2000 3000"}
@@ -18,5 +20,7 @@ for grid in ${HPL_GRIDS:-1x1x1 2x1x2}; do
       > "$out/calibrate-$np.log" 2>&1 ||
     { echo "per-load.sh: calibrate.sh failed for $grid, see $out/calibrate-$np.log" >&2; exit 3; }
   echo "# $grid: kernels recorded on this grid ($(uptime | sed 's/.*load/load/'))"
-  HPL_OUT=$out HPL_GRIDS=$grid HPL_1024=0 bash "$here/hpl.sh" "$cal-$np" "$runs" "$sizes"
+  call=0; [ "${HPL_CALL_COST:-1}" = 1 ] && call=$(cat "$out/call-seconds.txt")
+  echo "# HPL's own code charged per emulated kernel call: $call s"
+  HPL_CALL_SECONDS=$call HPL_OUT=$out HPL_GRIDS=$grid HPL_1024=0 bash "$here/hpl.sh" "$cal-$np" "$runs" "$sizes"
 done
