@@ -74,6 +74,9 @@ int mv_analysis_write_json(const struct mv_analysis *a, FILE *fp);
  * values inclusive along the metric tree, exclusive along the call tree. 0, MV_EIO or
  * MV_ENOMEM. */
 int mv_analysis_write_cube(const struct mv_analysis *a, FILE *fp);
+/* The same into the file `path`, atomically (mv_atomic_write: a symlink at path is replaced, never
+ * followed): what `mpivet analyze --cube` and its parallel analyzer both do. 0 or an MV_E* code. */
+int mv_analysis_save_cube(const struct mv_analysis *a, const char *path);
 /* One self-contained HTML page (no network): the timeline of every rank with wait states,
  * messages and the critical path (aggregated into bins when large), the metric x call path x
  * rank panes and the root causes in plain words. 0, MV_EIO or MV_ENOMEM. */

@@ -1,6 +1,7 @@
 /* `mpivet analyze TRACE [--json] [--top N] [--cube FILE] [--html FILE]`: wait-state analysis of an OTF2 archive (a folder
  * holding traces.otf2, or the anchor file itself). Exit 0 with the report, 2 when the archive
  * cannot be read; a truncated trace is analyzed as far as it goes and the report says so. */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -94,11 +95,6 @@ static int emit_html(FILE *fp, void *arg)
   return mv_analysis_write_html(p->a, fp, p->title);
 }
 
-static int emit_cube(FILE *fp, void *a)
-{
-  return mv_analysis_write_cube(a, fp);
-}
-
 /* The HTML page into a new file (never over an existing one: it may be the user's). */
 static int write_html(const struct mv_analysis *a, const char *path, const char *trace)
 {
@@ -110,7 +106,8 @@ static int write_html(const struct mv_analysis *a, const char *path, const char 
 
 static int write_cube(const struct mv_analysis *a, const char *path)
 {
-  int rc = mv_cli_write_file("analyze", path, emit_cube, (void *)a);
+  errno = 0;
+  int rc = mv_analysis_save_cube(a, path);
   return rc < 0 ? mv_cli_write_failed("analyze", path, rc) : rc;
 }
 
