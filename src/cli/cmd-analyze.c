@@ -1,6 +1,7 @@
 /* `mpivet analyze TRACE [--json] [--top N] [--cube FILE] [--html FILE]`: wait-state analysis of an OTF2 archive (a folder
  * holding traces.otf2, or the anchor file itself). Exit 0 with the report, 2 when the archive
  * cannot be read; a truncated trace is analyzed as far as it goes and the report says so. */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -94,11 +95,6 @@ static int emit_html(FILE *fp, void *arg)
   return mv_analysis_write_html(p->a, fp, p->title);
 }
 
-static int emit_cube(FILE *fp, void *a)
-{
-  return mv_analysis_write_cube(a, fp);
-}
-
 /* The HTML page into a new file (never over an existing one: it may be the user's). */
 static int write_html(const struct mv_analysis *a, const char *path, const char *trace)
 {
@@ -110,7 +106,8 @@ static int write_html(const struct mv_analysis *a, const char *path, const char 
 
 static int write_cube(const struct mv_analysis *a, const char *path)
 {
-  int rc = mv_cli_write_file("analyze", path, emit_cube, (void *)a);
+  errno = 0;
+  int rc = mv_analysis_save_cube(a, path);
   return rc < 0 ? mv_cli_write_failed("analyze", path, rc) : rc;
 }
 
@@ -217,6 +214,11 @@ int cmd_analyze(int argc, char **argv)
                     " messages (%.3f MB): %.3f MB, %.2f bytes per event\n",
             n[0], (double)b[0] / 1e6, n[1], (double)b[1] / 1e6, n[2], (double)b[2] / 1e6, n[3], (double)b[3] / 1e6,
             (double)all / 1e6, ev ? (double)all / (double)ev : 0.0);
+    uint64_t v[5];
+    const char *dir = mv_analysis_spill(a, v);
+    fprintf(stderr, "mpivet analyze: timelines in %s%s: %.3f MB in %" PRIu64 " blocks of up to %" PRIu64
+                    " points, %" PRIu64 " blocks read back through a cache of %.3f MB\n",
+            *dir ? "a temporary file in " : "memory", dir, (double)v[0] / 1e6, v[1], v[2], v[3], (double)v[4] / 1e6);
   }
   if ((rc = judgeable(a, argv[optind], o.rank, o.region)) != 0) {
     mv_analysis_free(a);

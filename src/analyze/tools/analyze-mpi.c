@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 
 #include "mpivet/analyze.h"
-#include "mpivet/atomic.h"
 #include "mpivet/error.h"
 
 static int to_int_counts(const size_t *len, int n, int *out)
@@ -83,13 +82,6 @@ static int gather(void *ctx, const void *buf, size_t len, void **all, size_t *al
   return 0;
 }
 
-/* The cube as `mpivet analyze --cube` writes it serially: atomically, a symlink replaced, not
- * followed (an fopen here created the target of a dangling --cube link: issue 15's fuzzing). */
-static int emit_cube(FILE *fp, void *a)
-{
-  return mv_analysis_write_cube(a, fp);
-}
-
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
@@ -135,7 +127,7 @@ int main(int argc, char **argv)
       if (mv_analysis_partial(a, &note))
         fprintf(stderr, "mpivet-analyze-mpi: warning: partial analysis, the trace is truncated: %s\n", note);
       code = (json ? mv_analysis_write_json(a, stdout) : mv_analysis_write_text(a, stdout, top)) ? 2 : 0;
-      if (cube && mv_atomic_write(cube, emit_cube, a) != 0) {
+      if (cube && mv_analysis_save_cube(a, cube) != 0) {
         fprintf(stderr, "mpivet-analyze-mpi: %s: cannot write the cube\n", cube);
         code = 2;
       }
