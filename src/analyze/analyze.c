@@ -92,7 +92,7 @@ struct run {
   struct mv__read_result rr;
   uint8_t *local;
   struct mv__engine *engine;
-  struct mv__tl *tl;           /* timelines of this process's locations */
+  struct mv__tlset *tls;       /* timelines of this process's locations */
   struct mv__causes causes;    /* wait states with their causes */
 };
 
@@ -200,7 +200,7 @@ static int replay_parallel(struct run *r, const struct mv_analyze_exchange *ex)
   if (!err)
     err = mv__reader_open(r->reader, &r->defs, r->local, &r->tree, &r->store, route, &rt, &m);
   if (m)
-    mv__reader_keep_timelines(m, r->tl);
+    mv__reader_keep_timelines(m, r->tls);
   uint64_t step = step_events();
   /* every process takes part in every round until all are done, even after a local failure */
   while (!all_done) {
@@ -239,7 +239,7 @@ static int replay(struct run *r, const struct mv_analyze_exchange *ex)
   struct mv__reader *m = NULL;
   int done = 0, err = mv__reader_open(r->reader, &r->defs, NULL, &r->tree, &r->store, feed_engine, &s, &m);
   if (m)
-    mv__reader_keep_timelines(m, r->tl);
+    mv__reader_keep_timelines(m, r->tls);
   uint64_t now;
   while (!err && !done)
     err = mv__reader_step(m, UINT64_MAX, &done, &now);
@@ -265,17 +265,15 @@ static int collect(struct run *r, const struct mv_analyze_exchange *ex, struct m
   check_marker(r);
   void *part = NULL, *all = NULL, *causes = NULL;
   size_t len = 0, alllen = 0, clen = 0;
-  struct mv__rc_direct direct = {r->tl, &r->causes};
+  struct mv__rc_direct direct = {&r->tls, ex ? NULL : &r->causes};
   if (!err && ex)   /* serial: the root-cause passes take the timelines as they are */
-    err = mv__causes_pack(r->tl, r->defs.nloc, &r->causes, &causes, &clen);
+    err = mv__causes_pack(r->tls, &r->causes, &causes, &clen);
   if (!err)
     err = mv__part_pack(&r->tree, &r->store, &r->rr, unmatched, causes, clen, &part, &len);
   free(causes);
   if (!ex) {
     if (!err)
       err = mv__result_build(&r->defs, part, len, 1, mv__owner, &direct, out);
-    if (!direct.tl)   /* the result owns the timelines now */
-      r->tl = NULL;
     if (!err && (err = mv__result_load_sites(*out, r->anchor)) != 0) {
       mv_analysis_free(*out);
       *out = NULL;
@@ -285,8 +283,12 @@ static int collect(struct run *r, const struct mv_analyze_exchange *ex, struct m
   }
   int gerr = ex->gather(ex->ctx, part ? part : "", part ? len : 0, &all, &alllen);
   free(part);
+  if (!err && !gerr && ex->rank == 0) {   /* a fresh set for the timelines of all parts */
+    mv__tlset_release(r->tls);
+    err = mv__tlset_init(r->tls, r->defs.nloc);
+  }
   if (!err && !gerr && ex->rank == 0)
-    err = mv__result_build(&r->defs, all, alllen, ex->size, mv__owner, NULL, out);
+    err = mv__result_build(&r->defs, all, alllen, ex->size, mv__owner, &direct, out);
   if (!err && !gerr && ex->rank == 0 && (err = mv__result_load_sites(*out, r->anchor)) != 0) {
     mv_analysis_free(*out);
     *out = NULL;
@@ -332,9 +334,10 @@ int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, s
     mv_error_set(e, err, anchor, 0, 0, "%s in the global definitions",
                  err == MV_ENOMEM ? "out of memory" : "malformed or unreadable data");
   mv__causes_init(&r.causes);
-  if (!err && (!(r.local = calloc(r.defs.nloc ? r.defs.nloc : 1, 1)) ||
-               !(r.tl = calloc(r.defs.nloc ? r.defs.nloc : 1, sizeof *r.tl))))
+  if (!err && (!(r.local = calloc(r.defs.nloc ? r.defs.nloc : 1, 1)) || !(r.tls = calloc(1, sizeof *r.tls))))
     err = MV_ENOMEM;
+  if (!err)
+    err = mv__tlset_init(r.tls, r.defs.nloc);
   if (!err && (err = mv__tree_init(&r.tree)) == 0 &&
       !(r.engine = mv__engine_new(&r.defs, r.local, &r.store)))
     err = MV_ENOMEM;
@@ -353,11 +356,13 @@ int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, s
     }
     err = err ? err : e3;
   }
+  if (err && r.tls && r.tls->err && (!e || !e->code))   /* the temporary file of the timelines */
+    mv_error_set(e, r.tls->err, NULL, 0, 0, "%s", r.tls->why);
   mv_error_ensure(e, err, anchor);
   mv__engine_free(r.engine);
-  if (r.tl)
-    mv__tl_release(r.tl, r.defs.nloc);
-  free(r.tl);
+  if (r.tls)
+    mv__tlset_release(r.tls);
+  free(r.tls);
   mv__causes_release(&r.causes);
   mv__tree_release(&r.tree);
   mv__map_release(&r.store.map);
@@ -460,8 +465,8 @@ double mv_analysis_explained(const struct mv_analysis *a)
 uint64_t mv_analysis_kept(const struct mv_analysis *a, uint64_t n[4], uint64_t bytes[4])
 {
   n[0] = 0;
-  for (uint32_t loc = 0; a->tl && loc < a->nloc; loc++)
-    n[0] += a->tl[loc].t.len;
+  for (uint32_t loc = 0; a->tls && loc < a->nloc; loc++)
+    n[0] += a->tls->loc[loc].n;
   n[1] = a->causes.waits.len, n[2] = a->causes.csyncs.len, n[3] = a->causes.msgs.len;
   const size_t size[4] = {sizeof(uint64_t) + sizeof(uint32_t), sizeof(struct mv__wait), sizeof(struct mv__csync),
                           sizeof(struct mv__msg)};
@@ -469,4 +474,16 @@ uint64_t mv_analysis_kept(const struct mv_analysis *a, uint64_t n[4], uint64_t b
   for (int i = 0; i < 4; i++)
     all += bytes[i] = n[i] * size[i];
   return all;
+}
+
+const char *mv_analysis_spill(const struct mv_analysis *a, uint64_t v[5])
+{
+  const struct mv__tlset *s = a->tls;
+  if (!s) {
+    memset(v, 0, 5 * sizeof *v);
+    return "";
+  }
+  v[0] = s->bytes, v[1] = s->nblocks, v[2] = s->block, v[3] = s->loads;
+  v[4] = (uint64_t)s->nslot * s->block * (sizeof(uint64_t) + sizeof(uint32_t));
+  return s->fd >= 0 ? s->dir : "";
 }

@@ -33,13 +33,13 @@ void mv__causes_release(struct mv__causes *c)
   mv__vec_release(&c->msgs);
 }
 
-int mv__causes_pack(const struct mv__tl *tl, uint32_t nloc, const struct mv__causes *c, void **buf, size_t *len)
+int mv__causes_pack(struct mv__tlset *tls, const struct mv__causes *c, void **buf, size_t *len)
 {
   size_t n = 4 * sizeof(uint64_t);
   uint64_t ntl = 0;
-  for (uint32_t i = 0; tl && i < nloc; i++)
-    if (tl[i].started)
-      ntl++, n += sizeof(struct tl_head) + tl[i].t.len * (sizeof(uint64_t) + sizeof(uint32_t));
+  for (uint32_t i = 0; tls && i < tls->nloc; i++)
+    if (tls->loc[i].started)
+      ntl++, n += sizeof(struct tl_head) + tls->loc[i].n * (sizeof(uint64_t) + sizeof(uint32_t));
   n += c->waits.len * sizeof(struct mv__wait) + c->csyncs.len * sizeof(struct mv__csync) +
        c->msgs.len * sizeof(struct mv__msg);
   char *p = malloc(n ? n : 1);
@@ -48,13 +48,25 @@ int mv__causes_pack(const struct mv__tl *tl, uint32_t nloc, const struct mv__cau
   *buf = p, *len = n;
   uint64_t counts[4] = {ntl, c->waits.len, c->csyncs.len, c->msgs.len};
   p = put(p, counts, sizeof counts);
-  for (uint32_t i = 0; tl && i < nloc; i++) {
-    if (!tl[i].started)
+  for (uint32_t i = 0; tls && i < tls->nloc; i++) {
+    const struct mv__tl *x = &tls->loc[i];
+    if (!x->started)
       continue;
-    struct tl_head h = {i, tl[i].first, tl[i].last, tl[i].init_end, tl[i].fin_enter, tl[i].t.len};
+    struct tl_head h = {i, x->first, x->last, x->init_end, x->fin_enter, x->n};
     p = put(p, &h, sizeof h);
-    p = put(p, tl[i].t.data, h.n * sizeof(uint64_t));
-    p = put(p, tl[i].cp.data, h.n * sizeof(uint32_t));
+    struct mv__tlcur cur;
+    uint64_t s, e, k = 0;
+    uint32_t cp;
+    for (mv__tl_seek(&cur, tls, i, 0); k < h.n && mv__tl_next(&cur, &s, &e, &cp); k++) {
+      memcpy(p + k * sizeof(uint64_t), &s, sizeof s);
+      memcpy(p + h.n * sizeof(uint64_t) + k * sizeof(uint32_t), &cp, sizeof cp);
+    }
+    if (k < h.n) {   /* the timelines could not be read back */
+      free(*buf);
+      *buf = NULL;
+      return tls->err ? tls->err : MV_EIO;
+    }
+    p += h.n * (sizeof(uint64_t) + sizeof(uint32_t));
   }
   p = put(p, c->waits.data, c->waits.len * sizeof(struct mv__wait));
   p = put(p, c->csyncs.data, c->csyncs.len * sizeof(struct mv__csync));
@@ -62,32 +74,30 @@ int mv__causes_pack(const struct mv__tl *tl, uint32_t nloc, const struct mv__cau
   return 0;
 }
 
-static int read_tl(const char **p, const char *end, struct mv__tl *tl, uint32_t nloc, const struct mv__gcp *g)
+static int read_tl(const char **p, const char *end, struct mv__tlset *tls, const struct mv__gcp *g)
 {
   struct tl_head h;
   if ((size_t)(end - *p) < sizeof h)
     return MV_EPARSE;
   memcpy(&h, *p, sizeof h), *p += sizeof h;
-  if (h.loc >= nloc || h.n > (size_t)(end - *p) / (sizeof(uint64_t) + sizeof(uint32_t)))
+  if (h.loc >= tls->nloc || h.n > (size_t)(end - *p) / (sizeof(uint64_t) + sizeof(uint32_t)) ||
+      tls->loc[h.loc].started)
     return MV_EPARSE;
-  struct mv__tl *x = &tl[h.loc];
+  struct mv__tl *x = &tls->loc[h.loc];
   x->first = h.first, x->last = h.last, x->started = 1;
   x->init_end = h.init_end, x->fin_enter = h.fin_enter;
-  x->t.len = x->cp.len = 0;
-  for (uint64_t k = 0; k < h.n; k++) {
-    uint64_t *t = mv__vec_push(&x->t);
-    uint32_t *cp = t ? mv__vec_push(&x->cp) : NULL;
-    if (!cp)
-      return MV_ENOMEM;
-    memcpy(t, *p + k * sizeof(uint64_t), sizeof *t);
-    memcpy(cp, *p + h.n * sizeof(uint64_t) + k * sizeof(uint32_t), sizeof *cp);
-    *cp = *cp >= MV__TL_PENDING ? *cp : g->map(g->ctx, (uint32_t)h.loc, *cp);
+  for (uint64_t k = 0; k < h.n && !tls->err; k++) {
+    uint64_t t;
+    uint32_t cp;
+    memcpy(&t, *p + k * sizeof(uint64_t), sizeof t);
+    memcpy(&cp, *p + h.n * sizeof(uint64_t) + k * sizeof(uint32_t), sizeof cp);
+    mv__tl_push(tls, (uint32_t)h.loc, t, cp >= MV__TL_PENDING ? cp : g->map(g->ctx, (uint32_t)h.loc, cp));
   }
   *p += h.n * (sizeof(uint64_t) + sizeof(uint32_t));
-  return 0;
+  return tls->err;
 }
 
-int mv__causes_unpack(const void *buf, size_t len, uint32_t nloc, const struct mv__gcp *g, struct mv__tl *tl,
+int mv__causes_unpack(const void *buf, size_t len, uint32_t nloc, const struct mv__gcp *g, struct mv__tlset *tls,
                       struct mv__causes *c)
 {
   const char *p = buf, *end = p + len;
@@ -98,7 +108,7 @@ int mv__causes_unpack(const void *buf, size_t len, uint32_t nloc, const struct m
     return MV_EPARSE;
   memcpy(counts, p, sizeof counts), p += sizeof counts;
   for (uint64_t i = 0; i < counts[0]; i++) {
-    int err = read_tl(&p, end, tl, nloc, g);
+    int err = read_tl(&p, end, tls, g);
     if (err)
       return err;
   }

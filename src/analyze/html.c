@@ -70,11 +70,11 @@ static int page_init(struct page *p, const struct mv__view *v, FILE *fp)
   p->t0 = UINT64_MAX;
   for (uint32_t l = 0; l < a->nloc; l++) {
     p->row_of[l] = MV__NONE;
-    if (!a->tl || !a->tl[l].started)
+    if (!a->tls || !a->tls->loc[l].started)
       continue;
     p->rows[p->nrows++] = l;
-    p->t0 = a->tl[l].first < p->t0 ? a->tl[l].first : p->t0;
-    last = a->tl[l].last > last ? a->tl[l].last : last;
+    p->t0 = a->tls->loc[l].first < p->t0 ? a->tls->loc[l].first : p->t0;
+    last = a->tls->loc[l].last > last ? a->tls->loc[l].last : last;
   }
   sort_a = a;
   qsort(p->rows, p->nrows, sizeof *p->rows, by_rank);
@@ -97,19 +97,21 @@ static uint64_t rel(const struct page *p, uint64_t t)
 }
 
 /* Per row: start, call path, start, call path, ..., end, -1. */
-static void timelines(const struct page *p)
+static int timelines(const struct page *p)
 {
   const struct mv_analysis *a = p->v->a;
   fputs(",\"tl\":[", p->fp);
   for (uint32_t r = 0; r < p->nrows; r++) {
-    const struct mv__tl *tl = &a->tl[p->rows[r]];
+    struct mv__tlcur c;
+    uint64_t s, e;
+    uint32_t cp;
     fputs(r ? ",[" : "[", p->fp);
-    for (size_t i = 0; i < tl->t.len; i++)
-      fprintf(p->fp, "%llu,%ld,", (unsigned long long)rel(p, MV__VEC_AT(&tl->t, uint64_t, i)),
-              shown_cp(p->v, MV__VEC_AT(&tl->cp, uint32_t, i)));
-    fprintf(p->fp, "%llu,-1]", (unsigned long long)rel(p, tl->last));
+    for (mv__tl_seek(&c, a->tls, p->rows[r], 0); mv__tl_next(&c, &s, &e, &cp);)
+      fprintf(p->fp, "%llu,%ld,", (unsigned long long)rel(p, s), shown_cp(p->v, cp));
+    fprintf(p->fp, "%llu,-1]", (unsigned long long)rel(p, a->tls->loc[p->rows[r]].last));
   }
   fputc(']', p->fp);
+  return a->tls->err;
 }
 
 /* Adds the part of [t0, t1) in each bin of width bw to acc[bin]. */
@@ -146,12 +148,12 @@ static int aggregated(const struct page *p)
     return MV_ENOMEM;
   }
   for (uint32_t r = 0; r < p->nrows; r++) {
-    const struct mv__tl *tl = &a->tl[p->rows[r]];
-    for (size_t i = 0; i < tl->t.len; i++) {
-      uint64_t s = MV__VEC_AT(&tl->t, uint64_t, i), e = i + 1 < tl->t.len ? MV__VEC_AT(&tl->t, uint64_t, i + 1) : tl->last;
-      if (is_mpi(a, MV__VEC_AT(&tl->cp, uint32_t, i)))
+    struct mv__tlcur c;
+    uint64_t s, e;
+    uint32_t cp;
+    for (mv__tl_seek(&c, a->tls, p->rows[r], 0); mv__tl_next(&c, &s, &e, &cp);)
+      if (is_mpi(a, cp))
         spread(mpi + (size_t)r * nb, nb, bw, (double)rel(p, s), (double)rel(p, e));
-    }
   }
   for (size_t i = 0; i < a->causes.waits.len; i++) {
     const struct mv__wait *w = &MV__VEC_AT(&a->causes.waits, struct mv__wait, i);
@@ -168,7 +170,7 @@ static int aggregated(const struct page *p)
   }
   fputc(']', p->fp);
   free(mpi), free(wait);
-  return 0;
+  return a->tls->err;
 }
 
 /* Wait states [row, start, end, metric], messages [from, send, to, receive], critical path
@@ -242,7 +244,7 @@ static int data(const struct page *p)
   const struct mv_analysis *a = p->v->a;
   size_t items = a->causes.waits.len + a->causes.msgs.len;
   for (uint32_t r = 0; r < p->nrows; r++)
-    items += a->tl[p->rows[r]].t.len;
+    items += a->tls->loc[p->rows[r]].n;
   int agg = items > MV__PAGE_ITEMS, err = 0;
   fprintf(p->fp, "<script type=\"application/json\" id=\"data\">{\"res\":%llu,\"span\":%llu,\"rows\":[",
           (unsigned long long)a->resolution, (unsigned long long)p->span);
@@ -252,7 +254,7 @@ static int data(const struct page *p)
   if (agg)
     err = aggregated(p);
   else
-    timelines(p);
+    err = timelines(p);
   events(p, agg);
   cube(p);
   fputs(",\"wnames\":{", p->fp);

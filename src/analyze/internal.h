@@ -361,16 +361,69 @@ int mv__reader_step(struct mv__reader *m, uint64_t n, int *done, uint64_t *now);
 int mv__reader_close(struct mv__reader *m, struct mv__read_result *res);
 
 #define MV__TL_PENDING (MV__NONE - 1)   /* timeline: computation whose call path is not known yet */
-/* Per-location timeline kept for the root-cause and critical-path passes: the call path
- * current from t[i] on is cp[i] (computation gaps get their call path at the next Enter). */
+/* ---- call-path timelines (timeline.c), kept for the backward passes and the HTML page ---- */
+/* Per location: the call path current from each point's time on (computation gaps get their
+ * call path at the next Enter), in blocks written to a temporary file as the reader goes; the
+ * unwritten points (at most a block and one: the last may still change) stay in memory. */
+struct mv__tlblock {
+  uint64_t t0, off;         /* first point's time, offset in the file */
+  uint32_t n;
+};
 struct mv__tl {
-  struct mv__vec t, cp;     /* uint64_t, uint32_t */
   uint64_t first, last;     /* first and last event of the location */
   uint64_t init_end, fin_enter;   /* leave of MPI_Init, enter of MPI_Finalize (0: none) */
   int started;
+  uint64_t n;               /* points */
+  struct mv__vec blocks;    /* struct mv__tlblock, in time order */
+  uint64_t *tail_t;         /* unwritten points */
+  uint32_t *tail_cp, ntail;
 };
-/* Keep the timelines of the selected locations in tl[loc] (call before the first step). */
-void mv__reader_keep_timelines(struct mv__reader *m, struct mv__tl *tl);
-void mv__tl_release(struct mv__tl *tl, uint32_t n);
+struct mv__tlslot {         /* a cached block */
+  uint64_t used;            /* last use (0: empty) */
+  uint64_t *t;
+  uint32_t *cp, loc, n;
+  size_t blk;
+};
+struct mv__tlset {
+  struct mv__tl *loc;
+  uint32_t nloc, block;     /* points per block */
+  int fd;                   /* the unlinked temporary file; -1: blocks in memory (mem) */
+  char *mem;
+  size_t memcap;
+  uint64_t bytes, nblocks, loads;   /* written; blocks; blocks read back */
+  uint32_t *cpmap, ncpmap;  /* call path translation applied as blocks are read (NULL: none) */
+  struct mv__tlslot *slot;  /* the cache */
+  uint32_t nslot;
+  uint64_t clock;
+  struct mv__map index;     /* (location, block) -> slot */
+  int err;                  /* the first failure; why: its message */
+  char why[512], dir[256];
+};
+/* Opens the temporary file in $TMPDIR (or /tmp); errors (also of the later calls) in s->err and
+ * s->why. Release also when init failed. */
+int mv__tlset_init(struct mv__tlset *s, uint32_t nloc);
+void mv__tlset_release(struct mv__tlset *s);
+/* Appends a point (a point at the time of the location's last one replaces it). */
+void mv__tl_push(struct mv__tlset *s, uint32_t loc, uint64_t t, uint32_t cp);
+uint32_t *mv__tl_last_cp(struct mv__tlset *s, uint32_t loc);   /* NULL: no point yet */
+/* Writes the unwritten points: the set is read-only from then on. */
+int mv__tlset_finish(struct mv__tlset *s);
+/* Call paths are translated through map (n entries; out of range: 0) when read. */
+int mv__tlset_map(struct mv__tlset *s, const uint32_t *map, uint32_t n);
+/* A cursor over a location's segments: seek to the segment current at time a (the first one if
+ * none is), then next gives each segment [start, end) with its call path until it returns 0 (at
+ * the end, or on a read failure: s->err). */
+struct mv__tlcur {
+  struct mv__tlset *s;
+  uint32_t loc, i, n;
+  size_t blk;
+  const uint64_t *t;
+  const uint32_t *cp;
+  uint64_t next;            /* the time after the block's last point */
+};
+void mv__tl_seek(struct mv__tlcur *c, struct mv__tlset *s, uint32_t loc, uint64_t a);
+int mv__tl_next(struct mv__tlcur *c, uint64_t *start, uint64_t *end, uint32_t *cp);
+/* Keep the timelines of the selected locations in s (call before the first step). */
+void mv__reader_keep_timelines(struct mv__reader *m, struct mv__tlset *s);
 
 #endif

@@ -110,11 +110,12 @@ static int index_syncs(struct mv__rc_input *in, const struct mv__causes *causes)
   return 0;
 }
 
-int mv__rc_input_build(struct mv__rc_input *in, struct mv__defs *d, const struct mv__tl *tl,
+int mv__rc_input_build(struct mv__rc_input *in, struct mv__defs *d, struct mv__tlset *tls,
                        const struct mv__causes *causes)
 {
+  const struct mv__tl *tl = tls ? tls->loc : NULL;
   memset(in, 0, sizeof *in);
-  in->d = d, in->tl = tl, in->nloc = d->nloc;
+  in->d = d, in->tls = tls, in->tl = tl, in->nloc = d->nloc;
   in->w = causes->waits.data, in->nw = causes->waits.len;
   for (size_t i = 0; i < in->nw; i++)
     if (in->w[i].wloc >= d->nloc || in->w[i].dloc >= d->nloc)
@@ -192,23 +193,15 @@ size_t mv__rc_waits_from(const struct mv__rc_input *in, uint32_t loc, uint64_t f
 void mv__rc_times(const struct mv__rc_input *in, uint32_t loc, uint64_t a, uint64_t b,
                   void (*fn)(void *arg, uint32_t cp, uint64_t dt), void *arg)
 {
-  const struct mv__tl *tl = in->tl ? &in->tl[loc] : NULL;
-  if (!tl || !tl->t.len || b <= a)
+  if (!in->tls || !in->tl[loc].n || b <= a)
     return;
-  const uint64_t *t = tl->t.data;
-  const uint32_t *cp = tl->cp.data;
-  size_t n = tl->t.len, lo = 0, hi = n;
-  while (lo < hi) {   /* first segment starting after a */
-    size_t mid = (lo + hi) / 2;
-    if (t[mid] <= a)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  for (size_t i = lo ? lo - 1 : 0; i < n && t[i] < b; i++) {
-    uint64_t s = t[i] > a ? t[i] : a, e = i + 1 < n ? t[i + 1] : tl->last;
+  struct mv__tlcur c;
+  uint64_t s, e;
+  uint32_t cp;
+  for (mv__tl_seek(&c, in->tls, loc, a); mv__tl_next(&c, &s, &e, &cp) && s < b;) {
+    s = s > a ? s : a;
     e = e < b ? e : b;
-    if (e > s && cp[i] < MV__TL_PENDING && cp[i])
-      fn(arg, cp[i], e - s);
+    if (e > s && cp < MV__TL_PENDING && cp)
+      fn(arg, cp, e - s);
   }
 }

@@ -24,23 +24,11 @@ static void charge(struct rd *r, struct locstate *s, uint64_t t);
 
 static void tl_push(struct rd *r, uint32_t idx, uint64_t t, uint32_t cp)
 {
-  if (!r->tl)
+  if (!r->tls)
     return;
-  struct mv__tl *tl = &r->tl[idx];
-  size_t n = tl->t.len;
-  if (n && MV__VEC_AT(&tl->t, uint64_t, n - 1) == t) {   /* zero-length segment: replace */
-    MV__VEC_AT(&tl->cp, uint32_t, n - 1) = cp;
-    return;
-  }
-  uint64_t *pt = mv__vec_push(&tl->t);
-  uint32_t *pc = pt ? mv__vec_push(&tl->cp) : NULL;
-  if (!pc) {
-    if (pt)
-      tl->t.len--;
-    r->err = MV_ENOMEM;
-    return;
-  }
-  *pt = t, *pc = cp;
+  mv__tl_push(r->tls, idx, t, cp);
+  if (r->tls->err)
+    r->err = r->tls->err;
 }
 
 /* Time between a top-level Leave and the next Enter is computation, named after the call site
@@ -58,11 +46,9 @@ static void charge_gap(struct rd *r, struct locstate *s, uint32_t idx, uint64_t 
   s->stack = tmp;
   charge(r, s, t);     /* charges the top frame: the gap's call path */
   s->stack = saved;
-  if (r->tl && r->tl[idx].cp.len) {
-    uint32_t *last = &MV__VEC_AT(&r->tl[idx].cp, uint32_t, r->tl[idx].cp.len - 1);
-    if (*last == MV__TL_PENDING)
-      *last = cp;
-  }
+  uint32_t *last = r->tls ? mv__tl_last_cp(r->tls, idx) : NULL;
+  if (last && *last == MV__TL_PENDING)
+    *last = cp;
 }
 
 static void heap_push(struct rd *r, const struct mv__rec *x)
@@ -123,8 +109,8 @@ struct locstate *mv__rd_loc(struct rd *r, OTF2_LocationRef ref, uint64_t t, uint
   *idx = r->last_idx;
   struct locstate *s = &r->ls[r->last_idx];
   s->pos = t > s->pos ? t : s->pos;
-  if (r->tl) {
-    struct mv__tl *tl = &r->tl[r->last_idx];
+  if (r->tls) {
+    struct mv__tl *tl = &r->tls->loc[r->last_idx];
     if (!tl->started)
       tl->first = t, tl->started = 1;
     tl->last = t > tl->last ? t : tl->last;
@@ -175,8 +161,8 @@ OTF2_CallbackCode mv__rd_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t po
   uint32_t parent = s->stack.len ? MV__VEC_AT(&s->stack, struct frame, s->stack.len - 1).cp : 0;
   uint32_t cp = mv__tree_child(r->tree, parent, region, site);
   tl_push(r, idx, t, cp);
-  if (r->tl && special(r, region) == MV__RS_FINALIZE)
-    r->tl[idx].fin_enter = t;
+  if (r->tls && special(r, region) == MV__RS_FINALIZE)
+    r->tls->loc[idx].fin_enter = t;
   struct frame *f = mv__vec_push(&s->stack);
   if (cp == MV__NONE || !f) {
     r->err = MV_ENOMEM;
@@ -223,8 +209,8 @@ OTF2_CallbackCode mv__rd_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t po
     emit(r, s, idx, &f, t);
     s->mpi_depth = 0;
   }
-  if (r->tl && special(r, f.region) == MV__RS_INIT)
-    r->tl[idx].init_end = t;
+  if (r->tls && special(r, f.region) == MV__RS_INIT)
+    r->tls->loc[idx].init_end = t;
   s->stack.len--;
   s->started = 1;
   tl_push(r, idx, t, s->stack.len ? MV__VEC_AT(&s->stack, struct frame, s->stack.len - 1).cp : MV__TL_PENDING);
@@ -379,21 +365,9 @@ int mv__reader_step(struct mv__reader *m, uint64_t n, int *done, uint64_t *now)
   return m->r.err;
 }
 
-void mv__reader_keep_timelines(struct mv__reader *m, struct mv__tl *tl)
+void mv__reader_keep_timelines(struct mv__reader *m, struct mv__tlset *s)
 {
-  m->r.tl = tl;
-  for (uint32_t i = 0; tl && i < m->r.d->nloc; i++) {
-    mv__vec_init(&tl[i].t, sizeof(uint64_t));
-    mv__vec_init(&tl[i].cp, sizeof(uint32_t));
-  }
-}
-
-void mv__tl_release(struct mv__tl *tl, uint32_t n)
-{
-  for (uint32_t i = 0; tl && i < n; i++) {
-    mv__vec_release(&tl[i].t);
-    mv__vec_release(&tl[i].cp);
-  }
+  m->r.tls = s;
 }
 
 static void flush_profile(struct rd *r, const uint8_t *sel, struct mv__store *profile)
@@ -447,9 +421,9 @@ int mv__reader_close(struct mv__reader *m, struct mv__read_result *res)
   flush_profile(r, m->sel, m->profile);
   m->res.events = r->events;
   *res = m->res;
+  if (r->tls && !r->err)   /* the timelines stay for the root-cause passes, all written */
+    r->err = mv__tlset_finish(r->tls);
   for (uint32_t i = 0; i < r->d->nloc; i++) {
-    if (r->tl)   /* the timelines stay for the root-cause passes: without the growth slack */
-      mv__vec_fit(&r->tl[i].t), mv__vec_fit(&r->tl[i].cp);
     mv__vec_release(&r->ls[i].stack);
     mv__vec_release(&r->ls[i].pay);
     free(r->ls[i].time);

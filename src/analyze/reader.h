@@ -42,7 +42,7 @@ struct rd {
   uint32_t last_idx;
   int err, emit_mpi;
   uint64_t events;
-  struct mv__tl *tl;        /* per location, or NULL: no timelines kept */
+  struct mv__tlset *tls;    /* the timelines, or NULL: none kept */
 };
 
 /* The state of location `ref` at time t (advances its clock, counts the event); NULL when the

@@ -150,26 +150,22 @@ static uint32_t global_cp(void *ctx, uint32_t loc, uint32_t cp)
   return cp < o->h.ntree ? o->gcp[cp] : 0;
 }
 
-/* The serial part's own timelines and causes, call paths translated to the global tree in place
- * (no copy: the timelines are the largest part of the analysis's memory). */
-static void translate(struct mv__rc_direct *x, uint32_t nloc, const struct mv__gcp *g)
+/* The serial part's own causes, call paths translated to the global tree in place; its
+ * timelines are translated as they are read back. */
+static int translate(struct mv__rc_direct *x, const struct part *p, const struct mv__gcp *g)
 {
-  for (uint32_t l = 0; l < nloc; l++) {
-    uint32_t *cp = x->tl[l].cp.data;
-    for (size_t i = 0; i < x->tl[l].cp.len; i++)
-      cp[i] = cp[i] >= MV__TL_PENDING ? cp[i] : g->map(g->ctx, l, cp[i]);
-  }
   struct mv__wait *w = x->causes->waits.data;
   for (size_t i = 0; i < x->causes->waits.len; i++)
     w[i].wcp = g->map(g->ctx, w[i].wloc, w[i].wcp), w[i].dcp = g->map(g->ctx, w[i].dloc, w[i].dcp);
+  return mv__tlset_map(*x->tls, p->gcp, p->h.ntree);
 }
 
-static int rc_passes(struct mv_analysis *a, struct mv__defs *d, const struct mv__tl *tl, const struct mv__causes *c)
+static int rc_passes(struct mv_analysis *a, struct mv__defs *d, struct mv__tlset *tls, const struct mv__causes *c)
 {
   struct mv__rc_input in;
   double t0 = mv__now(), t1 = t0;
   int err;
-  if ((err = mv__rc_input_build(&in, d, tl, c)) == 0) {
+  if ((err = mv__rc_input_build(&in, d, tls, c)) == 0) {
     err = mv__rootcause(&in, a->tree.n, &a->values, &a->explained, &a->blames);
     t1 = mv__now();
     err = err ? err : mv__critpath(&in, a->tree.n, &a->values, &a->cpath);
@@ -177,7 +173,7 @@ static int rc_passes(struct mv_analysis *a, struct mv__defs *d, const struct mv_
   }
   a->pass_sec[MV__PASS_ROOTCAUSE] = t1 - t0;
   a->pass_sec[MV__PASS_CRITPATH] = mv__now() - t1;
-  return err;
+  return err ? err : tls->err;
 }
 
 /* The root-cause and critical-path passes on the merged input of all parts. */
@@ -186,25 +182,18 @@ static int root_causes(struct mv_analysis *a, struct mv__defs *d, struct part *p
 {
   struct gcp_ctx ctx = {parts, nparts, d->nloc, owner};
   struct mv__gcp g = {global_cp, &ctx};
-  if (direct) {   /* serial: the part's own timelines and causes move into the result */
-    translate(direct, d->nloc, &g);
-    a->tl = direct->tl, a->causes = *direct->causes;
-    direct->tl = NULL;
+  struct mv__tlset *tls = *direct->tls;
+  int err = 0;
+  if (direct->causes) {   /* serial: the part's own causes move into the result */
+    err = translate(direct, &parts[0], &g);
+    a->causes = *direct->causes;
     mv__causes_init(direct->causes);
-    return rc_passes(a, d, a->tl, &a->causes);
   }
-  struct mv__tl *tl = a->tl = calloc(d->nloc ? d->nloc : 1, sizeof *tl);
-  struct mv__causes *c = &a->causes;
-  int err = tl ? 0 : MV_ENOMEM;
-  for (uint32_t i = 0; tl && i < d->nloc; i++) {
-    mv__vec_init(&tl[i].t, sizeof(uint64_t));
-    mv__vec_init(&tl[i].cp, sizeof(uint32_t));
-  }
-  for (int i = 0; i < nparts && !err; i++)
-    err = mv__causes_unpack(parts[i].causes, parts[i].h.ncauses, d->nloc, &g, tl, c);
-  if (!err)
-    err = rc_passes(a, d, tl, c);
-  return err;
+  for (int i = 0; i < nparts && !err && !direct->causes; i++)
+    err = mv__causes_unpack(parts[i].causes, parts[i].h.ncauses, d->nloc, &g, tls, &a->causes);
+  if (!err && !direct->causes)
+    err = mv__tlset_finish(tls);
+  return err ? err : rc_passes(a, d, tls, &a->causes);
 }
 
 int mv__result_build(struct mv__defs *d, const void *buf, size_t len, int nparts,
@@ -262,6 +251,8 @@ int mv__result_build(struct mv__defs *d, const void *buf, size_t len, int nparts
     mv_analysis_free(a);
     return err;
   }
+  a->tls = *direct->tls;   /* the result owns the timelines now */
+  *direct->tls = NULL;
   *out = a;
   return 0;
 }
@@ -315,9 +306,9 @@ void mv_analysis_free(struct mv_analysis *a)
 {
   if (!a)
     return;
-  if (a->tl)
-    mv__tl_release(a->tl, a->nloc);
-  free(a->tl);
+  if (a->tls)
+    mv__tlset_release(a->tls);
+  free(a->tls);
   mv__causes_release(&a->causes);
   mv__vec_release(&a->cpath);
   mv__vec_release(&a->blames);

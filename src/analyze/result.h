@@ -28,7 +28,7 @@ struct mv_analysis {
   double pass_sec[MV__PASS_COUNT];   /* wall time of each pass (mv_analysis_pass_time) */
   /* kept for the reports after the passes: the call-path timelines of the locations, the wait
    * states with their causes and the messages, the critical path, who waited for which delay */
-  struct mv__tl *tl;
+  struct mv__tlset *tls;
   struct mv__causes causes;
   struct mv__vec cpath;     /* struct mv__cpseg, from the end backwards */
   struct mv__vec blames;    /* struct mv__blame */
@@ -49,18 +49,19 @@ struct mv__gcp {
   uint32_t (*map)(void *ctx, uint32_t loc, uint32_t cp);
   void *ctx;
 };
-int mv__causes_pack(const struct mv__tl *tl, uint32_t nloc, const struct mv__causes *c, void **buf, size_t *len);
-int mv__causes_unpack(const void *buf, size_t len, uint32_t nloc, const struct mv__gcp *g, struct mv__tl *tl,
+int mv__causes_pack(struct mv__tlset *tls, const struct mv__causes *c, void **buf, size_t *len);
+int mv__causes_unpack(const void *buf, size_t len, uint32_t nloc, const struct mv__gcp *g, struct mv__tlset *tls,
                       struct mv__causes *c);
-/* The root-cause input handed over without packing (serial mode): the timelines and causes of
- * the only part; their call paths are translated to the global tree in place. */
+/* The root-cause input: *tls, the timelines (serial: of the only part, read through the call
+ * path translation to the global tree; parallel: empty, filled from the packed parts); causes:
+ * the only part's causes handed over without packing (serial), or NULL. */
 struct mv__rc_direct {
-  struct mv__tl *tl;
+  struct mv__tlset **tls;
   struct mv__causes *causes;
 };
 /* Merge the parts of all processes (concatenated, process order) into a new result. owner(loc)
- * tells which process's tree holds a location's call paths. direct: the root-cause input of a
- * single part (its packed causes section is then empty), or NULL. */
+ * tells which process's tree holds a location's call paths. The result takes over *direct->tls
+ * (NULLed) and direct->causes when it succeeds; on failure *direct->tls says why if it failed. */
 int mv__result_build(struct mv__defs *d, const void *parts, size_t len, int nparts,
                      uint32_t (*owner)(uint32_t loc, uint32_t nloc, int nparts), struct mv__rc_direct *direct,
                      struct mv_analysis **out);

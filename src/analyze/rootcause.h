@@ -12,7 +12,8 @@ struct mv__sp {            /* a synchronization point of a location */
 };
 struct mv__rc_input {
   struct mv__defs *d;
-  const struct mv__tl *tl;
+  struct mv__tlset *tls;   /* the timelines (NULL: none) */
+  const struct mv__tl *tl; /* tls->loc: each location's first and last event, MPI_Init, MPI_Finalize */
   uint32_t nloc;
   const struct mv__wait *w;
   size_t nw;
@@ -22,7 +23,7 @@ struct mv__rc_input {
   size_t *sp_off;          /* per location (CSR): synchronization points by leave */
   uint64_t init_done;      /* the earliest leave of MPI_Init (UINT64_MAX: none) */
 };
-int mv__rc_input_build(struct mv__rc_input *in, struct mv__defs *d, const struct mv__tl *tl,
+int mv__rc_input_build(struct mv__rc_input *in, struct mv__defs *d, struct mv__tlset *tls,
                        const struct mv__causes *causes);
 void mv__rc_input_release(struct mv__rc_input *in);
 /* Leave of loc's last synchronization point with `other` that ended by t, other than the call
@@ -34,7 +35,8 @@ uint64_t mv__rc_prev_sync(const struct mv__rc_input *in, uint32_t loc, uint32_t 
                           uint64_t *done);
 /* First index k in wl[wl_off[loc]..] of a wait that began at `from` or later. */
 size_t mv__rc_waits_from(const struct mv__rc_input *in, uint32_t loc, uint64_t from);
-/* Time of loc in [a, b] per call path: fn(arg, cp, ticks). */
+/* Time of loc in [a, b] per call path: fn(arg, cp, ticks) (a failure to read the timelines back
+ * is in in->tls->err). */
 void mv__rc_times(const struct mv__rc_input *in, uint32_t loc, uint64_t a, uint64_t b,
                   void (*fn)(void *arg, uint32_t cp, uint64_t dt), void *arg);
 

@@ -132,8 +132,8 @@ static void critical_path(const struct mv__view *v, FILE *fp, int top, struct wh
   }
   const struct mv__cpseg *first = a->cpath.len ? &MV__VEC_AT(&a->cpath, struct mv__cpseg, 0) : NULL;
   const struct mv__cpseg *end = a->cpath.len ? &MV__VEC_AT(&a->cpath, struct mv__cpseg, a->cpath.len - 1) : NULL;
-  int fin = first && a->tl && a->tl[first->loc].fin_enter;
-  int init = end && a->tl && a->tl[end->loc].init_end && a->tl[end->loc].init_end == end->t0;
+  int fin = first && a->tls && a->tls->loc[first->loc].fin_enter;
+  int init = end && a->tls && a->tls->loc[end->loc].init_end && a->tls->loc[end->loc].init_end == end->t0;
   char ranks[262];
   fprintf(fp, "\ncritical path: %.6g s, back from the end of rank %u (%s) to %s, "
               "handed over %u times at wait states, through %s; longest on it:\n",

@@ -105,26 +105,40 @@ static void comms(struct mv__gen *g)
   const struct mv_mvt *t = g->t;
   for (size_t i = 0; i < t->ncomms; i++) {
     size_t n;
-    if (t->comms[i].sym < 2 || is_world(t, &t->comms[i]))
+    if (t->comms[i].sym < 2 || is_world(t, &t->comms[i]) || g->sc)
       continue;
     fprintf(g->out, "static const int cm%zu[] = {", i);
     runs(g->out, t->comms[i].members, t->comms[i].n, &n);
     fprintf(g->out, "};\n#define CM%zu_RUNS %zu\n", i, n);
   }
-  fprintf(g->out, "\n/* The traced communicators, split from MPI_COMM_WORLD by their members in order. */\n"
-          "static void make_comms(int rank)\n{\n  MPI_Comm c;\n  int at;\n  (void)rank, (void)c, (void)at;\n"
+  fprintf(g->out, "\n/* The traced communicators, split from MPI_COMM_WORLD by their members in order: one\n"
+          " * split per creation number, as the application made each number's communicators (its rows,\n"
+          " * its columns) with one call, the colour telling the rank's own. */\n"
+          "static void make_comms(int rank)\n{\n  MPI_Comm c;\n  int at, col;\n"
+          "  (void)rank, (void)c, (void)at, (void)col;\n"
           "  for (int s = 0; s < NSYMS; s++)\n    comm[s] = MPI_COMM_NULL;\n"
           "  comm[0] = MPI_COMM_WORLD;\n  comm[1] = MPI_COMM_SELF;\n");
   for (size_t i = 0; i < t->ncomms; i++) {
-    if (t->comms[i].sym < 2)
+    uint32_t sym = t->comms[i].sym;
+    size_t first = 0, col = 0;
+    while (t->comms[first].sym != sym)
+      first++;
+    if (sym < 2 || first < i)  /* this number's split was written with its first communicator */
+      continue;
+    if (g->sc && !is_world(t, &t->comms[i]))  /* for any count: unused (scale.c refuses others) */
       continue;
     if (is_world(t, &t->comms[i])) {
-      fprintf(g->out, "  MPI_Comm_dup(MPI_COMM_WORLD, &comm[%" PRIu32 "]);\n", t->comms[i].sym);
+      fprintf(g->out, "  MPI_Comm_dup(MPI_COMM_WORLD, &comm[%" PRIu32 "]);\n", sym);
       continue;
     }
-    fprintf(g->out, "  at = position(rank, cm%zu, CM%zu_RUNS);\n"
-            "  MPI_Comm_split(MPI_COMM_WORLD, at >= 0 ? 0 : MPI_UNDEFINED, at, &c);\n"
-            "  if (at >= 0)\n    comm[%" PRIu32 "] = c;\n", i, i, t->comms[i].sym);
+    for (size_t j = i; j < t->ncomms; j++)
+      if (t->comms[j].sym == sym) {
+        fprintf(g->out, "  %sat = position(rank, cm%zu, CM%zu_RUNS), col = %zu;\n",
+                col ? "if (at < 0)\n    " : "", j, j, col);
+        col++;
+      }
+    fprintf(g->out, "  MPI_Comm_split(MPI_COMM_WORLD, at >= 0 ? col : MPI_UNDEFINED, at, &c);\n"
+            "  if (at >= 0)\n    comm[%" PRIu32 "] = c;\n", sym);
   }
   fprintf(g->out, "  for (int s = 0; s < NSYMS; s++)\n    if (comm[s] != MPI_COMM_NULL) {\n"
           "      MPI_Comm_rank(comm[s], &crank[s]);\n      MPI_Comm_size(comm[s], &csize[s]);\n    }\n}\n\n");

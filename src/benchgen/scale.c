@@ -60,7 +60,19 @@ static void names(int dims, unsigned mask, char *buf, size_t size)
       at += (size_t)snprintf(buf + at, size - at, "%s%s", at ? ", " : "", mv__bg_region_name(dims, r));
 }
 
-/* Which layout, and every communicator a copy of MPI_COMM_WORLD. */
+/* The first signature of t that communicates on communicator sym, or NULL. */
+static const struct mv_mvt_sig *user_of(const struct mv_mvt *t, uint32_t sym)
+{
+  for (size_t s = 0; s < t->nsigs; s++)
+    for (size_t i = 0; i < t->sigs[s].nops; i++) {
+      const char *fl = mv_mvt_op_fields((unsigned)t->sigs[s].ops[i].kind);
+      if (fl && strchr(fl, 'c') && t->sigs[s].ops[i].comm == sym)
+        return &t->sigs[s];
+    }
+  return NULL;
+}
+
+/* Which layout, and every communicator used a copy of MPI_COMM_WORLD. */
 static int layout(struct ctx *x)
 {
   struct mv__bg_scale *sc = x->sc;
@@ -70,16 +82,19 @@ static int layout(struct ctx *x)
       int world = c->n == sc->t[j]->nranks;
       for (size_t m = 0; world && m < c->n; m++)
         world = c->members[m] == m;
-      if (c->sym >= 2 && !world)
-        return refuse(x, MV_EUNSUP, "communicator %" PRIu32 " at %" PRIu32 " ranks is a subset of the "
-                      "ranks: benchmarks for any process count replay only copies of MPI_COMM_WORLD",
-                      c->sym, sc->t[j]->nranks);
+      const struct mv_mvt_sig *u = c->sym >= 2 && !world ? user_of(sc->t[j], c->sym) : NULL;
+      if (u)  /* one made and never used is not made by the benchmark (emit.c) */
+        return refuse(x, MV_EUNSUP, "%s (call site %016" PRIx64 ") at %" PRIu32 " ranks communicates on "
+                      "communicator %" PRIu32 ", a subset of the ranks (made by MPI_Comm_split, "
+                      "MPI_Comm_create, MPI_Cart_sub or the like): benchmarks for any process count "
+                      "replay only copies of MPI_COMM_WORLD", u->func, u->site, sc->t[j]->nranks, c->sym);
     }
   sc->dims = layout_fits(sc, 1) ? 1 : layout_fits(sc, 2) ? 2 : 0;
   if (!sc->dims)
     return refuse(x, MV_EUNSUP, "the ranks behave irregularly: some class of ranks is neither whole "
                   "regions of a line (rank 0, interior, last) nor of the grid MPI_Dims_create(P, 2) makes "
-                  "(corners, edges, interior); its calls cannot be extrapolated to other process counts");
+                  "(corners, edges, interior; 3-D grids are not), so its calls cannot be extrapolated to other "
+                  "process counts");
   return 0;
 }
 

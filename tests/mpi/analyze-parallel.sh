@@ -2,7 +2,8 @@
 # The parallel analyzer (mpivet-analyze-mpi under Open MPI and MPICH, 2 and 3 processes) must
 # give exactly the serial `mpivet analyze --json` on every synthetic archive of the unit tests
 # (all patterns) and on a synthetic stencil with an imbalanced rank; with 3 processes the
-# records are exchanged in rounds of 50 events (MPIVET_ANALYZE_STEP) to exercise the streaming.
+# records are exchanged in rounds of 50 events (MPIVET_ANALYZE_STEP) to exercise the streaming,
+# and the timelines go through the temporary file in blocks of 3 points with 2 blocks cached.
 # Also on the stencil with one rank's event file cut in half: every analysis reads the same events
 # (each location up to its cut) and names the same cut location.
 set -u
@@ -40,9 +41,9 @@ for flavor in openmpi mpich; do
     fi
     strip < "$work/serial.raw" > "$work/serial.json"
     for np in 2 3; do
-      step=0
-      [ $np = 3 ] && step=50
-      MPIVET_ANALYZE_STEP=$step "${run[@]}" -np $np "$prog" "$dir" --json 2>/dev/null | strip > "$work/par.json"
+      step=0 block=0
+      [ $np = 3 ] && step=50 block=3
+      MPIVET_ANALYZE_STEP=$step MPIVET_ANALYZE_BLOCK=$block MPIVET_ANALYZE_CACHE=2 "${run[@]}" -np $np "$prog" "$dir" --json 2>/dev/null | strip > "$work/par.json"
       if ! cmp -s "$work/serial.json" "$work/par.json"; then
         echo "FAIL: $flavor -np $np differs from serial on $dir"
         diff "$work/serial.json" "$work/par.json" | head -20

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # mpivet benchgen on every kind of call, under SMPI (simulated computation off: deterministic):
-# the one-sided pattern (fence, post/start/complete/wait, lock/lock_all with flush; put, get,
+# a 3-D grid (MPI_Cart_create over 2 x 2 x 2, 7-point halo) with collectives on sub-communicators
+# made by MPI_Cart_sub, MPI_Comm_split (planes, ranks reordered) and MPI_Comm_dup of a plane; the
+# one-sided pattern (fence, post/start/complete/wait, lock/lock_all with flush; put, get,
 # accumulate, fetch-and-op; a window on a split communicator) and the other kinds (persistent
 # point-to-point, Waitany/Waitsome/Testany, non-blocking collectives, communicators from dup,
 # split and create, collectives with their datatypes and reductions) and the v-collectives
@@ -15,7 +17,7 @@ set -u
 
 have_flavor smpi || finish
 P="$MV_SRC/tests/smpi/benchgen"
-for prog in rma kinds vcoll ivcoll kinds2; do
+for prog in rma kinds vcoll ivcoll kinds2 grid3d; do
   build_program smpi "$P/$prog.c" "$WORK/bin-$prog" || finish
 done
 regen rma 8 "$WORK/bin-rma" 40
@@ -35,6 +37,11 @@ for call in "MPI_Igatherv(sbuf, .*MPI_DOUBLE, rslot" "MPI_Iscatterv(sbuf, vq\[0\
             "MPI_Iallgatherv(" "MPI_Ialltoallv(sbuf, vq\[0\], vq\[1\], MPI_INT" "MPI_Ireduce_scatter(.*MPI_LONG, MPI_SUM"; do
   grep -q "$call" "$WORK/ivcoll.c" || fail "ivcoll: the generated program lacks $call"
 done
+# one MPI_Comm_split per creation number (the x-lines, the planes, their dups), as the application
+# made each with one call: a split per communicator put the benchmark +6.8 % behind its trace
+regen grid3d 8 "$WORK/bin-grid3d" 8
+n=$(grep -c "MPI_Comm_split(MPI_COMM_WORLD" "$WORK/grid3d.c")
+[ "$n" = 3 ] || fail "grid3d: $n MPI_Comm_split calls in make_comms, expected 3 (one per creation number)"
 # the kinds the others leave out (kinds2.c); its Test loops make it +2.6 % slower under SMPI
 TOL=5 regen kinds2 8 "$WORK/bin-kinds2" 5
 for call in MPI_Ssend MPI_Irsend MPI_Issend MPI_Sendrecv_replace MPI_Get_accumulate MPI_Compare_and_swap \

@@ -6,7 +6,8 @@
 # time within 2 %: a ring (peers +-1 modulo P), an all-to-all FFT-like pattern (bytes 512 * P),
 # a strong-scaled 1-D halo (rank 0, interior, last rank; sizes and computation 1 / P) and the
 # 2-D stencil example (9 regions of the grid MPI_Dims_create makes; peers +-D1). Irregular ranks
-# (master-worker) and traced counts that cannot tell two forms apart must be refused by name.
+# (master-worker), traced counts that cannot tell two forms apart, collectives on sub-communicators
+# and a 3-D grid must be refused by name.
 set -u
 . "$MV_SRC/tests/mpi/trace-lib.bash"
 . "$MV_SRC/tests/smpi/benchgen-lib.bash"
@@ -58,5 +59,14 @@ for n in 4 6 8; do NP=$n trace_run smpi "$WORK/master-$n" -- "$WORK/bin-master" 
 refused master "ranks behave irregularly\|classes of ranks change" "$WORK/master-4" "$WORK/master-6" "$WORK/master-8"
 NP=20 trace_run smpi "$WORK/stencil-20" -- "$(example smpi stencil-2d)" 16 20
 refused ambiguous "both D1 and floor" "$WORK/stencil-12" "$WORK/stencil-16" "$WORK/stencil-20"
+# collectives on sub-communicators (named by the call), and a 3-D grid (no 2-D region layout)
+build_program smpi "$P/grid3d.c" "$WORK/bin-grid3d" || finish
+for n in 12 18 27; do
+  NP=$n trace_run smpi "$WORK/g3s-$n" -- "$WORK/bin-grid3d" 4
+  NP=$n trace_run smpi "$WORK/g3h-$n" -- "$WORK/bin-grid3d" 4 halo
+done
+refused subcomm "MPI_Allreduce (call site [0-9a-f]*) at 12 ranks communicates on communicator" \
+  "$WORK/g3s-12" "$WORK/g3s-18" "$WORK/g3s-27"
+refused grid3d "3-D grids are not" "$WORK/g3h-12" "$WORK/g3h-18" "$WORK/g3h-27"
 refused two-counts "3 or more process counts" "$WORK/ring-4" "$WORK/ring-6"
 finish

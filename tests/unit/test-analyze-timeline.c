@@ -1,0 +1,256 @@
+/* The timelines of the backward passes in blocks in a temporary file (src/analyze/timeline.c):
+ * points written and read back through a cache of two blocks against a plain array (the
+ * reference: the same points scanned linearly), and whole analyses with blocks of 2 points
+ * spilled against the same analyses with the blocks in memory: every report byte for byte.
+ * A temporary folder that cannot be created and a file that cannot grow are clear errors. */
+#include <errno.h>
+#include <otf2/OTF2_Events.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analyze/internal.h"
+#include "mpivet/analyze.h"
+#include "mpivet/error.h"
+#include "analyze-fixture.h"
+#include "test.h"
+
+static void set_sizes(const char *block, const char *cache, const char *spill)
+{
+  setenv("MPIVET_ANALYZE_BLOCK", block, 1);
+  setenv("MPIVET_ANALYZE_CACHE", cache, 1);
+  setenv("MPIVET_ANALYZE_SPILL", spill, 1);
+}
+
+static void unset_sizes(void)
+{
+  unsetenv("MPIVET_ANALYZE_BLOCK"), unsetenv("MPIVET_ANALYZE_CACHE"), unsetenv("MPIVET_ANALYZE_SPILL");
+}
+
+/* The reference segment at time a of n points t[] (cp[]), the last ending at last: the linear
+ * scan the binary searches replace. */
+static size_t ref_at(const uint64_t *t, size_t n, uint64_t a)
+{
+  size_t i = 0;
+  while (i + 1 < n && t[i + 1] <= a)
+    i++;
+  return i;
+}
+
+/* Three locations written interleaved, 3 points per block, 2 blocks cached: location 0 gets 10
+ * points (a zero-length segment at 50 replaced), 1 gets 1, 2 none. Every segment from every
+ * seek time must be the reference's, in order, to the end. */
+static void test_blocks(void)
+{
+  set_sizes("3", "2", "1");
+  struct mv__tlset s;
+  ASSERT_INT_EQ(mv__tlset_init(&s, 3), 0);
+  uint64_t t[10];
+  uint32_t cp[10];
+  size_t n = 0;
+  for (uint64_t k = 1; k <= 10; k++) {
+    mv__tl_push(&s, 0, 10 * k, 100 + (uint32_t)k);
+    if (k == 5)   /* replaced by the next point at 50: the reference keeps the second */
+      mv__tl_push(&s, 0, 50, 999);
+    if (k == 2)
+      mv__tl_push(&s, 1, 7, 5);
+    t[n] = 10 * k, cp[n++] = k == 5 ? 999 : 100 + (uint32_t)k;
+  }
+  uint32_t *last = mv__tl_last_cp(&s, 0);   /* the last point may still change (a pending gap) */
+  ASSERT_TRUE(last && *last == 110);
+  *last = 42, cp[9] = 42;
+  s.loc[0].last = 120, s.loc[1].last = 9;
+  ASSERT_INT_EQ(mv__tlset_finish(&s), 0);
+  ASSERT_INT_EQ((long long)s.loc[0].n, 10);
+  ASSERT_INT_EQ((long long)s.loc[0].blocks.len, 4);   /* 3 + 3 + 3 + 1 */
+  ASSERT_INT_EQ((long long)s.nblocks, 5);
+  ASSERT_INT_EQ((long long)s.bytes, 11 * 12);
+  for (uint64_t a = 0; a <= 125; a++) {
+    struct mv__tlcur c;
+    uint64_t b, e;
+    uint32_t p;
+    size_t i = ref_at(t, n, a), got = 0;
+    for (mv__tl_seek(&c, &s, 0, a); mv__tl_next(&c, &b, &e, &p); i++, got++) {
+      ASSERT_TRUE(i < n);
+      if (i >= n)
+        break;
+      ASSERT_INT_EQ((long long)b, (long long)t[i]);
+      ASSERT_INT_EQ((long long)e, (long long)(i + 1 < n ? t[i + 1] : 120));
+      ASSERT_INT_EQ((long long)p, (long long)cp[i]);
+    }
+    ASSERT_INT_EQ((long long)got, (long long)(n - ref_at(t, n, a)));
+  }
+  struct mv__tlcur c;
+  uint64_t b, e;
+  uint32_t p;
+  mv__tl_seek(&c, &s, 1, 0);
+  ASSERT_INT_EQ(mv__tl_next(&c, &b, &e, &p), 1);
+  ASSERT_TRUE(b == 7 && e == 9 && p == 5);
+  ASSERT_INT_EQ(mv__tl_next(&c, &b, &e, &p), 0);
+  mv__tl_seek(&c, &s, 2, 0);
+  ASSERT_INT_EQ(mv__tl_next(&c, &b, &e, &p), 0);
+  ASSERT_TRUE(s.loads > 4);   /* 2 slots for 4 blocks: evicted and read again */
+  ASSERT_INT_EQ(s.err, 0);
+  mv__tlset_release(&s);
+  unset_sizes();
+}
+
+/* A stencil of 4 ranks over 30 iterations: rank i computes 100 + 37 * ((i + it) % 4) ns, sends
+ * to both ring neighbours, waits for both (Late Senders chained around the ring), and every 7th
+ * iteration an allreduce: waits, delays, long-term costs and a critical path over many blocks. */
+static void write_stencil(struct mv__synth *s)
+{
+  uint64_t now[4] = {0};
+  for (int it = 0; it < 30; it++) {
+    for (int r = 0; r < 4; r++) {
+      uint64_t c = 100 + 37 * (uint64_t)((r + it) % 4);
+      compute(s, r, now[r], now[r] + c, "kernel");
+      now[r] += c;
+      mv__synth_isend(s, r, now[r], now[r] + 2, (r + 1) % 4, it);
+      mv__synth_isend(s, r, now[r] + 2, now[r] + 4, (r + 3) % 4, it);
+      now[r] += 4;
+    }
+    uint64_t done[4];
+    for (int r = 0; r < 4; r++) {   /* both messages arrive at the senders' last Isend */
+      uint64_t a = now[(r + 3) % 4], b = now[(r + 1) % 4], m = a > b ? a : b;
+      done[r] = (m > now[r] ? m : now[r]) + 5;
+      int srcs[2] = {(r + 3) % 4, (r + 1) % 4}, tags[2] = {it, it};
+      mv__synth_waitall(s, r, now[r], done[r], 2, srcs, tags);
+    }
+    memcpy(now, done, sizeof now);
+    if (it % 7 == 6) {
+      uint64_t m = 0;
+      for (int r = 0; r < 4; r++)
+        m = now[r] > m ? now[r] : m;
+      for (int r = 0; r < 4; r++)
+        mv__synth_coll(s, r, now[r], m + 10, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, -1);
+      for (int r = 0; r < 4; r++)
+        now[r] = m + 10;
+    }
+  }
+}
+
+/* A new stencil archive; its anchor in anchor. */
+static void stencil_anchor(char *anchor, size_t size)
+{
+  char dir[320];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 4, 0);
+  write_stencil(s);
+  ASSERT_INT_EQ(mv__synth_close(s), 0);
+  snprintf(anchor, size, "%s/traces.otf2", dir);
+}
+
+/* Text, JSON and HTML of the analysis of dir with the given sizes, in one buffer. */
+static char *reports(const char *dir, const char *block, const char *cache, const char *spill, uint64_t v[5])
+{
+  set_sizes(block, cache, spill);
+  struct mv_analysis *a = analyze(dir);
+  unset_sizes();
+  ASSERT_TRUE(a != NULL);
+  if (!a)
+    return NULL;
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *fp = open_memstream(&buf, &len);
+  ASSERT_INT_EQ(mv_analysis_write_text(a, fp, 20), 0);
+  ASSERT_INT_EQ(mv_analysis_write_json(a, fp), 0);
+  ASSERT_INT_EQ(mv_analysis_write_html(a, fp, "t"), 0);
+  fclose(fp);
+  mv_analysis_spill(a, v);
+  mv_analysis_free(a);
+  return buf;
+}
+
+static void test_identical(void)
+{
+  char dir[320];
+  struct mv__synth *s = open_archive(dir, sizeof dir, 4, 0);
+  write_stencil(s);
+  ASSERT_INT_EQ(mv__synth_close(s), 0);
+  uint64_t vm[5], vs[5], vd[5];
+  char *mem = reports(dir, "2", "2", "0", vm), *spilled = reports(dir, "2", "2", "1", vs);
+  char *dflt = reports(dir, "", "", "", vd);
+  ASSERT_TRUE(mem && spilled && dflt);
+  if (mem && spilled && dflt) {
+    ASSERT_TRUE(strlen(mem) > 10000);
+    ASSERT_TRUE(strcmp(mem, spilled) == 0);
+    ASSERT_TRUE(strcmp(mem, dflt) == 0);
+    ASSERT_TRUE(strstr(mem, "\"delay_latesender\"") != NULL);
+  }
+  /* a point per new time of an Enter or Leave: per rank and iteration the kernel's enter, the
+   * two Isends' and the Waitall's (each at the previous call's leave), the Waitall's leave being
+   * the next kernel's enter; the Allreduces' leaves (4) and the last leave: 30 x 4 + 4 + 1 = 125
+   * points per rank, 63 blocks of at most 2, 12 bytes a point; every block read back at least
+   * once (the page), the cache two blocks (2 x 2 x 12 bytes) */
+  ASSERT_INT_EQ((long long)vs[1], 4 * 63);
+  ASSERT_INT_EQ((long long)vs[0], 4 * 125 * 12);
+  ASSERT_INT_EQ((long long)vm[0], 4 * 125 * 12);
+  ASSERT_INT_EQ((long long)vs[2], 2);
+  ASSERT_TRUE(vs[3] >= vs[1]);
+  ASSERT_INT_EQ((long long)vs[4], 48);
+  ASSERT_INT_EQ((long long)vd[1], 4);   /* default blocks: one per rank */
+  free(mem), free(spilled), free(dflt);
+}
+
+/* TMPDIR that does not exist: the analysis fails and says where. */
+static void test_no_tmpdir(void)
+{
+  char anchor[400];
+  stencil_anchor(anchor, sizeof anchor);
+  const char *old = getenv("TMPDIR");
+  char *saved = old ? strdup(old) : NULL;
+  setenv("TMPDIR", "/nonexistent-mpivet-dir", 1);
+  struct mv_analysis *a = NULL;
+  struct mv_error e;
+  ASSERT_INT_EQ(mv_analyze_trace(anchor, NULL, &a, &e), MV_EIO);
+  ASSERT_TRUE(a == NULL);
+  ASSERT_TRUE(strstr(e.what, "cannot create the temporary file of the timelines in /nonexistent-mpivet-dir: "
+                             "No such file or directory") != NULL);
+  if (saved)
+    setenv("TMPDIR", saved, 1);
+  else
+    unsetenv("TMPDIR");
+  free(saved);
+}
+
+/* A file that cannot grow past 1 KiB (RLIMIT_FSIZE, SIGXFSZ ignored: write fails with EFBIG as
+ * with a full disk): the analysis fails with a clear message, in a child process. */
+static void test_file_full(void)
+{
+  char anchor[400];
+  stencil_anchor(anchor, sizeof anchor);
+  pid_t pid = fork();
+  if (pid == 0) {
+    struct rlimit rl = {1024, 1024};
+    signal(SIGXFSZ, SIG_IGN);
+    setrlimit(RLIMIT_FSIZE, &rl);
+    set_sizes("2", "2", "1");
+    struct mv_analysis *a = NULL;
+    struct mv_error e;
+    int rc = mv_analyze_trace(anchor, NULL, &a, &e);
+    if (rc != MV_EIO || a || !strstr(e.what, "writing the timelines to a temporary file in ") ||
+        !strstr(e.what, strerror(EFBIG))) {
+      fprintf(stderr, "file full: rc %d, '%s'\n", rc, e.what);
+      _exit(1);
+    }
+    _exit(0);
+  }
+  int st = 0;
+  ASSERT_TRUE(pid > 0 && waitpid(pid, &st, 0) == pid);
+  ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+int main(void)
+{
+  if (fixture_begin("timeline", 't'))
+    return 1;
+  RUN_TEST(test_blocks);
+  RUN_TEST(test_identical);
+  RUN_TEST(test_no_tmpdir);
+  RUN_TEST(test_file_full);
+  fixture_end();
+  return TEST_EXIT();
+}
