@@ -5,7 +5,11 @@
 # calibrate --kernel-records`), and with a calibration folder OUT/hpl-smpi (smpicc, the
 # calibration's kernels.h force-included: the modelled kernels emulated, no matrix generation nor
 # verification, one shared matrix) and OUT/hpl-smpi-contig (the same with contiguous panels, below).
-# Usage: build.sh OUT [CALIBRATION_DIR]
+# Usage: build.sh OUT [CALIBRATION_DIR]; HPL_CONTIG=0 skips hpl-smpi-contig (the 1024-rank build).
+# HPL_TIMERS=1 builds every flavour with HPL's own phase timers (-DHPL_DETAILED_TIMING, objects in
+# OUT/obj-FLAVOR-timers): each rank prints its wall seconds per phase of every solve on stderr
+# ("mv-timers rank R N n total .. rfact .. pfact .. mxswp .. update .. laswp .. ptrsv .."; under
+# SMPI in simulated time), so a real run and its simulation can be compared phase by phase.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/../.." && pwd)
 out=$1; cal=${2:-}
@@ -20,9 +24,11 @@ files=$(cd "$src" && find src testing -name '*.c' | sort)
 # The definitions of HPL's own kernels must not see the call-site macros of hpl_blas.h.
 defining() { case $1 in src/pauxil/HPL_dlaswp*|src/auxil/HPL_dlacpy.c|src/auxil/HPL_dlatcpy.c) echo -DMV_HPL_DEFINING ;; esac; }
 export -f defining
+timers=(); sfx=""; [ "${HPL_TIMERS:-0}" = 1 ] && timers=(-DHPL_DETAILED_TIMING) && sfx=-timers
 build() {  # build FLAVOR CC EXTRA...
   local flavor=$1 cc=$2; shift 2
-  local obj="$out/obj-$flavor"; mkdir -p "$obj"
+  set -- "${timers[@]}" "$@"
+  local obj="$out/obj-$flavor$sfx"; mkdir -p "$obj"
   for f in $files; do echo "$f"; done | xargs -P 2 -I{} bash -c \
     "o=\"$obj/\$(echo {} | tr / _).o\"; [ -f \"\$o\" ] || $cc -O2 -w -DHPL_CALL_CBLAS -I$src/include -I$top/include $* \$(defining {}) -c $src/{} -o \"\$o\""
   $cc -O2 -w -I"$src/include" -I"$top/include" "$@" "$here/main.c" "$obj"/*.o -o "$out/hpl-$flavor" -lopenblas -lm
@@ -36,12 +42,18 @@ build record mpicc.openmpi -DMV_EMULATE_RECORD
 # (at 1024 ranks the run grew faster than N); contiguous sends from the partially shared panel
 # copy only its private pages. The real runs and the small simulations keep HPL's default (struct
 # types): built with the option, real HPL ran 47-48 Gflop/s instead of 60-62 at N 2000 on 2 ranks.
+# HPL_CALL_SECONDS=S (emulated builds): S seconds of HPL's own code charged with every emulated
+# kernel call (MV_EMULATE_CALL_SECONDS, mpivet/emulate.h; calibrate.sh measures it on one rank).
 if [ -n "$cal" ]; then   # every object includes kernels.h: another calibration rebuilds them
-  for flavor in smpi smpi-contig; do
-    cmp -s "$cal/kernels.h" "$out/obj-$flavor/kernels.h" || rm -rf "$out/obj-$flavor"
-    mkdir -p "$out/obj-$flavor"; cp "$cal/kernels.h" "$out/obj-$flavor/kernels.h"
+  flavors="smpi"; [ "${HPL_CONTIG:-1}" = 0 ] || flavors="smpi smpi-contig"
+  emu=(-include "$cal/kernels.h" -DMV_EMULATE_CALL_SECONDS="${HPL_CALL_SECONDS:-0.0}")
+  for flavor in $flavors; do
+    o="$out/obj-$flavor$sfx"
+    { cat "$cal/kernels.h"; echo "/* ${emu[*]} */"; } > "$out/kernels.h.new"
+    cmp -s "$out/kernels.h.new" "$o/kernels.h" || rm -rf "$o"
+    mkdir -p "$o"; mv "$out/kernels.h.new" "$o/kernels.h"
   done
-  build smpi smpicc -include "$cal/kernels.h"
-  build smpi-contig smpicc -include "$cal/kernels.h" -DHPL_NO_MPI_DATATYPE
+  build smpi smpicc "${emu[@]}"
+  [ "${HPL_CONTIG:-1}" = 0 ] || build smpi-contig smpicc "${emu[@]}" -DHPL_NO_MPI_DATATYPE
 fi
 echo "build: $(ls -d "$out"/hpl-openmpi "$out"/hpl-record "$out"/hpl-smpi* 2>/dev/null | tr '\n' ' ')"

@@ -26,7 +26,8 @@
 # (mpi_yield_when_idle) and are opt-in (HPL_GRIDS="1x1x1 2x1x2 4x2x2"). Usage: hpl.sh CAL
 # [RUNS=3] [SIZES="1000 2000 3000"]; HPL_GRIDS="1x1x1 2x1x2" (ranks x P x Q) picks the grids,
 # HPL_1024=0 skips the 1024-rank run, HPL_OUT=DIR keeps the builds and runs there; every real
-# run's Gflop/s is kept in OUT/run-NP-N/real.txt, and the table prints their spread.
+# run's Gflop/s is kept in OUT/run-NP-N/real.txt, and the table prints their spread; the runs'
+# stderr in real-R.err and sim.err there (with HPL_TIMERS=1, build.sh: HPL's phase timers).
 # The real HPL runs with glibc keeping the memory it frees (keep-memory.sh; HPL_KEEP_MEMORY=0:
 # glibc's defaults): 2 ranks, N = 1000: 27.3-32.9 Gflop/s by default, 53.1-57.2 with the memory
 # kept, where the kernels-only prediction is 62.6.
@@ -36,6 +37,7 @@ cal=$(cd "$1" && pwd); runs=${2:-3}; sizes=${3:-"1000 2000 3000"}
 mpivet=${MPIVET:-$top/build/bin/mpivet}
 out=${HPL_OUT:-$(mktemp -d)}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
+[ "${HPL_1024:-1}" = 0 ] && export HPL_CONTIG=0   # no 1024-rank run: no contiguous-panel build
 bash "$here/build.sh" "$out" "$cal" > "$out/build.log"
 cores=$(nproc)
 rt=(); [ "$(id -u)" = 0 ] && rt=(chrt -f 20)
@@ -66,8 +68,9 @@ for grid in ${HPL_GRIDS:-1x1x1 2x1x2}; do
     real_rt=("${rt[@]}"); [ "$np" -gt "$cores" ] && real_rt=(timeout "${HPL_TIMEOUT:-120}")
     for r in $(seq "$runs"); do
       rm -f hpccoutf.txt
-      if ! "${real_rt[@]}" mpirun.openmpi --oversubscribe "${bind[@]}" "${keep[@]}" -np "$np" "$out/hpl-openmpi" > /dev/null; then
-        echo "hpl.sh: real run $r, $np ranks, N = $n failed or did not end in time" >&2; continue
+      if ! "${real_rt[@]}" mpirun.openmpi --oversubscribe "${bind[@]}" "${keep[@]}" -np "$np" "$out/hpl-openmpi" \
+             > /dev/null 2> "real-$r.err"; then
+        echo "hpl.sh: real run $r, $np ranks, N = $n failed or did not end in time ($d/real-$r.err)" >&2; continue
       fi
       warm_gflops
     done > real.txt
@@ -79,7 +82,7 @@ for grid in ${HPL_GRIDS:-1x1x1 2x1x2}; do
     place=(--platform "cluster:1,cores=$cores" --ppn "$np")
     [ "$np" -gt "$cores" ] && place=(--platform "cluster:$cores,cores=1" --ppn 0)
     pred=$("${preload[@]}" "${rt[@]}" "$mpivet" simulate --calibration "$cal" "${place[@]}" --np "$np" \
-             "${compute[@]}" "$out/hpl-smpi" > sim.txt && warm_gflops)
+             "${compute[@]}" "$out/hpl-smpi" > sim.txt 2> sim.err && warm_gflops)
     spread=$(sort -g real.txt | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.2f-%.2f", lo, hi}')
     printf "%5d %6d %5s %14.4f %16s %14.4f %7.1f%%\n" "$np" "$n" "${p}x$q" "$real" "$spread" "$pred" \
       "$(echo "100 * ($pred - $real) / $real" | bc -l)"

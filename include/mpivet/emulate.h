@@ -11,6 +11,7 @@
  *   MV_EMULATE("dgemm", m, n, k, cblas_dgemm(...));   any kernel named in mpivet/calib.h
  *   MV_EMULATE_DGEMM(m, n, k, cblas_dgemm(...));      MV_EMULATE_DTRSM(m, n, cblas_dtrsm(...));
  *   MV_EMULATE_KERNEL(seconds, my_kernel(...));       (a user kernel with its own model)
+ *   MV_EMULATE_ALSO_RUN("dcopy", n, 1, 1, cblas_dcopy(...));  (runs under SMPI too, model charged)
  *   double *a = MV_SHARED_MALLOC(bytes);  MV_SHARED_FREE(a);
  *   MV_PARTIAL_SHARED_MALLOC(bytes, offsets, nblocks)  (offsets: begin/end pairs that are shared)
  *
@@ -53,6 +54,14 @@
 
 #ifndef MV_EMULATE_HOST_FLOPS
 #define MV_EMULATE_HOST_FLOPS 1e9
+#endif
+
+/* Seconds of the application's own code charged with every emulated non-empty call, on top of
+ * the kernel's model (default 0): with smpi/simulate-computation:no the code between kernels
+ * costs nothing simulated. bench/hpl measures it on one rank: the warm solve's wall time minus
+ * its kernels, per kernel call (-DMV_EMULATE_CALL_SECONDS=...). */
+#ifndef MV_EMULATE_CALL_SECONDS
+#define MV_EMULATE_CALL_SECONDS 0.0
 #endif
 
 /* One model: kernel name, calibrated host ("" pooled) and its index (-1 pooled), coefficients. */
@@ -115,7 +124,7 @@ static inline void mv_emulate_model(const struct mv_emulate_model *km, double m,
   double t = mv_emulate_poly(km->coef, m, n, k), s = mv_emulate_poly(km->sd, m, n, k);
   if (s > 0)
     t += s * mv_emulate_normal();
-  mv_emulate_seconds(t > 0 ? t : 0);
+  mv_emulate_seconds((t > 0 ? t : 0) + MV_EMULATE_CALL_SECONDS);
 }
 
 /* The row for kernel on this rank's host: same host name, else node-I for calibrated host I,
@@ -228,8 +237,26 @@ static inline void mv_emulate_record(const char *kernel, int m, int n, int k, do
       stmt;                                                                       \
     }                                                                             \
   } while (0)
+/* A kernel whose results the program needs under SMPI too (HPL's pivot rows through dcopy and
+ * dswap): with a model, the statement runs untimed (SMPI's benchmarking paused around it) and its
+ * model is charged; without one, it runs and SMPI times it, as MV_EMULATE. */
+#define MV_EMULATE_ALSO_RUN(kernel, m, n, k, stmt)                                \
+  do {                                                                            \
+    static int mv__row = -2;                                                      \
+    if (mv__row == -2)                                                            \
+      mv__row = mv_emulate_find(kernel);                                          \
+    if (mv__row >= 0) {                                                           \
+      smpi_bench_end();                                                           \
+      stmt;                                                                       \
+      smpi_bench_begin();                                                         \
+      mv_emulate_model(&mv_emulate_models[mv__row], (m), (n), (k));               \
+    } else {                                                                      \
+      stmt;                                                                       \
+    }                                                                             \
+  } while (0)
 #else
 #define MV_EMULATE(kernel, m, n, k, stmt) MV_EMULATE_RUN(kernel, m, n, k, stmt)
+#define MV_EMULATE_ALSO_RUN(kernel, m, n, k, stmt) MV_EMULATE_RUN(kernel, m, n, k, stmt)
 #endif
 
 #define MV_EMULATE_DGEMM(m, n, k, stmt) MV_EMULATE("dgemm", m, n, k, stmt)

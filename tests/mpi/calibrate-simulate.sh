@@ -105,7 +105,12 @@ int main(int argc, char **argv)
   MV_EMULATE("dgemm", 100, 100, 100, ran = 1);
   double t = MPI_Wtime() - t0;
   MV_EMULATE("dtrsm", 10, 10, 10, ran = 2);
+  int also = 0;   /* MV_EMULATE_ALSO_RUN: the statement runs and the model is charged */
+  t0 = MPI_Wtime();
+  MV_EMULATE_ALSO_RUN("dgemm", 100, 100, 100, also = 3);
+  double t_also = MPI_Wtime() - t0;
   printf("rank %d dgemm %.6f s ran %d\n", r, t, ran);
+  printf("rank %d also-run %.6f s ran %d\n", r, t_also, also);
   MPI_Finalize();
   return 0;
 }
@@ -116,4 +121,7 @@ C
 awk '/^rank 0 dgemm .* ran 2$/ {a = $4} /^rank 1 dgemm .* ran 2$/ {b = $4}
      END {exit !(a > 0.00099 && a < 0.00102 && b > 0.00199 && b < 0.00203)}' "$tmp/o" \
   || { cat "$tmp/o"; fail "per-host kernel models not applied (expected 1 ms on node-0, 2 ms on node-1)"; }
+awk '/^rank 0 also-run .* ran 3$/ {a = $4} /^rank 1 also-run .* ran 3$/ {b = $4}
+     END {exit !(a > 0.00099 && a < 0.00102 && b > 0.00199 && b < 0.00203)}' "$tmp/o" \
+  || { cat "$tmp/o"; fail "MV_EMULATE_ALSO_RUN: the statement must run and the model be charged (1 ms, 2 ms)"; }
 echo "calibrate + simulate: ok"
