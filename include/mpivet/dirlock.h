@@ -13,6 +13,11 @@
  * holds it, MV_EIO when the lock file cannot be created. Close-on-exec: launched programs do
  * not inherit it. */
 int mv_dir_lock(const char *dir);
+/* In a forked child that does not exec (the launch guard): close the lock files inherited from
+ * the parent, so that the locks end with the process that took them and not with the child
+ * (a guard outlives a killed mpivet by up to 3 s, and `check --resume` found the folder busy).
+ * Async-signal-safe. */
+void mv_dir_locks_close_in_child(void);
 /* 1 when dir holds nothing but the lock file; else 0 and the name of one entry in first. */
 int mv_dir_is_empty(const char *dir, char *first, size_t size);
 

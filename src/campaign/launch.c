@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "launch-engine.h"
+#include "mpivet/dirlock.h"
 #include "mpivet/error.h"
 #include "mpivet/grow.h"
 #include "mpivet/paths.h"
@@ -200,6 +201,7 @@ static void guard(const struct mv_cmdline *cmd, const char *log_path, pid_t mpiv
                   const sigset_t *launch_mask)
 {
   setpgid(0, 0);
+  mv_dir_locks_close_in_child();
   if (log_path) {
     int fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd < 0)

@@ -15,7 +15,7 @@
 
 /* Folders this process holds (flock conflicts between two opens in one process, too). */
 #define MAX_HELD 16
-static struct { dev_t dev; ino_t ino; } held[MAX_HELD];
+static struct { dev_t dev; ino_t ino; int fd; } held[MAX_HELD];
 static int nheld;
 
 int mv_dir_lock(const char *dir)
@@ -39,9 +39,17 @@ int mv_dir_lock(const char *dir)
   }
   if (nheld < MAX_HELD) {
     held[nheld].dev = st.st_dev;
-    held[nheld++].ino = st.st_ino;
+    held[nheld].ino = st.st_ino;
+    held[nheld++].fd = fd;
   }
   return 0;   /* fd stays open: the lock lasts until the process ends */
+}
+
+void mv_dir_locks_close_in_child(void)
+{
+  for (int i = 0; i < nheld; i++)
+    close(held[i].fd);
+  nheld = 0;
 }
 
 int mv_dir_is_empty(const char *dir, char *first, size_t size)

@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "mpivet/dirlock.h"
 #include "mpivet/engine.h"
 #include "mpivet/error.h"
 #include "mpivet/launch.h"
@@ -192,6 +194,39 @@ static void test_orphaned(void)
   ASSERT_INT_EQ(alive, 0);
 }
 
+/* The folder lock of a killed mpivet ends with mpivet (stop 26: e2e/check-resume-kill failed 1 in
+ * 15 because `check --resume` found the folder busy): the guard forks but never execs, so it held
+ * the lock file that mpivet had opened (close-on-exec acts on exec only) for as long as it stayed,
+ * up to its 3 s of grace when the command ignores SIGTERM, as this one does. */
+static void test_lock_dies_with_mpivet(void)
+{
+  char dir[512], pidfile[600], script[2048];
+  snprintf(dir, sizeof dir, "%s/locked", workdir);
+  snprintf(pidfile, sizeof pidfile, "%s/started", workdir);
+  ASSERT_INT_EQ(mkdir(dir, 0755), 0);
+  snprintf(script, sizeof script, "trap '' TERM; touch %s; sleep 20", pidfile);
+  pid_t fake = fork();
+  ASSERT_TRUE(fake >= 0);
+  if (fake == 0) {
+    struct mv_cmdline c;
+    mv_cmdline_init(&c);
+    mv_cmdline_add(&c, "sh");
+    mv_cmdline_add(&c, "-c");
+    mv_cmdline_add(&c, script);
+    if (mv_dir_lock(dir) != 0)
+      _exit(2);
+    _exit(mv_launch_exec(&c, NULL, 0, NULL) == 0 ? 0 : 1);
+  }
+  struct stat st;
+  for (int i = 0; i < 2000 && stat(pidfile, &st) != 0; i++)   /* up to 20 s for the shell */
+    usleep(10000);
+  ASSERT_INT_EQ(stat(pidfile, &st), 0);
+  ASSERT_INT_EQ(mv_dir_lock(dir), MV_EBUSY);   /* held by the stand-in for mpivet */
+  kill(fake, SIGKILL);
+  waitpid(fake, NULL, 0);
+  ASSERT_INT_EQ(mv_dir_lock(dir), 0);          /* at once: not after the guard's grace */
+}
+
 /* The launch ends as its command ended (the guard passes it on): killed by a signal is a failure,
  * exit 0 a success. */
 static void test_status(void)
@@ -292,6 +327,7 @@ int main(void)
   RUN_TEST(test_quoting);
   RUN_TEST(test_exec);
   RUN_TEST(test_orphaned);
+  RUN_TEST(test_lock_dies_with_mpivet);
   RUN_TEST(test_status);
   RUN_TEST(test_ignored_signal);
   RUN_TEST(test_capture);
