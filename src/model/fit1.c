@@ -28,6 +28,7 @@ struct ctx {
   size_t last;        /* index of the largest x */
   size_t first;       /* index of the smallest x */
   int relaxed;        /* the cost need not be >= 0 at x = 1, only at the smallest x measured */
+  double alpha;       /* significance of the lack-of-fit and term-count tests */
 };
 
 /* How the constant is fitted: free, fixed at 0, or fixed by f(1) = 0 (c0 = -sum c_j t_j(1)). */
@@ -202,10 +203,30 @@ static double constant_price(const struct ctx *c, const struct hyp *h, double s2
   return -2.0 * log(0.5 * erfc(-h->coef[0] / sqrt(2.0 * var0)));
 }
 
-static double complexity(const struct ctx *c, const struct hyp *h, double s2)
+static double complexity(const struct ctx *c, const struct hyp *h, double s2, double nobs)
 {
-  double price = log((double)c->n + c->prep.pe_df);
+  double price = log(nobs);
   return price * LOG_PRICE * c->space[h->idx[0]].f[0].log + constant_price(c, h, s2, price);
+}
+
+/* The one-term score in -2 ln(evidence) units: BIC's misfit plus the Occam prices above. While
+ * the residual is within the noise the repetitions show, the N repetitions are the observations
+ * and the misfit is wrss / s2 (the noise pooled, or the best fit's residual variance when that
+ * is larger). When the best fit's residual shows significant lack of fit against the pure error
+ * (launch-to-launch noise, or no hypothesis follows the data), the noise is per point: the n
+ * points are the observations, and the misfit is BIC's profile likelihood over them,
+ * n ln(wrss / wrss_best), with ln n per parameter. wrss / s2 with s2 = wrss_best / (n - 2) is
+ * that likelihood's linearisation with an unbiased variance: on 3 points it weighed residuals
+ * (n - 2) / n = 1/3 as much as BIC does against the same prices (test-model-fidelity.c). */
+struct occam {
+  double s2, wbest, nobs;
+  int per_point;
+};
+
+static double score(const struct ctx *c, const struct hyp *h, const struct occam *o)
+{
+  double misfit = o->per_point ? (double)c->n * log(h->wrss / o->wbest) : h->wrss / o->s2;
+  return misfit + complexity(c, h, o->s2, o->nobs);
 }
 
 /* One-term hypotheses: best in *best (wrss NAN when none is admissible). */
@@ -228,12 +249,16 @@ static void search_one(const struct ctx *c, struct hyp *best, int *top, size_t n
   }
   if (isnan(best->wrss) || c->n < 3)
     return;
-  double s2 = mv__noise_var(&c->prep, best->wrss, (double)c->n - 2, 1.0, &df);
-  double score = best->wrss + s2 * complexity(c, best, s2);
+  double rdf = (double)c->n - 2;
+  struct occam o = {mv__noise_var(&c->prep, best->wrss, rdf, 1.0, &df), best->wrss,
+                    (double)c->n + c->prep.pe_df, mv__lack_of_fit(&c->prep, best->wrss, rdf, c->alpha)};
+  if (o.per_point)
+    o.nobs = (double)c->n;
+  double top_score = score(c, best, &o);
   for (size_t i = 0; i < n; i++) {
-    double si = c->cand[i].wrss + s2 * complexity(c, &c->cand[i], s2);
-    if (si < score) {
-      score = si;
+    double si = score(c, &c->cand[i], &o);
+    if (si < top_score) {
+      top_score = si;
       *best = c->cand[i];
     }
   }
@@ -427,7 +452,7 @@ int mv__fit_1p_ex(const double *x, const size_t *nvalues, const double *const *v
     return n < 3 ? MV_ENUMERIC : MV_EINVAL;
   for (size_t i = 0; i < ntop; i++)
     top[i] = -1;
-  struct ctx c = {0};
+  struct ctx c = {.alpha = o->alpha};
   struct mv_fit_options fo = *o;
   struct mv_term *inverse = NULL;
   int rc = mv__prep_init(&c.prep, nvalues, values, n, o);

@@ -63,9 +63,10 @@ int mv__read_options(void)
   const char *dir = getenv("MPIVET_TRACE_DIR"), *buf = getenv("MPIVET_TRACE_BUFFER");
   const char *rec = getenv("MPIVET_TRACE_RECORD"), *depth = getenv("MPIVET_TRACE_CALLSTACK");
   snprintf(G.dir, sizeof G.dir, "%s", dir && *dir ? dir : "trace");
-  size_t bytes = 1u << 20;   /* docs/trace.md: a 1 MiB buffer is reused while hot; 8 MiB added 67 % to a ping-pong */
-  if (buf && (parse_size(buf, &bytes) != 0 || bytes < 4096)) {
-    mv__say("MPIVET_TRACE_BUFFER=%s: expected a size of at least 4k (e.g. 64k, 1M); not tracing", buf);
+  const char *size = buf ? buf : MV_TRACE_BUFFER_DEFAULT;
+  size_t bytes = 0;
+  if (parse_size(size, &bytes) != 0 || bytes < 4096) {
+    mv__say("MPIVET_TRACE_BUFFER=%s: expected a size of at least 4k (e.g. 64k, 1M); not tracing", size);
     return -1;
   }
   G.cap = bytes / sizeof(uint64_t);
