@@ -258,6 +258,58 @@ static void check_marker(struct run *r)
   }
 }
 
+/* Every process sends its timelines to process 0 in rounds of at most a quarter of a round of
+ * events' worth of points (so process 0 holds a few blocks of each, never all): the processes
+ * first agree on the number of rounds, then take part in every one, also after a failure.
+ * Process 0's set is replaced by one with all locations; the others' are released. */
+static int send_timelines(struct run *r, const struct mv_analyze_exchange *ex)
+{
+  uint64_t max = step_events() / 4 ? step_events() / 4 : 1, pts = 0, rounds = 0;
+  for (uint32_t l = 0; r->tls && l < r->defs.nloc; l++)
+    pts += r->tls->loc[l].n;
+  uint64_t mine = pts / max + 1;
+  void **send = calloc((size_t)ex->size, sizeof *send), *recv = NULL;
+  size_t *lens = calloc((size_t)ex->size, sizeof *lens), rlen = 0;
+  for (int p = 0; send && lens && p < ex->size; p++)
+    send[p] = &mine, lens[p] = sizeof mine;
+  int err = send && lens ? 0 : MV_ENOMEM;
+  int xerr = send && lens ? ex->alltoallv(ex->ctx, send, lens, &recv, &rlen) : MV_ENOMEM;
+  free(send), free(lens);
+  for (size_t i = 0; !xerr && i + sizeof mine <= rlen; i += sizeof mine) {
+    uint64_t v;
+    memcpy(&v, (char *)recv + i, sizeof v);
+    rounds = v > rounds ? v : rounds;
+  }
+  free(recv);
+  if (xerr)
+    return xerr;
+  struct mv__tlset *all = ex->rank == 0 ? calloc(1, sizeof *all) : NULL;
+  if (ex->rank == 0)
+    err = !all ? MV_ENOMEM : mv__tlset_init(all, r->defs.nloc);
+  struct mv__tlsend q = {0};
+  for (uint64_t k = 0; k < rounds; k++) {
+    void *buf = NULL, *got = NULL;
+    size_t len = 0, glen = 0;
+    int perr = r->tls ? mv__tl_pack(r->tls, &q, max, &buf, &len) : MV_ENOMEM;
+    err = err ? err : perr;
+    int gerr = ex->gather(ex->ctx, buf ? buf : "", buf ? len : 0, &got, &glen);
+    free(buf);
+    if (!gerr && all && !err)
+      err = mv__tl_unpack(all, got, glen);
+    free(got);
+    if (gerr) {   /* the exchange itself failed: no agreement is possible any more */
+      err = err ? err : gerr;
+      break;
+    }
+  }
+  err = err ? err : all ? mv__tlset_finish(all) : 0;
+  if (r->tls)
+    mv__tlset_release(r->tls);
+  free(r->tls);
+  r->tls = all;
+  return err;
+}
+
 static int collect(struct run *r, const struct mv_analyze_exchange *ex, struct mv_analysis **out)
 {
   uint64_t unmatched = 0;
@@ -266,8 +318,12 @@ static int collect(struct run *r, const struct mv_analyze_exchange *ex, struct m
   void *part = NULL, *all = NULL, *causes = NULL;
   size_t len = 0, alllen = 0, clen = 0;
   struct mv__rc_direct direct = {&r->tls, ex ? NULL : &r->causes};
-  if (!err && ex)   /* serial: the root-cause passes take the timelines as they are */
-    err = mv__causes_pack(r->tls, &r->causes, &causes, &clen);
+  if (ex) {   /* serial: the root-cause passes take the timelines and causes as they are */
+    int serr = send_timelines(r, ex);
+    err = err ? err : serr;
+  }
+  if (!err && ex)
+    err = mv__causes_pack(&r->causes, &causes, &clen);
   if (!err)
     err = mv__part_pack(&r->tree, &r->store, &r->rr, unmatched, causes, clen, &part, &len);
   free(causes);
@@ -283,10 +339,6 @@ static int collect(struct run *r, const struct mv_analyze_exchange *ex, struct m
   }
   int gerr = ex->gather(ex->ctx, part ? part : "", part ? len : 0, &all, &alllen);
   free(part);
-  if (!err && !gerr && ex->rank == 0) {   /* a fresh set for the timelines of all parts */
-    mv__tlset_release(r->tls);
-    err = mv__tlset_init(r->tls, r->defs.nloc);
-  }
   if (!err && !gerr && ex->rank == 0)
     err = mv__result_build(&r->defs, all, alllen, ex->size, mv__owner, &direct, out);
   if (!err && !gerr && ex->rank == 0 && (err = mv__result_load_sites(*out, r->anchor)) != 0) {

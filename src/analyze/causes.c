@@ -1,15 +1,11 @@
-/* The root-cause input of one analysis process in its part of the result: the timelines of its
- * locations, the wait states it found with their causes and its synchronizing collectives, and
- * their merge on process 0 (call paths translated to the global call tree). */
+/* The root-cause input of one analysis process in its part of the result: the wait states it
+ * found with their causes, its synchronizing collectives and messages, and their merge on process
+ * 0 (call paths translated to the global call tree). The timelines go separately (timeline.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "result.h"
 #include "mpivet/error.h"
-
-struct tl_head {
-  uint64_t loc, first, last, init_end, fin_enter, n;
-};
 
 /* Appends n bytes of src at p (src may be NULL when n is 0: an empty list has no storage). */
 static char *put(char *p, const void *src, size_t n)
@@ -33,85 +29,31 @@ void mv__causes_release(struct mv__causes *c)
   mv__vec_release(&c->msgs);
 }
 
-int mv__causes_pack(struct mv__tlset *tls, const struct mv__causes *c, void **buf, size_t *len)
+int mv__causes_pack(const struct mv__causes *c, void **buf, size_t *len)
 {
-  size_t n = 4 * sizeof(uint64_t);
-  uint64_t ntl = 0;
-  for (uint32_t i = 0; tls && i < tls->nloc; i++)
-    if (tls->loc[i].started)
-      ntl++, n += sizeof(struct tl_head) + tls->loc[i].n * (sizeof(uint64_t) + sizeof(uint32_t));
-  n += c->waits.len * sizeof(struct mv__wait) + c->csyncs.len * sizeof(struct mv__csync) +
-       c->msgs.len * sizeof(struct mv__msg);
-  char *p = malloc(n ? n : 1);
+  size_t n = 3 * sizeof(uint64_t) + c->waits.len * sizeof(struct mv__wait) +
+             c->csyncs.len * sizeof(struct mv__csync) + c->msgs.len * sizeof(struct mv__msg);
+  char *p = malloc(n);
   if (!p)
     return MV_ENOMEM;
   *buf = p, *len = n;
-  uint64_t counts[4] = {ntl, c->waits.len, c->csyncs.len, c->msgs.len};
+  uint64_t counts[3] = {c->waits.len, c->csyncs.len, c->msgs.len};
   p = put(p, counts, sizeof counts);
-  for (uint32_t i = 0; tls && i < tls->nloc; i++) {
-    const struct mv__tl *x = &tls->loc[i];
-    if (!x->started)
-      continue;
-    struct tl_head h = {i, x->first, x->last, x->init_end, x->fin_enter, x->n};
-    p = put(p, &h, sizeof h);
-    struct mv__tlcur cur;
-    uint64_t s, e, k = 0;
-    uint32_t cp;
-    for (mv__tl_seek(&cur, tls, i, 0); k < h.n && mv__tl_next(&cur, &s, &e, &cp); k++) {
-      memcpy(p + k * sizeof(uint64_t), &s, sizeof s);
-      memcpy(p + h.n * sizeof(uint64_t) + k * sizeof(uint32_t), &cp, sizeof cp);
-    }
-    if (k < h.n) {   /* the timelines could not be read back */
-      free(*buf);
-      *buf = NULL;
-      return tls->err ? tls->err : MV_EIO;
-    }
-    p += h.n * (sizeof(uint64_t) + sizeof(uint32_t));
-  }
   p = put(p, c->waits.data, c->waits.len * sizeof(struct mv__wait));
   p = put(p, c->csyncs.data, c->csyncs.len * sizeof(struct mv__csync));
   put(p, c->msgs.data, c->msgs.len * sizeof(struct mv__msg));
   return 0;
 }
 
-static int read_tl(const char **p, const char *end, struct mv__tlset *tls, const struct mv__gcp *g)
-{
-  struct tl_head h;
-  if ((size_t)(end - *p) < sizeof h)
-    return MV_EPARSE;
-  memcpy(&h, *p, sizeof h), *p += sizeof h;
-  if (h.loc >= tls->nloc || h.n > (size_t)(end - *p) / (sizeof(uint64_t) + sizeof(uint32_t)) ||
-      tls->loc[h.loc].started)
-    return MV_EPARSE;
-  struct mv__tl *x = &tls->loc[h.loc];
-  x->first = h.first, x->last = h.last, x->started = 1;
-  x->init_end = h.init_end, x->fin_enter = h.fin_enter;
-  for (uint64_t k = 0; k < h.n && !tls->err; k++) {
-    uint64_t t;
-    uint32_t cp;
-    memcpy(&t, *p + k * sizeof(uint64_t), sizeof t);
-    memcpy(&cp, *p + h.n * sizeof(uint64_t) + k * sizeof(uint32_t), sizeof cp);
-    mv__tl_push(tls, (uint32_t)h.loc, t, cp >= MV__TL_PENDING ? cp : g->map(g->ctx, (uint32_t)h.loc, cp));
-  }
-  *p += h.n * (sizeof(uint64_t) + sizeof(uint32_t));
-  return tls->err;
-}
-
-int mv__causes_unpack(const void *buf, size_t len, uint32_t nloc, const struct mv__gcp *g, struct mv__tlset *tls,
-                      struct mv__causes *c)
+int mv__causes_unpack(const void *buf, size_t len, uint32_t nloc, const struct mv__gcp *g, struct mv__causes *c)
 {
   const char *p = buf, *end = p + len;
-  uint64_t counts[4];
+  uint64_t counts[4] = {0};
   if (len == 0)
     return 0;
-  if (len < sizeof counts)
+  if (len < 3 * sizeof(uint64_t))
     return MV_EPARSE;
-  memcpy(counts, p, sizeof counts), p += sizeof counts;
-  for (uint64_t i = 0; i < counts[0]; i++) {
-    int err = read_tl(&p, end, tls, g);
-    if (err)
-      return err;
-  }
+  memcpy(counts + 1, p, 3 * sizeof(uint64_t)), p += 3 * sizeof(uint64_t);
   if (counts[1] > (size_t)(end - p) / sizeof(struct mv__wait))
     return MV_EPARSE;
   for (uint64_t i = 0; i < counts[1]; i++, p += sizeof(struct mv__wait)) {

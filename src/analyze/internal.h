@@ -391,7 +391,9 @@ struct mv__tlset {
   char *mem;
   size_t memcap;
   uint64_t bytes, nblocks, loads;   /* written; blocks; blocks read back */
-  uint32_t *cpmap, ncpmap;  /* call path translation applied as blocks are read (NULL: none) */
+  uint32_t *cpmap;          /* call paths of all parts' trees -> global, applied as blocks are read */
+  size_t *map_off;          /* per part: its first entry in cpmap (NULL: no translation) */
+  uint32_t *map_part;       /* per location: the part whose tree holds its call paths */
   struct mv__tlslot *slot;  /* the cache */
   uint32_t nslot;
   uint64_t clock;
@@ -408,8 +410,10 @@ void mv__tl_push(struct mv__tlset *s, uint32_t loc, uint64_t t, uint32_t cp);
 uint32_t *mv__tl_last_cp(struct mv__tlset *s, uint32_t loc);   /* NULL: no point yet */
 /* Writes the unwritten points: the set is read-only from then on. */
 int mv__tlset_finish(struct mv__tlset *s);
-/* Call paths are translated through map (n entries; out of range: 0) when read. */
-int mv__tlset_map(struct mv__tlset *s, const uint32_t *map, uint32_t n);
+/* Call paths of location loc are translated through maps[owner(loc)] (n[part] entries; out of
+ * range: 0) when read. */
+int mv__tlset_map(struct mv__tlset *s, int nparts, const uint32_t *const *maps, const uint32_t *n,
+                  uint32_t (*owner)(uint32_t loc, uint32_t nloc, int nparts));
 /* A cursor over a location's segments: seek to the segment current at time a (the first one if
  * none is), then next gives each segment [start, end) with its call path until it returns 0 (at
  * the end, or on a read failure: s->err). */
@@ -423,6 +427,18 @@ struct mv__tlcur {
 };
 void mv__tl_seek(struct mv__tlcur *c, struct mv__tlset *s, uint32_t loc, uint64_t a);
 int mv__tl_next(struct mv__tlcur *c, uint64_t *start, uint64_t *end, uint32_t *cp);
+/* The parallel analysis sends the timelines to process 0 in rounds: each round packs the next
+ * points (at most max, in location order; the locations' first and last events with them) from
+ * where q stands (zeroed before the first round); process 0 unpacks the rounds of all processes
+ * into its own set, call paths as they were (translated later by mv__tlset_map). A sender that
+ * failed sends a piece that makes unpacking fail. */
+struct mv__tlsend {
+  uint32_t loc;
+  uint64_t k;
+  struct mv__tlcur cur;
+};
+int mv__tl_pack(struct mv__tlset *s, struct mv__tlsend *q, uint64_t max, void **buf, size_t *len);
+int mv__tl_unpack(struct mv__tlset *s, const void *buf, size_t len);
 /* Keep the timelines of the selected locations in s (call before the first step). */
 void mv__reader_keep_timelines(struct mv__reader *m, struct mv__tlset *s);
 

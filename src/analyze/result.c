@@ -150,14 +150,25 @@ static uint32_t global_cp(void *ctx, uint32_t loc, uint32_t cp)
   return cp < o->h.ntree ? o->gcp[cp] : 0;
 }
 
-/* The serial part's own causes, call paths translated to the global tree in place; its
- * timelines are translated as they are read back. */
-static int translate(struct mv__rc_direct *x, const struct part *p, const struct mv__gcp *g)
+/* The serial part's own causes, call paths translated to the global tree in place. */
+static void translate(struct mv__causes *c, const struct mv__gcp *g)
 {
-  struct mv__wait *w = x->causes->waits.data;
-  for (size_t i = 0; i < x->causes->waits.len; i++)
+  struct mv__wait *w = c->waits.data;
+  for (size_t i = 0; i < c->waits.len; i++)
     w[i].wcp = g->map(g->ctx, w[i].wloc, w[i].wcp), w[i].dcp = g->map(g->ctx, w[i].dloc, w[i].dcp);
-  return mv__tlset_map(*x->tls, p->gcp, p->h.ntree);
+}
+
+/* The timelines are read through the translation of each part's call paths to the global tree. */
+static int map_timelines(struct mv__tlset *tls, struct part *parts, int nparts, uint32_t (*owner)(uint32_t, uint32_t, int))
+{
+  const uint32_t **maps = malloc((size_t)nparts * sizeof *maps);
+  uint32_t *n = malloc((size_t)nparts * sizeof *n);
+  int err = maps && n ? 0 : MV_ENOMEM;
+  for (int i = 0; !err && i < nparts; i++)
+    maps[i] = parts[i].gcp, n[i] = parts[i].h.ntree;
+  err = err ? err : mv__tlset_map(tls, nparts, maps, n, owner);
+  free(maps), free(n);
+  return err;
 }
 
 static int rc_passes(struct mv_analysis *a, struct mv__defs *d, struct mv__tlset *tls, const struct mv__causes *c)
@@ -183,16 +194,14 @@ static int root_causes(struct mv_analysis *a, struct mv__defs *d, struct part *p
   struct gcp_ctx ctx = {parts, nparts, d->nloc, owner};
   struct mv__gcp g = {global_cp, &ctx};
   struct mv__tlset *tls = *direct->tls;
-  int err = 0;
-  if (direct->causes) {   /* serial: the part's own causes move into the result */
-    err = translate(direct, &parts[0], &g);
+  int err = map_timelines(tls, parts, nparts, owner);
+  if (!err && direct->causes) {   /* serial: the part's own causes move into the result */
+    translate(direct->causes, &g);
     a->causes = *direct->causes;
     mv__causes_init(direct->causes);
   }
   for (int i = 0; i < nparts && !err && !direct->causes; i++)
-    err = mv__causes_unpack(parts[i].causes, parts[i].h.ncauses, d->nloc, &g, tls, &a->causes);
-  if (!err && !direct->causes)
-    err = mv__tlset_finish(tls);
+    err = mv__causes_unpack(parts[i].causes, parts[i].h.ncauses, d->nloc, &g, &a->causes);
   return err ? err : rc_passes(a, d, tls, &a->causes);
 }
 

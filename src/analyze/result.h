@@ -43,18 +43,17 @@ struct mv__part_hdr {
 /* Pack this process's call tree and values (patterns and raw exclusive time) into *buf. */
 int mv__part_pack(const struct mv__tree *tree, const struct mv__store *vals, const struct mv__read_result *rr,
                   uint64_t unmatched, const void *causes, size_t ncauses, void **buf, size_t *len);
-/* causes.c: the root-cause input of a part (timelines of the started locations, waits, collective
- * synchronization points); unpacking maps call paths to the global tree with g. */
+/* causes.c: the root-cause input of a part (waits, collective synchronization points, messages);
+ * unpacking maps call paths to the global tree with g. */
 struct mv__gcp {
   uint32_t (*map)(void *ctx, uint32_t loc, uint32_t cp);
   void *ctx;
 };
-int mv__causes_pack(struct mv__tlset *tls, const struct mv__causes *c, void **buf, size_t *len);
-int mv__causes_unpack(const void *buf, size_t len, uint32_t nloc, const struct mv__gcp *g, struct mv__tlset *tls,
-                      struct mv__causes *c);
-/* The root-cause input: *tls, the timelines (serial: of the only part, read through the call
- * path translation to the global tree; parallel: empty, filled from the packed parts); causes:
- * the only part's causes handed over without packing (serial), or NULL. */
+int mv__causes_pack(const struct mv__causes *c, void **buf, size_t *len);
+int mv__causes_unpack(const void *buf, size_t len, uint32_t nloc, const struct mv__gcp *g, struct mv__causes *c);
+/* The root-cause input: *tls, the timelines of all locations (call paths of their part's tree,
+ * read through the translation to the global tree); causes: the only part's causes handed over
+ * without packing (serial), or NULL (parallel: in the packed parts). */
 struct mv__rc_direct {
   struct mv__tlset **tls;
   struct mv__causes *causes;

@@ -3,7 +3,8 @@
  * full blocks go to an unlinked temporary file in $TMPDIR (gone on every exit, a crash
  * included); the passes read blocks back, in any order, through a cache of a fixed number of
  * blocks. Memory: one unwritten block per location, the cache and a block index (16 bytes per
- * block), not the trace. */
+ * block), not the trace. The parallel analysis sends them to process 0 in pieces of bounded size
+ * (mv__tl_pack, mv__tl_unpack). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,12 +87,12 @@ void mv__tlset_release(struct mv__tlset *s)
     free(s->slot[k].t), free(s->slot[k].cp);
   free(s->slot);
   free(s->mem);
-  free(s->cpmap);
+  free(s->cpmap), free(s->map_off), free(s->map_part);
   mv__map_release(&s->index);
   if (s->fd >= 0)
     close(s->fd);
   s->fd = -1;
-  s->loc = NULL, s->slot = NULL, s->mem = NULL, s->cpmap = NULL;
+  s->loc = NULL, s->slot = NULL, s->mem = NULL, s->cpmap = NULL, s->map_off = NULL, s->map_part = NULL;
 }
 
 static int put_bytes(struct mv__tlset *s, const void *p, size_t n)
@@ -172,16 +173,36 @@ int mv__tlset_finish(struct mv__tlset *s)
   return s->err;
 }
 
-int mv__tlset_map(struct mv__tlset *s, const uint32_t *map, uint32_t n)
+int mv__tlset_map(struct mv__tlset *s, int nparts, const uint32_t *const *maps, const uint32_t *n,
+                  uint32_t (*owner)(uint32_t loc, uint32_t nloc, int nparts))
 {
-  free(s->cpmap);
-  s->cpmap = malloc((n ? n : 1) * sizeof *s->cpmap);
-  if (!s->cpmap)
+  size_t all = 0;
+  for (int i = 0; i < nparts; i++)
+    all += n[i];
+  free(s->cpmap), free(s->map_off);
+  s->cpmap = malloc((all ? all : 1) * sizeof *s->cpmap);
+  s->map_off = malloc(((size_t)nparts + 1) * sizeof *s->map_off);
+  s->map_part = calloc(s->nloc ? s->nloc : 1, sizeof *s->map_part);
+  if (!s->cpmap || !s->map_off || !s->map_part)
     return fail(s, MV_ENOMEM, 0, "%s%s", "timelines: ");
-  if (n)
-    memcpy(s->cpmap, map, n * sizeof *map);
-  s->ncpmap = n;
+  s->map_off[0] = 0;
+  for (int i = 0; i < nparts; i++) {
+    if (n[i])
+      memcpy(s->cpmap + s->map_off[i], maps[i], n[i] * sizeof *s->cpmap);
+    s->map_off[i + 1] = s->map_off[i] + n[i];
+  }
+  for (uint32_t l = 0; l < s->nloc; l++)
+    s->map_part[l] = owner(l, s->nloc, nparts);
   return 0;
+}
+
+/* Call path cp of location loc in the global tree (as result.c's global_cp: 0 when unknown). */
+static uint32_t mapped(const struct mv__tlset *s, uint32_t loc, uint32_t cp)
+{
+  if (!s->cpmap || cp >= MV__TL_PENDING)
+    return cp;
+  uint32_t p = s->map_part[loc];
+  return cp < s->map_off[p + 1] - s->map_off[p] ? s->cpmap[s->map_off[p] + cp] : 0;
 }
 
 static int get_bytes(struct mv__tlset *s, void *p, size_t n, uint64_t off)
@@ -226,7 +247,7 @@ static struct mv__tlslot *load(struct mv__tlset *s, uint32_t loc, size_t k)
         get_bytes(s, v->cp, b->n * sizeof *v->cp, b->off + b->n * sizeof *v->t))
       return NULL;
     for (uint32_t i = 0; s->cpmap && i < b->n; i++)
-      v->cp[i] = v->cp[i] >= MV__TL_PENDING ? v->cp[i] : v->cp[i] < s->ncpmap ? s->cpmap[v->cp[i]] : 0;
+      v->cp[i] = mapped(s, loc, v->cp[i]);
     if (!mv__map_put(&s->index, loc, k, best, NULL)) {
       fail(s, MV_ENOMEM, 0, "%s%s", "timelines: ");
       return NULL;
@@ -286,4 +307,91 @@ int mv__tl_next(struct mv__tlcur *c, uint64_t *start, uint64_t *end, uint32_t *c
   *end = c->i + 1 < c->n ? c->t[c->i + 1] : c->next;
   c->i++;
   return 1;
+}
+
+/* ---- pieces of timelines, sent by every process of the parallel analysis to process 0 ---- */
+struct piece_head {
+  uint64_t loc, first, last, init_end, fin_enter, n;   /* loc UINT64_MAX: the sender failed */
+};
+
+static int grow_to(char **p, size_t *cap, size_t need)
+{
+  return mv_grow(p, cap, need, 1, 4096) ? MV_ENOMEM : 0;
+}
+
+/* The next n points of location q->loc (from its q->k-th on) into out: times, then call paths. */
+static int pack_points(struct mv__tlset *s, struct mv__tlsend *q, uint64_t n, char *out)
+{
+  uint64_t t, e;
+  uint32_t cp;
+  if (q->k == 0)
+    mv__tl_seek(&q->cur, s, q->loc, 0);
+  for (uint64_t i = 0; i < n; i++) {
+    if (!mv__tl_next(&q->cur, &t, &e, &cp))
+      return s->err ? s->err : MV_EIO;
+    memcpy(out + i * sizeof t, &t, sizeof t);
+    memcpy(out + n * sizeof t + i * sizeof cp, &cp, sizeof cp);
+  }
+  return 0;
+}
+
+int mv__tl_pack(struct mv__tlset *s, struct mv__tlsend *q, uint64_t max, void **buf, size_t *len)
+{
+  char *p = NULL;
+  size_t cap = 0, n = 0;
+  int err = 0;
+  for (uint64_t room = max; !err && q->loc < s->nloc;) {
+    const struct mv__tl *x = &s->loc[q->loc];
+    uint64_t take = x->n - q->k < room ? x->n - q->k : room;
+    if (!x->started) {
+      q->loc++, q->k = 0;
+      continue;
+    }
+    if (x->n && !take)
+      break;   /* the round is full */
+    struct piece_head h = {q->loc, x->first, x->last, x->init_end, x->fin_enter, take};
+    if (!(err = grow_to(&p, &cap, n + sizeof h + take * POINT_BYTES))) {
+      memcpy(p + n, &h, sizeof h);
+      err = pack_points(s, q, take, p + n + sizeof h);
+      n += sizeof h + take * POINT_BYTES;
+    }
+    q->k += take, room -= take;
+    if (q->k >= x->n)
+      q->loc++, q->k = 0;
+  }
+  if (err) {   /* tell process 0 */
+    struct piece_head h = {UINT64_MAX, 0, 0, 0, 0, 0};
+    n = 0;
+    if (grow_to(&p, &cap, sizeof h) == 0)
+      memcpy(p, &h, sizeof h), n = sizeof h;
+  }
+  *buf = p, *len = n;
+  return err;
+}
+
+int mv__tl_unpack(struct mv__tlset *s, const void *buf, size_t len)
+{
+  const char *p = buf, *end = p + len;
+  while (p < end && !s->err) {
+    struct piece_head h;
+    if ((size_t)(end - p) < sizeof h)
+      return MV_EPARSE;
+    memcpy(&h, p, sizeof h), p += sizeof h;
+    if (h.loc == UINT64_MAX)
+      return MV_EIO;
+    if (h.loc >= s->nloc || h.n > (size_t)(end - p) / POINT_BYTES)
+      return MV_EPARSE;
+    struct mv__tl *x = &s->loc[h.loc];
+    x->first = h.first, x->last = h.last, x->started = 1;
+    x->init_end = h.init_end, x->fin_enter = h.fin_enter;
+    for (uint64_t k = 0; k < h.n; k++) {
+      uint64_t t;
+      uint32_t cp;
+      memcpy(&t, p + k * sizeof t, sizeof t);
+      memcpy(&cp, p + h.n * sizeof t + k * sizeof cp, sizeof cp);
+      mv__tl_push(s, (uint32_t)h.loc, t, cp);
+    }
+    p += h.n * POINT_BYTES;
+  }
+  return s->err;
 }

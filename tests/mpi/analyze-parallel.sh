@@ -3,7 +3,8 @@
 # give exactly the serial `mpivet analyze --json` on every synthetic archive of the unit tests
 # (all patterns) and on a synthetic stencil with an imbalanced rank; with 3 processes the
 # records are exchanged in rounds of 50 events (MPIVET_ANALYZE_STEP) to exercise the streaming,
-# and the timelines go through the temporary file in blocks of 3 points with 2 blocks cached.
+# and the timelines go through the temporary file in blocks of 3 points with 2 blocks cached and
+# to process 0 in rounds of 12 points.
 # Also on the stencil with one rank's event file cut in half: every analysis reads the same events
 # (each location up to its cut) and names the same cut location.
 set -u

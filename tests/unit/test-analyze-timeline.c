@@ -4,6 +4,7 @@
  * spilled against the same analyses with the blocks in memory: every report byte for byte.
  * A temporary folder that cannot be created and a file that cannot grow are clear errors. */
 #include <errno.h>
+#include <fcntl.h>
 #include <otf2/OTF2_Events.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -95,6 +96,80 @@ static void test_blocks(void)
   ASSERT_TRUE(s.loads > 4);   /* 2 slots for 4 blocks: evicted and read again */
   ASSERT_INT_EQ(s.err, 0);
   mv__tlset_release(&s);
+  unset_sizes();
+}
+
+/* Two "processes" of the parallel analysis with locations {0, 2} and {1} of 3 (blocks of 3
+ * points, 2 cached) send them in rounds of at most 2 points to a third set: every round's
+ * pieces of both, process order, as process 0 unpacks them. Location 2 has no point but its
+ * first and last events arrive. Rounds: process A 7 points, 7 / 2 + 1 = 4; B 3 points, 2. The
+ * received timelines are the sent ones point for point; a failed sender fails the unpacking. */
+static void test_pieces(void)
+{
+  set_sizes("3", "2", "1");
+  struct mv__tlset a, b, all;
+  ASSERT_INT_EQ(mv__tlset_init(&a, 3), 0);
+  ASSERT_INT_EQ(mv__tlset_init(&b, 3), 0);
+  ASSERT_INT_EQ(mv__tlset_init(&all, 3), 0);
+  for (uint64_t k = 0; k < 7; k++)
+    mv__tl_push(&a, 0, 100 + 10 * k, 7 + (uint32_t)k);
+  for (uint64_t k = 0; k < 3; k++)
+    mv__tl_push(&b, 1, 5 + k, MV__TL_PENDING - (uint32_t)k % 2);
+  a.loc[0].first = 90, a.loc[0].last = 200, a.loc[0].init_end = 95, a.loc[0].fin_enter = 190;
+  a.loc[0].started = 1;
+  a.loc[2].started = 1, a.loc[2].first = 1, a.loc[2].last = 2;
+  b.loc[1].started = 1, b.loc[1].first = 5, b.loc[1].last = 9;
+  ASSERT_INT_EQ(mv__tlset_finish(&a), 0);
+  ASSERT_INT_EQ(mv__tlset_finish(&b), 0);
+  struct mv__tlsend qa = {0}, qb = {0};
+  for (int round = 0; round < 4; round++) {
+    void *pa = NULL, *pb = NULL;
+    size_t la = 0, lb = 0;
+    ASSERT_INT_EQ(mv__tl_pack(&a, &qa, 2, &pa, &la), 0);
+    ASSERT_INT_EQ(mv__tl_pack(&b, &qb, 2, &pb, &lb), 0);
+    char *cat = malloc(la + lb + 1);
+    if (la)
+      memcpy(cat, pa, la);
+    if (lb)
+      memcpy(cat + la, pb, lb);
+    ASSERT_INT_EQ(mv__tl_unpack(&all, cat, la + lb), 0);
+    free(pa), free(pb), free(cat);
+  }
+  ASSERT_INT_EQ(mv__tlset_finish(&all), 0);
+  for (uint32_t l = 0; l < 3; l++) {
+    const struct mv__tlset *src = l == 1 ? &b : &a;
+    const struct mv__tl *x = &all.loc[l], *y = &src->loc[l];
+    ASSERT_TRUE(x->started && x->first == y->first && x->last == y->last && x->init_end == y->init_end &&
+                x->fin_enter == y->fin_enter);
+    ASSERT_INT_EQ((long long)x->n, (long long)y->n);
+    struct mv__tlcur c1, c2;
+    uint64_t s1, e1, s2, e2;
+    uint32_t p1, p2;
+    mv__tl_seek(&c1, &all, l, 0);
+    mv__tl_seek(&c2, (struct mv__tlset *)src, l, 0);
+    for (int more = 1; more;) {
+      more = mv__tl_next(&c1, &s1, &e1, &p1);
+      ASSERT_INT_EQ(mv__tl_next(&c2, &s2, &e2, &p2), more);
+      if (more)
+        ASSERT_TRUE(s1 == s2 && e1 == e2 && p1 == p2);
+    }
+  }
+  ASSERT_INT_EQ((long long)all.loc[0].n, 7);
+  ASSERT_INT_EQ((long long)all.loc[2].n, 0);
+  /* a sender whose timelines cannot be read back (its file now /dev/null: block 0 of location 0,
+   * evicted from the 2 cached by blocks 1 and 2, reads nothing): its piece fails the unpacking */
+  struct mv__tlsend qf = {0};
+  void *pf = NULL;
+  size_t lf = 0;
+  close(a.fd);
+  a.fd = open("/dev/null", O_RDONLY);
+  mv__tlset_release(&all);
+  ASSERT_INT_EQ(mv__tlset_init(&all, 3), 0);
+  ASSERT_INT_EQ(mv__tl_pack(&a, &qf, 2, &pf, &lf), MV_EIO);
+  ASSERT_TRUE(strstr(a.why, "reading the timelines back from the temporary file in ") != NULL);
+  ASSERT_INT_EQ(mv__tl_unpack(&all, pf, lf), MV_EIO);
+  free(pf);
+  mv__tlset_release(&a), mv__tlset_release(&b), mv__tlset_release(&all);
   unset_sizes();
 }
 
@@ -248,6 +323,7 @@ int main(void)
   if (fixture_begin("timeline", 't'))
     return 1;
   RUN_TEST(test_blocks);
+  RUN_TEST(test_pieces);
   RUN_TEST(test_identical);
   RUN_TEST(test_no_tmpdir);
   RUN_TEST(test_file_full);
