@@ -146,6 +146,24 @@ static void test_exec(void)
   }
 }
 
+/* A forked process standing in for mpivet: it locks `lockdir` (unless NULL), runs `sh -c script`
+ * through mv_launch_exec and exits 0 when the launch succeeded. Returns its pid (-1: no fork). */
+static pid_t fake_mpivet(const char *script, const char *lockdir)
+{
+  pid_t fake = fork();
+  if (fake == 0) {
+    struct mv_cmdline c;
+    mv_cmdline_init(&c);
+    mv_cmdline_add(&c, "sh");
+    mv_cmdline_add(&c, "-c");
+    mv_cmdline_add(&c, script);
+    if (lockdir && mv_dir_lock(lockdir) != 0)
+      _exit(2);
+    _exit(mv_launch_exec(&c, NULL, 0, NULL) == 0 ? 0 : 1);
+  }
+  return fake;
+}
+
 /* A launch outlives no mpivet: the process that called mv_launch_exec (standing in for mpivet)
  * is killed with SIGKILL, so it forwards nothing; the command's own child (standing in for a
  * rank under mpirun) must be gone within the guard's 3 s of grace. Before the guard (stop 25),
@@ -157,16 +175,8 @@ static void test_orphaned(void)
   snprintf(pidfile, sizeof pidfile, "%s/rank.pid", workdir);
   snprintf(script, sizeof script, "sleep 30 & echo $! > %s.new && mv %s.new %s; wait", pidfile,
            pidfile, pidfile);
-  pid_t fake = fork();
+  pid_t fake = fake_mpivet(script, NULL);
   ASSERT_TRUE(fake >= 0);
-  if (fake == 0) {
-    struct mv_cmdline c;
-    mv_cmdline_init(&c);
-    mv_cmdline_add(&c, "sh");
-    mv_cmdline_add(&c, "-c");
-    mv_cmdline_add(&c, script);
-    _exit(mv_launch_exec(&c, NULL, 0, NULL) == 0 ? 0 : 1);
-  }
   long rank = 0;
   for (int i = 0; i < 2000 && rank <= 0; i++) {   /* up to 20 s for the shell to start */
     FILE *fp = fopen(pidfile, "r");
@@ -205,18 +215,8 @@ static void test_lock_dies_with_mpivet(void)
   snprintf(pidfile, sizeof pidfile, "%s/started", workdir);
   ASSERT_INT_EQ(mkdir(dir, 0755), 0);
   snprintf(script, sizeof script, "trap '' TERM; touch %s; sleep 20", pidfile);
-  pid_t fake = fork();
+  pid_t fake = fake_mpivet(script, dir);
   ASSERT_TRUE(fake >= 0);
-  if (fake == 0) {
-    struct mv_cmdline c;
-    mv_cmdline_init(&c);
-    mv_cmdline_add(&c, "sh");
-    mv_cmdline_add(&c, "-c");
-    mv_cmdline_add(&c, script);
-    if (mv_dir_lock(dir) != 0)
-      _exit(2);
-    _exit(mv_launch_exec(&c, NULL, 0, NULL) == 0 ? 0 : 1);
-  }
   struct stat st;
   for (int i = 0; i < 2000 && stat(pidfile, &st) != 0; i++)   /* up to 20 s for the shell */
     usleep(10000);
