@@ -520,7 +520,7 @@ uint64_t mv_analysis_kept(const struct mv_analysis *a, uint64_t n[4], uint64_t b
   for (uint32_t loc = 0; a->tls && loc < a->nloc; loc++)
     n[0] += a->tls->loc[loc].n;
   n[1] = a->causes.waits.len, n[2] = a->causes.csyncs.len, n[3] = a->causes.msgs.len;
-  const size_t size[4] = {sizeof(uint64_t) + sizeof(uint32_t), sizeof(struct mv__wait), sizeof(struct mv__csync),
+  const size_t size[4] = {MV__TL_POINT_BYTES, sizeof(struct mv__wait), sizeof(struct mv__csync),
                           sizeof(struct mv__msg)};
   uint64_t all = 0;
   for (int i = 0; i < 4; i++)
@@ -536,6 +536,6 @@ const char *mv_analysis_spill(const struct mv_analysis *a, uint64_t v[5])
     return "";
   }
   v[0] = s->bytes, v[1] = s->nblocks, v[2] = s->block, v[3] = s->loads;
-  v[4] = (uint64_t)s->nslot * s->block * (sizeof(uint64_t) + sizeof(uint32_t));
+  v[4] = (uint64_t)s->nslot * s->block * MV__TL_POINT_BYTES;
   return s->fd >= 0 ? s->dir : "";
 }

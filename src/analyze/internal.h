@@ -365,6 +365,7 @@ int mv__reader_close(struct mv__reader *m, struct mv__read_result *res);
 /* Per location: the call path current from each point's time on (computation gaps get their
  * call path at the next Enter), in blocks written to a temporary file as the reader goes; the
  * unwritten points (at most a block and one: the last may still change) stay in memory. */
+#define MV__TL_POINT_BYTES (sizeof(uint64_t) + sizeof(uint32_t))   /* a point: time, call path */
 struct mv__tlblock {
   uint64_t t0, off;         /* first point's time, offset in the file */
   uint32_t n;

@@ -19,7 +19,6 @@
  * has TAIL_BYTES / 12 / locations points (64 to 4096); the cache holds CACHE_BYTES of blocks. */
 #define TAIL_BYTES ((size_t)4 << 20)
 #define CACHE_BYTES ((size_t)4 << 20)
-#define POINT_BYTES (sizeof(uint64_t) + sizeof(uint32_t))
 
 /* MPIVET_ANALYZE_BLOCK (points per block), MPIVET_ANALYZE_CACHE (blocks cached) and
  * MPIVET_ANALYZE_SPILL=0 (blocks in memory) override the sizes: the tests use tiny blocks to
@@ -65,10 +64,10 @@ int mv__tlset_init(struct mv__tlset *s, uint32_t nloc)
     return fail(s, MV_ENOMEM, 0, "%s%s", "timelines: ");
   for (uint32_t i = 0; i < nloc; i++)
     mv__vec_init(&s->loc[i].blocks, sizeof(struct mv__tlblock));
-  size_t per = TAIL_BYTES / POINT_BYTES / (nloc ? nloc : 1);
+  size_t per = TAIL_BYTES / MV__TL_POINT_BYTES / (nloc ? nloc : 1);
   long b = env_long("MPIVET_ANALYZE_BLOCK"), c = env_long("MPIVET_ANALYZE_CACHE");
   s->block = b > 0 ? (uint32_t)b : per > 4096 ? 4096 : per < 64 ? 64 : (uint32_t)per;
-  s->nslot = c > 0 ? (uint32_t)c : (uint32_t)(CACHE_BYTES / POINT_BYTES / s->block);
+  s->nslot = c > 0 ? (uint32_t)c : (uint32_t)(CACHE_BYTES / MV__TL_POINT_BYTES / s->block);
   s->nslot = s->nslot < 2 ? 2 : s->nslot;
   s->slot = calloc(s->nslot, sizeof *s->slot);
   if (!s->slot)
@@ -350,10 +349,10 @@ int mv__tl_pack(struct mv__tlset *s, struct mv__tlsend *q, uint64_t max, void **
     if (x->n && !take)
       break;   /* the round is full */
     struct piece_head h = {q->loc, x->first, x->last, x->init_end, x->fin_enter, take};
-    if (!(err = grow_to(&p, &cap, n + sizeof h + take * POINT_BYTES))) {
+    if (!(err = grow_to(&p, &cap, n + sizeof h + take * MV__TL_POINT_BYTES))) {
       memcpy(p + n, &h, sizeof h);
       err = pack_points(s, q, take, p + n + sizeof h);
-      n += sizeof h + take * POINT_BYTES;
+      n += sizeof h + take * MV__TL_POINT_BYTES;
     }
     q->k += take, room -= take;
     if (q->k >= x->n)
@@ -379,7 +378,7 @@ int mv__tl_unpack(struct mv__tlset *s, const void *buf, size_t len)
     memcpy(&h, p, sizeof h), p += sizeof h;
     if (h.loc == UINT64_MAX)
       return MV_EIO;
-    if (h.loc >= s->nloc || h.n > (size_t)(end - p) / POINT_BYTES)
+    if (h.loc >= s->nloc || h.n > (size_t)(end - p) / MV__TL_POINT_BYTES)
       return MV_EPARSE;
     struct mv__tl *x = &s->loc[h.loc];
     x->first = h.first, x->last = h.last, x->started = 1;
@@ -391,7 +390,7 @@ int mv__tl_unpack(struct mv__tlset *s, const void *buf, size_t len)
       memcpy(&cp, p + h.n * sizeof t + k * sizeof cp, sizeof cp);
       mv__tl_push(s, (uint32_t)h.loc, t, cp);
     }
-    p += h.n * POINT_BYTES;
+    p += h.n * MV__TL_POINT_BYTES;
   }
   return s->err;
 }
