@@ -45,8 +45,10 @@ done
 # reads and its store per call (clock_gettime 44-75 ns in this VM) made a recorded solve 2-13 %
 # slower (quiet machine, 3 x 12-15 pairs, docs/simulate.md), 1.7-3.3e-7 s per call at N = 1000
 # and 2000, and that overhead was what stop 26 charged as HPL's own code. The per-call figure of
-# each size, their median over the sizes, at least 0: OUT/call-seconds.txt, for build.sh's
-# HPL_CALL_SECONDS. When the 1x1x1 grid is recorded, these recordings are kernel samples of the
+# the smallest size, at least 0: OUT/call-seconds.txt, for build.sh's HPL_CALL_SECONDS. It is a
+# small difference of two medians, and a solve's run-to-run noise (5 % at load 5) is 0.13 us per
+# call at N = 1000 but 1.1 us at N = 3000 (0.44 s, 20155 calls): at load 5-6 the three sizes gave
+# 2.0e-8, 3.5e-7 and 5.5e-7 s, quiet 2.5e-8, 7.9e-8 and -4.0e-7 s. When the 1x1x1 grid is recorded, these recordings are kernel samples of the
 # calibration as well (HPL_CALL_RUNS more per size, a median behaviour rather than one run's).
 # The warm solve's calls: after the first verification dgemv (n > NB) and pdlange's idamax calls
 # right after it, up to the second verification dgemv; its time from HPL's Gflop/s
@@ -79,9 +81,9 @@ for size in $n; do
   kernels=$(cut -d' ' -f1 "$d/kernels.txt" | median); calls=$(cut -d' ' -f2 "$d/kernels.txt" | median)
   echo "$size $real $recorded $kernels $calls" |
     awk '{printf "calibrate.sh: N = %d: warm solve %.6f s (recorded run %.6f s), its kernels %.6f s, %d calls: %.3g s per call outside the kernels, the recorder %.3g s per call\n", $1, $2, $3, $4, $5, ($2 - $4) / $5, ($3 - $2) / $5}'
-  echo "$real $kernels $calls" | awk '{print ($1 - $2) / $3}' >> "$out/call-per-size.txt"
+  echo "$size $real $kernels $calls" | awk '{print $1, ($2 - $3) / $4}' >> "$out/call-per-size.txt"
 done
-median < "$out/call-per-size.txt" | awk '{printf "%.3g\n", ($1 > 0 ? $1 : 0)}' > "$out/call-seconds.txt"
+sort -g "$out/call-per-size.txt" | awk 'NR == 1 {printf "%.3g\n", ($2 > 0 ? $2 : 0)}' > "$out/call-seconds.txt"
 echo "calibrate.sh: HPL's own code per kernel call on 1 rank: $(cat "$out/call-seconds.txt") s ($out/call-seconds.txt)"
 cd "$out"
 "${rt[@]}" "$mpivet" calibrate --mpi openmpi --seed 1 "${records[@]}" -o "$cal"
