@@ -103,6 +103,22 @@ static void test_network_overheads_exceed(void)
   mv_calib_data_release(&d);
 }
 
+/* Sizes 0 and 2^(i/2) for i = 0..imax, as the calibration's, 3 repetitions: the one-way time
+ * pp(x), eager Send 0.5 us + 0.1 ns/B and Recv 0.4 us + 0.05 ns/B up to 4096 B (the whole one-way
+ * time above: rendezvous), Isend 0.3 us + 1 ps/B. */
+static void half_power_sizes(struct mv_calib_data *d, double (*pp)(double), int imax)
+{
+  for (int i = -1; i <= imax; i++) {
+    double x = i < 0 ? 0 : round(pow(2, i / 2.0)), t = pp(x);
+    for (int rep = 0; rep < 3; rep++) {
+      add(d, MV_CALIB_PINGPONG, x, 0, 0, 0, t);
+      add(d, MV_CALIB_SEND, x, 0, 0, 0, x <= 4096 ? 5e-7 + 1e-10 * x : t);
+      add(d, MV_CALIB_ISEND, x, 0, 0, 0, 3e-7 + 1e-12 * x);
+      add(d, MV_CALIB_RECV, x, 0, 0, 0, x <= 4096 ? 4e-7 + 5e-11 * x : t);
+    }
+  }
+}
+
 /* A regime whose line has a negative intercept, as MPICH's ping-pong on this machine (-99 us +
  * 0.27 ns/B from 512 KiB to 45 MiB, a cache regime ending near 1.2 MiB): one-way eager 2 us +
  * 0.2 ns/B up to 4096 B, 8 us + 0.15 ns/B up to 1 MiB, -150 us + 0.3 ns/B above (about 165 us at
@@ -124,15 +140,7 @@ static void test_network_negative_intercept(void)
   struct mv_calib_data d;
   struct mv_calibration c = {0};
   mv_calib_data_init(&d);
-  for (int i = -1; i <= 52; i++) {
-    double x = i < 0 ? 0 : round(pow(2, i / 2.0)), pp = cache_pingpong(x);
-    for (int rep = 0; rep < 3; rep++) {
-      add(&d, MV_CALIB_PINGPONG, x, 0, 0, 0, pp);
-      add(&d, MV_CALIB_SEND, x, 0, 0, 0, x <= 4096 ? 5e-7 + 1e-10 * x : pp);
-      add(&d, MV_CALIB_ISEND, x, 0, 0, 0, 3e-7 + 1e-12 * x);
-      add(&d, MV_CALIB_RECV, x, 0, 0, 0, x <= 4096 ? 4e-7 + 5e-11 * x : pp);
-    }
-  }
+  half_power_sizes(&d, cache_pingpong, 52);
   ASSERT_INT_EQ(mv_calib_fit_network(&d, &c), 0);
   for (size_t i = 0; i < c.net.n; i++)
     ASSERT_TRUE(c.net.p[i].a >= 0);
@@ -162,15 +170,7 @@ static void test_network_flat_top(void)
   struct mv_calib_data d;
   struct mv_calibration c = {0};
   mv_calib_data_init(&d);
-  for (int i = -1; i <= 32; i++) {
-    double x = i < 0 ? 0 : round(pow(2, i / 2.0)), pp = flat_pingpong(x);
-    for (int rep = 0; rep < 3; rep++) {
-      add(&d, MV_CALIB_PINGPONG, x, 0, 0, 0, pp);
-      add(&d, MV_CALIB_SEND, x, 0, 0, 0, x <= 4096 ? 5e-7 + 1e-10 * x : pp);
-      add(&d, MV_CALIB_ISEND, x, 0, 0, 0, 3e-7 + 1e-12 * x);
-      add(&d, MV_CALIB_RECV, x, 0, 0, 0, x <= 4096 ? 4e-7 + 5e-11 * x : pp);
-    }
-  }
+  half_power_sizes(&d, flat_pingpong, 32);
   ASSERT_INT_EQ(mv_calib_fit_network(&d, &c), 0);
   ASSERT_DOUBLE_NEAR(c.eager_bytes, 4096, 0);
   ASSERT_DOUBLE_REL(c.bandwidth_Bps, 10 * 65536 / flat_pingpong(65536), 1e-6);
