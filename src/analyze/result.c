@@ -136,37 +136,18 @@ static int copy_defs(struct mv_analysis *a, struct mv__defs *d)
   return mv__tree_init(&a->tree);
 }
 
-struct gcp_ctx {
-  struct part *parts;
-  int nparts;
-  uint32_t nloc;
-  uint32_t (*owner)(uint32_t, uint32_t, int);
-};
-
-static uint32_t global_cp(void *ctx, uint32_t loc, uint32_t cp)
-{
-  struct gcp_ctx *g = ctx;
-  struct part *o = &g->parts[g->owner(loc, g->nloc, g->nparts)];
-  return cp < o->h.ntree ? o->gcp[cp] : 0;
-}
-
-/* The serial part's own causes, call paths translated to the global tree in place. */
-static void translate(struct mv__causes *c, const struct mv__gcp *g)
-{
-  struct mv__wait *w = c->waits.data;
-  for (size_t i = 0; i < c->waits.len; i++)
-    w[i].wcp = g->map(g->ctx, w[i].wloc, w[i].wcp), w[i].dcp = g->map(g->ctx, w[i].dloc, w[i].dcp);
-}
-
-/* The timelines are read through the translation of each part's call paths to the global tree. */
-static int map_timelines(struct mv__tlset *tls, struct part *parts, int nparts, uint32_t (*owner)(uint32_t, uint32_t, int))
+/* The timelines and the waits are read through the translation of each part's call paths to
+ * the global tree. */
+static int map_streams(struct mv__tlset *const *sets, int nsets, struct part *parts, int nparts,
+                       uint32_t (*owner)(uint32_t, uint32_t, int))
 {
   const uint32_t **maps = malloc((size_t)nparts * sizeof *maps);
   uint32_t *n = malloc((size_t)nparts * sizeof *n);
   int err = maps && n ? 0 : MV_ENOMEM;
   for (int i = 0; !err && i < nparts; i++)
     maps[i] = parts[i].gcp, n[i] = parts[i].h.ntree;
-  err = err ? err : mv__tlset_map(tls, nparts, maps, n, owner);
+  for (int k = 0; !err && k < nsets; k++)
+    err = mv__tlset_map(sets[k], nparts, maps, n, owner);
   free(maps), free(n);
   return err;
 }
@@ -175,34 +156,37 @@ static int rc_passes(struct mv_analysis *a, struct mv__defs *d, struct mv__tlset
 {
   struct mv__rc_input in;
   double t0 = mv__now(), t1 = t0;
-  int err;
-  if ((err = mv__rc_input_build(&in, d, tls, c)) == 0) {
-    err = mv__rootcause(&in, a->tree.n, &a->values, &a->explained, &a->blames);
-    t1 = mv__now();
-    err = err ? err : mv__critpath(&in, a->tree.n, &a->values, &a->cpath);
-    mv__rc_input_release(&in);
-  }
+  mv__rc_input_build(&in, d, tls, c);
+  int err = mv__rootcause(&in, a->tree.n, &a->values, &a->explained, &a->blames);
+  t1 = mv__now();
+  err = err ? err : mv__critpath(&in, a->tree.n, &a->values, &a->cpath);
   a->pass_sec[MV__PASS_ROOTCAUSE] = t1 - t0;
   a->pass_sec[MV__PASS_CRITPATH] = mv__now() - t1;
   return err ? err : tls->err;
 }
 
-/* The root-cause and critical-path passes on the merged input of all parts. */
+/* The root-cause and critical-path passes on the merged input of all parts: the serial part's
+ * causes move into the result; the parallel parts' are merged into new streams. */
 static int root_causes(struct mv_analysis *a, struct mv__defs *d, struct part *parts, int nparts,
                        uint32_t (*owner)(uint32_t, uint32_t, int), struct mv__rc_direct *direct)
 {
-  struct gcp_ctx ctx = {parts, nparts, d->nloc, owner};
-  struct mv__gcp g = {global_cp, &ctx};
-  struct mv__tlset *tls = *direct->tls;
-  int err = map_timelines(tls, parts, nparts, owner);
-  if (!err && direct->causes) {   /* serial: the part's own causes move into the result */
-    translate(direct->causes, &g);
+  int err = 0;
+  if (direct->causes) {
     a->causes = *direct->causes;
-    mv__causes_init(direct->causes);
+    direct->causes->waits = NULL, direct->causes->syncs = NULL;
+    mv__vec_init(&direct->causes->msgs, sizeof(struct mv__msg));
+  } else {
+    const char **bufs = malloc((size_t)nparts * sizeof *bufs);
+    size_t *lens = malloc((size_t)nparts * sizeof *lens);
+    err = bufs && lens ? mv__causes_init(&a->causes, d->nloc) : MV_ENOMEM;
+    for (int i = 0; !err && i < nparts; i++)
+      bufs[i] = parts[i].causes, lens[i] = parts[i].h.ncauses;
+    err = err ? err : mv__causes_merge(bufs, lens, nparts, d->nloc, &a->causes);
+    free(bufs), free(lens);
   }
-  for (int i = 0; i < nparts && !err && !direct->causes; i++)
-    err = mv__causes_unpack(parts[i].causes, parts[i].h.ncauses, d->nloc, &g, &a->causes);
-  return err ? err : rc_passes(a, d, tls, &a->causes);
+  struct mv__tlset *sets[2] = {*direct->tls, a->causes.waits};
+  err = err ? err : map_streams(sets, 2, parts, nparts, owner);
+  return err ? err : rc_passes(a, d, *direct->tls, &a->causes);
 }
 
 int mv__result_build(struct mv__defs *d, const void *buf, size_t len, int nparts,
@@ -213,7 +197,7 @@ int mv__result_build(struct mv__defs *d, const void *buf, size_t len, int nparts
   struct part *parts = calloc((size_t)nparts, sizeof *parts);
   struct mv__store raw = {0};
   if (a) {
-    mv__causes_init(&a->causes);
+    mv__vec_init(&a->causes.msgs, sizeof(struct mv__msg));
     mv__vec_init(&a->cpath, sizeof(struct mv__cpseg));
     mv__vec_init(&a->blames, sizeof(struct mv__blame));
   }

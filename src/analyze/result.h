@@ -43,14 +43,11 @@ struct mv__part_hdr {
 /* Pack this process's call tree and values (patterns and raw exclusive time) into *buf. */
 int mv__part_pack(const struct mv__tree *tree, const struct mv__store *vals, const struct mv__read_result *rr,
                   uint64_t unmatched, const void *causes, size_t ncauses, void **buf, size_t *len);
-/* causes.c: the root-cause input of a part (waits, collective synchronization points, messages);
- * unpacking maps call paths to the global tree with g. */
-struct mv__gcp {
-  uint32_t (*map)(void *ctx, uint32_t loc, uint32_t cp);
-  void *ctx;
-};
+/* causes.c: the root-cause input of a part (messages, waits, synchronization points); process 0
+ * merges those of all parts (bufs[i]: part i's, lens[i] bytes) into c, opened and empty, and
+ * finishes it; call paths stay those of their part's tree (translated when read). */
 int mv__causes_pack(const struct mv__causes *c, void **buf, size_t *len);
-int mv__causes_unpack(const void *buf, size_t len, uint32_t nloc, const struct mv__gcp *g, struct mv__causes *c);
+int mv__causes_merge(const char *const *bufs, const size_t *lens, int nparts, uint32_t nloc, struct mv__causes *c);
 /* The root-cause input: *tls, the timelines of all locations (call paths of their part's tree,
  * read through the translation to the global tree); causes: the only part's causes handed over
  * without packing (serial), or NULL (parallel: in the packed parts). */

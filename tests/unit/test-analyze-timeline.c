@@ -219,7 +219,7 @@ static void stencil_anchor(char *anchor, size_t size)
 }
 
 /* Text, JSON and HTML of the analysis of dir with the given sizes, in one buffer. */
-static char *reports(const char *dir, const char *block, const char *cache, const char *spill, uint64_t v[5])
+static char *reports(const char *dir, const char *block, const char *cache, const char *spill, uint64_t v[6])
 {
   set_sizes(block, cache, spill);
   struct mv_analysis *a = analyze(dir);
@@ -234,7 +234,7 @@ static char *reports(const char *dir, const char *block, const char *cache, cons
   ASSERT_INT_EQ(mv_analysis_write_json(a, fp), 0);
   ASSERT_INT_EQ(mv_analysis_write_html(a, fp, "t"), 0);
   fclose(fp);
-  mv_analysis_spill(a, v);
+  mv_analysis_spill(a, 0, v);
   mv_analysis_free(a);
   return buf;
 }
@@ -245,7 +245,7 @@ static void test_identical(void)
   struct mv__synth *s = open_archive(dir, sizeof dir, 4, 0);
   write_stencil(s);
   ASSERT_INT_EQ(mv__synth_close(s), 0);
-  uint64_t vm[5], vs[5], vd[5];
+  uint64_t vm[6], vs[6], vd[6];
   char *mem = reports(dir, "2", "2", "0", vm), *spilled = reports(dir, "2", "2", "1", vs);
   char *dflt = reports(dir, "", "", "", vd);
   ASSERT_TRUE(mem && spilled && dflt);
@@ -268,6 +268,61 @@ static void test_identical(void)
   ASSERT_INT_EQ((long long)vs[4], 48);
   ASSERT_INT_EQ((long long)vd[1], 4);   /* default blocks: one per rank */
   free(mem), free(spilled), free(dflt);
+}
+
+/* Reference order of synchronization points: leave, partner, comm, enter, done. */
+static int sp_ref_cmp(const void *x, const void *y)
+{
+  const struct mv__sp *a = x, *b = y;
+  uint64_t ka[5] = {a->leave, a->partner, a->comm, a->enter, a->done}, kb[5] = {b->leave, b->partner, b->comm,
+                                                                                 b->enter, b->done};
+  for (int i = 0; i < 5; i++)
+    if (ka[i] != kb[i])
+      return ka[i] < kb[i] ? -1 : 1;
+  return 0;
+}
+
+/* Items that come out of order: within the unwritten ones (a block of 2 and 2 more) they are
+ * sorted in; later ones are kept aside and their location rewritten at finish. Read back, each
+ * location must be the qsort of what was put, and mv__tl_find the first item at or after every
+ * key (a linear scan of the sorted reference). */
+static void test_late(void)
+{
+  set_sizes("2", "2", "1");
+  static const uint64_t leaves[2][14] = {{10, 20, 30, 40, 50, 5, 60, 25, 70, 25, 15, 80, 80, 1},
+                                         {3, 1, 2, 9, 8, 7, 30, 31, 32, 33, 34, 35, 36, 0}};
+  struct mv__sp ref[2][14];
+  struct mv__tlset s;
+  ASSERT_INT_EQ(mv__tlset_init_kind(&s, 2, &mv__tl_syncs), 0);
+  for (int k = 0; k < 14; k++)
+    for (uint32_t l = 0; l < 2; l++) {
+      /* equal leaves apart by partner (25) or by enter (80) */
+      struct mv__sp p = {leaves[l][k], leaves[l][k] / 2 + (uint64_t)k % 2, leaves[l][k], (uint32_t)k % 3, 0};
+      ref[l][k] = p;
+      mv__tl_put(&s, l, &p);
+    }
+  ASSERT_INT_EQ(mv__tlset_finish(&s), 0);
+  ASSERT_TRUE(s.nlate >= 4);   /* 5, 25, 25, 15, 1 after 30-50 were written; 0 on location 1 */
+  for (uint32_t l = 0; l < 2; l++) {
+    qsort(ref[l], 14, sizeof ref[l][0], sp_ref_cmp);
+    ASSERT_INT_EQ((long long)s.loc[l].n, 14);
+    struct mv__tlcur c = {0};
+    for (uint64_t k = 0; k < 14; k++) {
+      const void *item = mv__tl_item(&c, &s, l, k);
+      ASSERT_TRUE(item != NULL);
+      if (item)
+        ASSERT_INT_EQ(sp_ref_cmp(item, &ref[l][k]), 0);
+    }
+    ASSERT_TRUE(mv__tl_item(&c, &s, l, 14) == NULL);
+    for (uint64_t key = 0; key < 90; key++) {
+      uint64_t want = 0;
+      while (want < 14 && ref[l][want].leave < key)
+        want++;
+      ASSERT_INT_EQ((long long)mv__tl_find(&c, &s, l, key), (long long)want);
+    }
+  }
+  mv__tlset_release(&s);
+  unset_sizes();
 }
 
 /* TMPDIR that does not exist: the analysis fails and says where. */
@@ -324,6 +379,7 @@ int main(void)
     return 1;
   RUN_TEST(test_blocks);
   RUN_TEST(test_pieces);
+  RUN_TEST(test_late);
   RUN_TEST(test_identical);
   RUN_TEST(test_no_tmpdir);
   RUN_TEST(test_file_full);
