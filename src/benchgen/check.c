@@ -256,6 +256,11 @@ static int setup(struct sim *s)
       if (t->sigs[i].ops[k].kind != MV_MVT_OP_COLL)
         s->nslots = t->sigs[i].ops[k].slot >= s->nslots ? t->sigs[i].ops[k].slot + 1 : s->nslots;
   s->ninst = t->ncomms + 1;
+  if ((double)t->nranks * ((double)s->nslots * sizeof(struct pend) + (double)s->nsyms * sizeof *s->views) >
+      MV__BG_CHECK_MAX_BYTES)
+    return snprintf(s->msg, s->msgsize, "too large to check: %" PRIu32 " ranks with %zu request slots and %zu "
+                    "communicator numbers each need over %.0f MB", t->nranks, s->nslots, (size_t)s->nsyms,
+                    MV__BG_CHECK_MAX_BYTES / 1e6), MV_ERANGE;
   s->views = calloc((size_t)t->nranks * s->nsyms, sizeof *s->views);
   s->ranks = calloc(t->nranks, sizeof *s->ranks);
   if (!s->views || !s->ranks)

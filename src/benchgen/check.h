@@ -9,6 +9,10 @@
 
 #include "internal.h"
 
+/* The check refuses a trace whose per-rank tables (request slots, communicator numbers) would
+ * take more than this many bytes in all, rather than fail to allocate them. */
+#define MV__BG_CHECK_MAX_BYTES 1e9
+
 struct view { long inst; size_t n, me; const uint32_t *m; };   /* a rank's communicator */
 /* A posted operation or a collective (key: hash). recv 0: done when the key's receive counter
  * passes ord; 1: when its send counter passes ord; 2: a collective, when ord members arrived. */

@@ -343,6 +343,8 @@ static void tables(struct cur *c, struct mv_mvt *t)
     uint64_t id;
     get(c, &id, UINT32_MAX, "expected a communicator id");
     m->id = (uint32_t)id, m->sym = (uint32_t)(id / t->nranks);
+    if (!c->rc && m->sym >= n + 2)   /* each creation raises the largest counter by one at most */
+      fail(c, MV_EPARSE, "a communicator's creation number beyond the number of communicators + 1");
     m->members = seq(c, &m->n, t->nranks, t->nranks, "expected the communicator's members");
   }
   count(c, &n, "expected the number of signatures");
