@@ -93,7 +93,8 @@ struct run {
   uint8_t *local;
   struct mv__engine *engine;
   struct mv__tlset *tls;       /* timelines of this process's locations */
-  struct mv__causes causes;    /* wait states with their causes */
+  struct mv__causes causes;    /* wait states with their causes, synchronization points */
+  struct mv__causes merged;    /* --np, process 0: those of every process */
 };
 
 /* Events each process reads between two exchanges: bounds the records held in memory.
@@ -310,24 +311,54 @@ static int send_timelines(struct run *r, const struct mv_analyze_exchange *ex)
   return err;
 }
 
+/* Locations per round of send_causes: at most 64 rounds. */
+static uint32_t causes_round(uint32_t nloc)
+{
+  return nloc / 64 + 1;
+}
+
+/* Every process sends its wait states and synchronization points to process 0 in rounds of a
+ * few locations (process 0 holds those of one round at a time, not all), which merges them
+ * location by location into r->merged, as the serial analysis has them. Every process takes part
+ * in every round, also after a failure (its piece then fails process 0's merging). */
+static int send_causes(struct run *r, const struct mv_analyze_exchange *ex)
+{
+  uint32_t nloc = r->defs.nloc, per = causes_round(nloc);
+  int err = ex->rank == 0 ? mv__causes_init(&r->merged, nloc) : 0;
+  for (uint32_t lo = 0; lo == 0 || lo < nloc; lo += per) {
+    uint32_t hi = lo + per < nloc ? lo + per : nloc;
+    void *buf = NULL, *got = NULL;
+    size_t len = 0, glen = 0;
+    int perr = mv__causes_pack(&r->causes, lo, hi, lo == 0, &buf, &len);
+    err = err ? err : perr;
+    int gerr = ex->gather(ex->ctx, buf ? buf : "", buf ? len : 0, &got, &glen);
+    free(buf);
+    if (!gerr && ex->rank == 0 && !err)
+      err = mv__causes_merge(got, glen, ex->size, lo, hi, &r->merged);
+    free(got);
+    if (gerr) {   /* the exchange itself failed: no agreement is possible any more */
+      err = err ? err : gerr;
+      break;
+    }
+  }
+  return err ? err : ex->rank == 0 ? mv__causes_finish(&r->merged) : 0;
+}
+
 static int collect(struct run *r, const struct mv_analyze_exchange *ex, struct mv_analysis **out)
 {
   uint64_t unmatched = 0;
   int err = mv__engine_finish(r->engine, &unmatched), ferr = mv__causes_finish(&r->causes);
   err = err ? err : ferr;
   check_marker(r);
-  void *part = NULL, *all = NULL, *causes = NULL;
-  size_t len = 0, alllen = 0, clen = 0;
-  struct mv__rc_direct direct = {&r->tls, ex ? NULL : &r->causes};
+  void *part = NULL, *all = NULL;
+  size_t len = 0, alllen = 0;
+  struct mv__rc_direct direct = {&r->tls, ex ? &r->merged : &r->causes};
   if (ex) {   /* serial: the root-cause passes take the timelines and causes as they are */
-    int serr = send_timelines(r, ex);
-    err = err ? err : serr;
+    int serr = send_timelines(r, ex), cerr = send_causes(r, ex);
+    err = err ? err : serr ? serr : cerr;
   }
-  if (!err && ex)
-    err = mv__causes_pack(&r->causes, &causes, &clen);
   if (!err)
-    err = mv__part_pack(&r->tree, &r->store, &r->rr, unmatched, causes, clen, &part, &len);
-  free(causes);
+    err = mv__part_pack(&r->tree, &r->store, &r->rr, unmatched, &part, &len);
   if (!ex) {
     if (!err)
       err = mv__result_build(&r->defs, part, len, 1, mv__owner, &direct, out);
@@ -413,8 +444,8 @@ int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, s
   const char *why = NULL;
   if (err && r.tls && r.tls->err)   /* the temporary files of the timelines, waits, sync points */
     why = r.tls->why;
-  else if (err)
-    mv__causes_why(&r.causes, &why);
+  else if (err && !mv__causes_why(&r.causes, &why))
+    mv__causes_why(&r.merged, &why);
   if (why && (!e || !e->code))
     mv_error_set(e, err, NULL, 0, 0, "%s", why);
   mv_error_ensure(e, err, anchor);
@@ -423,6 +454,7 @@ int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, s
     mv__tlset_release(r.tls);
   free(r.tls);
   mv__causes_release(&r.causes);
+  mv__causes_release(&r.merged);
   mv__tree_release(&r.tree);
   mv__map_release(&r.store.map);
   free(r.local);

@@ -1,8 +1,8 @@
 /* The root-cause input of one analysis process: the wait states it found with their causes, per
  * waiting location in enter order, and the synchronization points per location in leave order
- * (both spilled streams, timeline.c), the messages; their packing into the process's part and
- * the merge of all parts on process 0, location by location, into the same order as the serial
- * analysis builds (call paths are translated as the streams are read back). */
+ * (both spilled streams, timeline.c), the messages; in the parallel analysis, their rounds to
+ * process 0, which merges them location by location into the same order as the serial analysis
+ * builds (call paths are translated as the streams are read back). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,11 +132,13 @@ int mv__causes_finish(struct mv__causes *c)
   return a ? a : b;
 }
 
-/* ---- a part's causes: messages, then per stream and location a count and the items ---- */
-static int pack_set(struct mv__tlset *s, char **p, size_t *cap, size_t *n)
+/* ---- rounds of the parallel analysis: per process a piece with its byte count (UINT64_MAX: the
+ * sender failed), the messages (first round), then per stream and location in the round a
+ * count and the items ---- */
+static int pack_set(struct mv__tlset *s, uint32_t lo, uint32_t hi, char **p, size_t *cap, size_t *n)
 {
   struct mv__tlcur cur = {0};
-  for (uint32_t l = 0; l < s->nloc; l++) {
+  for (uint32_t l = lo; l < hi; l++) {
     uint64_t k = s->loc[l].n;
     if (mv_grow(p, cap, *n + sizeof k + k * s->k->isz, 1, 4096))
       return MV_ENOMEM;
@@ -151,46 +153,54 @@ static int pack_set(struct mv__tlset *s, char **p, size_t *cap, size_t *n)
   return 0;
 }
 
-int mv__causes_pack(const struct mv__causes *c, void **buf, size_t *len)
+static int pack_round(const struct mv__causes *c, uint32_t lo, uint32_t hi, int msgs, char **p, size_t *cap,
+                      size_t *n)
+{
+  uint64_t nm = msgs ? c->msgs.len : 0;
+  size_t head = sizeof(uint64_t) + sizeof nm;
+  if (mv_grow(p, cap, head + nm * sizeof(struct mv__msg), 1, 4096))
+    return MV_ENOMEM;
+  memcpy(*p + sizeof(uint64_t), &nm, sizeof nm);
+  if (nm)
+    memcpy(*p + head, c->msgs.data, nm * sizeof(struct mv__msg));
+  *n = head + nm * sizeof(struct mv__msg);
+  int err = pack_set(c->waits, lo, hi, p, cap, n);
+  return err ? err : pack_set(c->syncs, lo, hi, p, cap, n);
+}
+
+int mv__causes_pack(const struct mv__causes *c, uint32_t lo, uint32_t hi, int msgs, void **buf, size_t *len)
 {
   char *p = NULL;
   size_t cap = 0, n = 0;
-  uint64_t nm = c->msgs.len;
-  int err = mv_grow(&p, &cap, sizeof nm + nm * sizeof(struct mv__msg), 1, 4096) ? MV_ENOMEM : 0;
-  if (!err) {
-    memcpy(p, &nm, sizeof nm), n = sizeof nm;
-    if (nm)
-      memcpy(p + n, c->msgs.data, nm * sizeof(struct mv__msg));
-    n += nm * sizeof(struct mv__msg);
-  }
-  err = err ? err : pack_set(c->waits, &p, &cap, &n);
-  err = err ? err : pack_set(c->syncs, &p, &cap, &n);
-  if (err) {
-    free(p);
-    return err;
-  }
+  int err = c->waits->err ? c->waits->err : c->syncs->err;
+  err = err ? err : pack_round(c, lo, hi, msgs, &p, &cap, &n);
+  uint64_t size = err ? UINT64_MAX : n;
+  if (err)   /* tell process 0 */
+    n = mv_grow(&p, &cap, sizeof size, 1, 4096) ? 0 : sizeof size;
+  if (n)
+    memcpy(p, &size, sizeof size);
   *buf = p, *len = n;
-  return 0;
+  return err;
 }
 
-/* One part's list of one location: its items and how many are taken. */
+/* One process's list of one location: its items and how many are taken. */
 struct run {
   const char *p;
   uint64_t n, at;
 };
 
-/* The lists of a stream in a part: runs[loc] (nloc of them), each item checked by ok. */
-static int parse_set(const char **p, const char *end, uint32_t nloc, size_t isz, struct run *runs,
-                     int (*ok)(const char *item, uint32_t loc, uint32_t nloc))
+/* The lists of a stream in a piece: runs[l - lo] for the round's locations, each item checked. */
+static int parse_set(const char **p, const char *end, uint32_t lo, uint32_t hi, uint32_t nloc, size_t isz,
+                     struct run *runs, int (*ok)(const char *item, uint32_t loc, uint32_t nloc))
 {
-  for (uint32_t l = 0; l < nloc; l++) {
+  for (uint32_t l = lo; l < hi; l++) {
     uint64_t k;
     if ((size_t)(end - *p) < sizeof k)
       return MV_EPARSE;
     memcpy(&k, *p, sizeof k), *p += sizeof k;
     if (k > (size_t)(end - *p) / isz)
       return MV_EPARSE;
-    runs[l] = (struct run){*p, k, 0};
+    runs[l - lo] = (struct run){*p, k, 0};
     for (uint64_t i = 0; i < k; i++)
       if (!ok(*p + i * isz, l, nloc))
         return MV_EPARSE;
@@ -214,14 +224,15 @@ static int sync_ok(const char *item, uint32_t loc, uint32_t nloc)
   return s.partner < nloc || s.partner == MV__NONE;
 }
 
-/* Location l of every part, merged in the stream's order (each part's list is in it). */
-static void merge_loc(struct mv__tlset *s, uint32_t l, struct run *runs, int nparts)
+/* Location runs[i * stride] of every process (i < nparts), merged in the stream's order (each
+ * process's list is in it) into location l. */
+static void merge_loc(struct mv__tlset *s, uint32_t l, struct run *runs, size_t stride, int nparts)
 {
   size_t isz = s->k->isz;
   for (;;) {
     struct run *best = NULL;
     for (int i = 0; i < nparts; i++) {
-      struct run *r = &runs[(size_t)i * s->nloc + l];
+      struct run *r = &runs[(size_t)i * stride];
       if (r->at < r->n && (!best || mv__tl_before(s, r->p + r->at * isz, best->p + best->at * isz)))
         best = r;
     }
@@ -231,42 +242,53 @@ static void merge_loc(struct mv__tlset *s, uint32_t l, struct run *runs, int npa
   }
 }
 
-static int parse_part(const char *buf, size_t len, uint32_t nloc, struct run *w, struct run *sy,
-                      struct mv__vec *msgs)
+/* One process's piece at *p: its messages into msgs, its lists into w and sy; *p moves past it. */
+static int parse_piece(const char **p, const char *end, uint32_t lo, uint32_t hi, uint32_t nloc, struct run *w,
+                       struct run *sy, struct mv__vec *msgs)
 {
-  const char *p = buf, *end = buf + len;
-  uint64_t nm;
-  if (len == 0)   /* no causes in this part */
-    return 0;
-  if (len < sizeof nm)
+  uint64_t size, nm;
+  if ((size_t)(end - *p) < sizeof size)
     return MV_EPARSE;
-  memcpy(&nm, p, sizeof nm), p += sizeof nm;
-  if (nm > (size_t)(end - p) / sizeof(struct mv__msg))
+  memcpy(&size, *p, sizeof size);
+  if (size == UINT64_MAX)
+    return MV_EIO;
+  if (size < sizeof size + sizeof nm || size > (size_t)(end - *p))
     return MV_EPARSE;
-  for (uint64_t i = 0; i < nm; i++, p += sizeof(struct mv__msg)) {
+  const char *q = *p + sizeof size, *stop = *p + size;
+  *p = stop;
+  memcpy(&nm, q, sizeof nm), q += sizeof nm;
+  if (nm > (size_t)(stop - q) / sizeof(struct mv__msg))
+    return MV_EPARSE;
+  for (uint64_t i = 0; i < nm; i++, q += sizeof(struct mv__msg)) {
     struct mv__msg *m = mv__vec_push(msgs);
     if (!m)
       return MV_ENOMEM;
-    memcpy(m, p, sizeof *m);
+    memcpy(m, q, sizeof *m);
     if (m->from >= nloc || m->to >= nloc)
       return MV_EPARSE;
   }
-  int err = parse_set(&p, end, nloc, sizeof(struct mv__wait), w, wait_ok);
-  return err ? err : parse_set(&p, end, nloc, sizeof(struct mv__sp), sy, sync_ok);
+  int err = parse_set(&q, stop, lo, hi, nloc, sizeof(struct mv__wait), w, wait_ok);
+  err = err ? err : parse_set(&q, stop, lo, hi, nloc, sizeof(struct mv__sp), sy, sync_ok);
+  return err ? err : q == stop ? 0 : MV_EPARSE;
 }
 
-int mv__causes_merge(const char *const *bufs, const size_t *lens, int nparts, uint32_t nloc, struct mv__causes *c)
+int mv__causes_merge(const void *buf, size_t len, int nparts, uint32_t lo, uint32_t hi, struct mv__causes *c)
 {
-  size_t nr = (size_t)nparts * nloc + 1;
+  size_t nr = (size_t)nparts * (hi - lo) + 1;
+  uint32_t nloc = c->waits->nloc;
   struct run *w = calloc(nr, sizeof *w), *sy = calloc(nr, sizeof *sy);
+  const char *p = buf, *end = p + len;
   int err = w && sy ? 0 : MV_ENOMEM;
+  if (!err && (hi > nloc || lo > hi))
+    err = MV_EPARSE;
   for (int i = 0; i < nparts && !err; i++)
-    err = parse_part(bufs[i], lens[i], nloc, w + (size_t)i * nloc, sy + (size_t)i * nloc, &c->msgs);
-  for (uint32_t l = 0; l < nloc && !err; l++) {
-    merge_loc(c->waits, l, w, nparts);
-    merge_loc(c->syncs, l, sy, nparts);
+    err = parse_piece(&p, end, lo, hi, nloc, w + (size_t)i * (hi - lo), sy + (size_t)i * (hi - lo), &c->msgs);
+  err = err ? err : p == end ? 0 : MV_EPARSE;
+  for (uint32_t l = lo; l < hi && !err; l++) {
+    merge_loc(c->waits, l, w + (l - lo), hi - lo, nparts);
+    merge_loc(c->syncs, l, sy + (l - lo), hi - lo, nparts);
     err = c->waits->err ? c->waits->err : c->syncs->err;
   }
   free(w), free(sy);
-  return err ? err : mv__causes_finish(c);
+  return err;
 }

@@ -332,6 +332,12 @@ int mv__causes_sync(struct mv__causes *c, uint32_t loc, const struct mv__sp *p);
 int mv__causes_finish(struct mv__causes *c);
 /* The first failure of the streams: its code (0: none) and message in *why. */
 int mv__causes_why(const struct mv__causes *c, const char **why);
+/* The parallel analysis: a round packs the waits and synchronization points of locations
+ * [lo, hi) (and the messages when `msgs`) into a piece (one that makes merging fail when the
+ * packing failed); process 0 merges the gathered pieces of all nparts processes into c (opened),
+ * location by location, and finishes c after the last round. */
+int mv__causes_pack(const struct mv__causes *c, uint32_t lo, uint32_t hi, int msgs, void **buf, size_t *len);
+int mv__causes_merge(const void *buf, size_t len, int nparts, uint32_t lo, uint32_t hi, struct mv__causes *c);
 
 /* ---- the replay engine ---- */
 struct mv__engine;

@@ -16,12 +16,11 @@ uint32_t mv__owner(uint32_t loc, uint32_t nloc, int nparts)
 }
 
 int mv__part_pack(const struct mv__tree *tree, const struct mv__store *vals, const struct mv__read_result *rr,
-                  uint64_t unmatched, const void *causes, size_t ncauses, void **buf, size_t *len)
+                  uint64_t unmatched, void **buf, size_t *len)
 {
-  struct mv__part_hdr h = {rr->events, unmatched, vals->map.count, ncauses, (uint32_t)rr->truncated, tree->n, {0}};
+  struct mv__part_hdr h = {rr->events, unmatched, vals->map.count, (uint32_t)rr->truncated, tree->n, {0}};
   memcpy(h.note, rr->note, sizeof h.note);
-  *len = sizeof h + (size_t)tree->n * (2 * sizeof(uint32_t) + sizeof(uint64_t)) + h.nquads * 4 * sizeof(uint64_t) +
-         ncauses;
+  *len = sizeof h + (size_t)tree->n * (2 * sizeof(uint32_t) + sizeof(uint64_t)) + h.nquads * 4 * sizeof(uint64_t);
   char *p = malloc(*len);
   if (!p)
     return MV_ENOMEM;
@@ -34,15 +33,13 @@ int mv__part_pack(const struct mv__tree *tree, const struct mv__store *vals, con
     uint64_t q[4] = {s->k1 >> 32, s->k1 & 0xffffffffu, s->k2, s->val};
     memcpy(p, q, sizeof q), p += sizeof q;
   }
-  if (ncauses)
-    memcpy(p, causes, ncauses);
   return 0;
 }
 
 struct part {
   struct mv__part_hdr h;
   const uint32_t *parent, *region;
-  const char *site, *quads, *causes;
+  const char *site, *quads;
   uint32_t *gcp;   /* local call path -> global */
 };
 
@@ -57,10 +54,8 @@ static int parse_parts(const char *buf, size_t len, int n, struct part *parts)
     off += sizeof p->h;
     size_t tree_bytes = (size_t)p->h.ntree * (2 * sizeof(uint32_t) + sizeof(uint64_t));
     size_t need = tree_bytes + p->h.nquads * 4 * sizeof(uint64_t);
-    if (len - off < need || len - off - need < p->h.ncauses)
+    if (len - off < need)
       return MV_EPARSE;
-    p->causes = buf + off + need;
-    need += p->h.ncauses;
     p->parent = (const uint32_t *)(const void *)(buf + off);
     p->region = p->parent + p->h.ntree;
     p->site = buf + off + (size_t)p->h.ntree * 2 * sizeof(uint32_t);
@@ -165,27 +160,15 @@ static int rc_passes(struct mv_analysis *a, struct mv__defs *d, struct mv__tlset
   return err ? err : tls->err;
 }
 
-/* The root-cause and critical-path passes on the merged input of all parts: the serial part's
- * causes move into the result; the parallel parts' are merged into new streams. */
+/* The root-cause and critical-path passes on the input of all parts, which moves into the result. */
 static int root_causes(struct mv_analysis *a, struct mv__defs *d, struct part *parts, int nparts,
                        uint32_t (*owner)(uint32_t, uint32_t, int), struct mv__rc_direct *direct)
 {
-  int err = 0;
-  if (direct->causes) {
-    a->causes = *direct->causes;
-    direct->causes->waits = NULL, direct->causes->syncs = NULL;
-    mv__vec_init(&direct->causes->msgs, sizeof(struct mv__msg));
-  } else {
-    const char **bufs = malloc((size_t)nparts * sizeof *bufs);
-    size_t *lens = malloc((size_t)nparts * sizeof *lens);
-    err = bufs && lens ? mv__causes_init(&a->causes, d->nloc) : MV_ENOMEM;
-    for (int i = 0; !err && i < nparts; i++)
-      bufs[i] = parts[i].causes, lens[i] = parts[i].h.ncauses;
-    err = err ? err : mv__causes_merge(bufs, lens, nparts, d->nloc, &a->causes);
-    free(bufs), free(lens);
-  }
+  a->causes = *direct->causes;
+  direct->causes->waits = NULL, direct->causes->syncs = NULL;
+  mv__vec_init(&direct->causes->msgs, sizeof(struct mv__msg));
   struct mv__tlset *sets[2] = {*direct->tls, a->causes.waits};
-  err = err ? err : map_streams(sets, 2, parts, nparts, owner);
+  int err = map_streams(sets, 2, parts, nparts, owner);
   return err ? err : rc_passes(a, d, *direct->tls, &a->causes);
 }
 

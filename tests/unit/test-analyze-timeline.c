@@ -325,6 +325,74 @@ static void test_late(void)
   unset_sizes();
 }
 
+/* The parallel analysis's rounds of wait states and synchronization points (causes.c): two
+ * processes found waits of the same locations (as the lock chains' process does), in another
+ * order; process 0 merges their pieces, round by round of one location, into the same streams
+ * as one process that found them all (the serial analysis), item by item. A process that failed
+ * sends a piece that fails the merge. */
+static void test_causes_rounds(void)
+{
+  set_sizes("2", "2", "1");
+  struct mv__causes part[2], one, all;
+  for (int p = 0; p < 2; p++)
+    ASSERT_INT_EQ(mv__causes_init(&part[p], 3), 0);
+  ASSERT_INT_EQ(mv__causes_init(&one, 3), 0);
+  ASSERT_INT_EQ(mv__causes_init(&all, 3), 0);
+  for (uint64_t k = 0; k < 40; k++) {
+    uint32_t wloc = (uint32_t)(k % 3), dloc = (wloc + 1 + (uint32_t)(k % 2)) % 3;
+    uint64_t enter = 37 * ((k * 11) % 40);   /* out of order, far beyond a block */
+    struct mv__wait w = {enter, enter + 50, 1 + k % 4, enter + 10, enter + 30, wloc, (uint32_t)k, dloc, 1, 4, 0};
+    ASSERT_INT_EQ(mv__causes_wait(&part[k % 5 == 0], &w), 0);
+    ASSERT_INT_EQ(mv__causes_wait(&one, &w), 0);
+  }
+  struct mv__sp c = {75, 70, 72, MV__NONE, 1};
+  ASSERT_INT_EQ(mv__causes_sync(&part[1], 2, &c), 0);
+  ASSERT_INT_EQ(mv__causes_sync(&one, 2, &c), 0);
+  for (int p = 0; p < 2; p++)
+    ASSERT_INT_EQ(mv__causes_finish(&part[p]), 0);
+  ASSERT_INT_EQ(mv__causes_finish(&one), 0);
+  for (uint32_t lo = 0; lo < 3; lo++) {
+    void *b[2];
+    size_t n[2];
+    for (int p = 0; p < 2; p++)
+      ASSERT_INT_EQ(mv__causes_pack(&part[p], lo, lo + 1, lo == 0, &b[p], &n[p]), 0);
+    char *cat = malloc(n[0] + n[1]);
+    memcpy(cat, b[0], n[0]), memcpy(cat + n[0], b[1], n[1]);
+    ASSERT_INT_EQ(mv__causes_merge(cat, n[0] + n[1], 2, lo, lo + 1, &all), 0);
+    free(cat), free(b[0]), free(b[1]);
+  }
+  ASSERT_INT_EQ(mv__causes_finish(&all), 0);
+  struct mv__tlset *got[2] = {all.waits, all.syncs}, *want[2] = {one.waits, one.syncs};
+  for (int k = 0; k < 2; k++)
+    for (uint32_t l = 0; l < 3; l++) {
+      ASSERT_INT_EQ((long long)got[k]->loc[l].n, (long long)want[k]->loc[l].n);
+      struct mv__tlcur cg = {0}, cw = {0};
+      for (uint64_t i = 0; i < want[k]->loc[l].n; i++) {
+        const void *x = mv__tl_item(&cg, got[k], l, i), *y = mv__tl_item(&cw, want[k], l, i);
+        ASSERT_TRUE(x && y && memcmp(x, y, want[k]->k->isz) == 0);
+      }
+    }
+  ASSERT_INT_EQ((long long)one.waits->loc[0].n + one.waits->loc[1].n + one.waits->loc[2].n, 40);
+  /* location 2: waiter of k = 2, 5, .., 38 (13), delayer of the odd k on 0 (7) and the even k on
+   * 1 (6), one collective call */
+  ASSERT_INT_EQ((long long)one.syncs->loc[2].n, 13 + 7 + 6 + 1);
+  ASSERT_TRUE(one.waits->nlate > 0);
+  struct mv__causes bad;
+  ASSERT_INT_EQ(mv__causes_init(&bad, 3), 0);
+  part[0].waits->err = MV_EIO;   /* a process whose stream failed: its piece says so */
+  void *b[2];
+  size_t n[2];
+  ASSERT_INT_EQ(mv__causes_pack(&part[0], 0, 1, 1, &b[0], &n[0]), MV_EIO);
+  ASSERT_INT_EQ(mv__causes_pack(&part[1], 0, 1, 1, &b[1], &n[1]), 0);
+  char *cat = malloc(n[0] + n[1]);
+  memcpy(cat, b[0], n[0]), memcpy(cat + n[0], b[1], n[1]);
+  ASSERT_INT_EQ(mv__causes_merge(cat, n[0] + n[1], 2, 0, 1, &bad), MV_EIO);
+  free(cat), free(b[0]), free(b[1]);
+  mv__causes_release(&bad), mv__causes_release(&all), mv__causes_release(&one);
+  mv__causes_release(&part[0]), mv__causes_release(&part[1]);
+  unset_sizes();
+}
+
 /* TMPDIR that does not exist: the analysis fails and says where. */
 static void test_no_tmpdir(void)
 {
@@ -380,6 +448,7 @@ int main(void)
   RUN_TEST(test_blocks);
   RUN_TEST(test_pieces);
   RUN_TEST(test_late);
+  RUN_TEST(test_causes_rounds);
   RUN_TEST(test_identical);
   RUN_TEST(test_no_tmpdir);
   RUN_TEST(test_file_full);
