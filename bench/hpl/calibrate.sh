@@ -20,8 +20,8 @@ mkdir -p "$out"; out=$(cd "$out" && pwd)
 bash "$here/build.sh" "$out" > "$out/build.log"
 rt=(); [ "$(id -u)" = 0 ] && rt=(chrt -f 20)
 source "$here/keep-memory.sh"   # as hpl.sh's real runs
-record() {  # record NP P Q N: DIR/kernels-RANK.csv of a real run (two solves) in OUT/record-NP-N
-  local np=$1 p=$2 q=$3 size=$4 d="$out/record-$1-$4"
+record() {  # record NP P Q N [DIR]: DIR/kernels-RANK.csv of a real run (two solves), DIR OUT/record-NP-N
+  local np=$1 p=$2 q=$3 size=$4 d=${5:-$out/record-$1-$4}
   rm -rf "$d"; mkdir -p "$d"; cd "$d"
   sed -e "s/@N@/$size/; s/@NB@/128/; s/@P@/$p/; s/@Q@/$q/" "$here/hpccinf.in" > hpccinf.txt
   sed -i -E 's/^1( +# of problems sizes)/2\1/; s/^([0-9]+)( +Ns)/\1 \1\2/' hpccinf.txt
@@ -37,25 +37,53 @@ for grid in ${HPL_RECORD_GRIDS:-1x1x1 2x1x2}; do
     for r in $(seq 0 $((np - 1))); do records+=(--kernel-records "$out/record-$np-$size/kernels-$r.csv"); done
   done
 done
-# HPL's own code between the kernels, which a kernels-only simulation does not charge: on one rank
-# (no MPI partner to wait for) the warm solve's wall time (HPL's) minus its kernels' time, per
-# non-empty kernel call, over the sizes; OUT/call-seconds.txt, for build.sh's HPL_CALL_SECONDS.
+# HPL's own code between the kernels, which a kernels-only simulation does not charge, on one rank
+# (no MPI partner to wait for): the warm solve's wall time of the real, unrecorded HPL minus the
+# recorded kernels' time of that solve, per non-empty kernel call. HPL_CALL_RUNS (default 5)
+# pairs of runs per size, a recorded and an unrecorded one in turn (the same load for both), and
+# the medians of each. The wall time of a recorded run is not used: the recorder's two clock
+# reads and its store per call (clock_gettime 44-75 ns in this VM) made a recorded solve 2-13 %
+# slower (quiet machine, 3 x 12-15 pairs, docs/simulate.md), 1.7-3.3e-7 s per call at N = 1000
+# and 2000, and that overhead was what stop 26 charged as HPL's own code. The per-call figure of
+# the smallest size, at least 0: OUT/call-seconds.txt, for build.sh's HPL_CALL_SECONDS. It is a
+# small difference of two medians, and a solve's run-to-run noise (5 % at load 5) is 0.13 us per
+# call at N = 1000 but 1.1 us at N = 3000 (0.44 s, 20155 calls): at load 5-6 the three sizes gave
+# 2.0e-8, 3.5e-7 and 5.5e-7 s, quiet 2.5e-8, 7.9e-8 and -4.0e-7 s. When the 1x1x1 grid is recorded, these recordings are kernel samples of the
+# calibration as well (HPL_CALL_RUNS more per size, a median behaviour rather than one run's).
 # The warm solve's calls: after the first verification dgemv (n > NB) and pdlange's idamax calls
-# right after it, up to the second verification dgemv.
-for size in $n; do
-  [ -f "$out/record-1-$size/kernels-0.csv" ] || record 1 1 1 "$size"
-  # the warm solve's time from its Gflop/s (HPL's (2/3 N^3 + 3/2 N^2) flops), the last WR line
-  wall=$(awk -v n="$size" '/^WR/ {g = $7} END {print (2 / 3 * n + 1.5) * n * n / (g * 1e9)}' \
-           "$out/record-1-$size/hpccoutf.txt")
-  awk -F, -v wall="$wall" '
-    FNR == 1 { next }
+# right after it, up to the second verification dgemv; its time from HPL's Gflop/s
+# ((2/3 N^3 + 3/2 N^2) flops), the last WR line.
+warm_wall() { awk -v n="$1" '/^WR/ {g = $7} END {print (2 / 3 * n + 1.5) * n * n / (g * 1e9)}' "$2"; }
+warm_kernels() {  # seconds and non-empty calls of the warm solve's kernels in a 1-rank record
+  awk -F, 'FNR == 1 { next }
     $2 == "dgemv" && $8 > 128 { v++; skip = 1; next }
     v == 1 && skip && $2 == "idamax" { next }
     { skip = 0 }
     v == 1 { s += $11; if ($7 > 0 && $8 > 0) calls++ }
-    END { print wall - s, calls }' "$out/record-1-$size/kernels-0.csv"
-done | awk '{gap += $1; calls += $2} END {if (calls > 0 && gap > 0) printf "%.3g\n", gap / calls; else print 0}' \
-  > "$out/call-seconds.txt"
+    END { print s, calls }' "$1"
+}
+median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
+one_rank=0; case " ${HPL_RECORD_GRIDS:-1x1x1 2x1x2} " in *" 1x1x1 "*) one_rank=1 ;; esac
+: > "$out/call-per-size.txt"
+for size in $n; do
+  d="$out/call-$size"; rm -rf "$d"; mkdir -p "$d"
+  for r in $(seq "${HPL_CALL_RUNS:-5}"); do
+    record 1 1 1 "$size" "$d/record-$r"
+    # 1-rank kernels recorded: these recordings are samples of the 1-rank models too
+    [ "$one_rank" = 0 ] || records+=(--kernel-records "$d/record-$r/kernels-0.csv")
+    mkdir -p "$d/real-$r"; cd "$d/real-$r"; cp "$d/record-$r/hpccinf.txt" .
+    "${rt[@]}" mpirun.openmpi "${keep[@]}" -np 1 "$out/hpl-openmpi" > out.txt
+    warm_wall "$size" hpccoutf.txt >> "$d/real-wall.txt"
+    warm_wall "$size" "$d/record-$r/hpccoutf.txt" >> "$d/record-wall.txt"
+    warm_kernels "$d/record-$r/kernels-0.csv" >> "$d/kernels.txt"
+  done
+  real=$(median < "$d/real-wall.txt"); recorded=$(median < "$d/record-wall.txt")
+  kernels=$(cut -d' ' -f1 "$d/kernels.txt" | median); calls=$(cut -d' ' -f2 "$d/kernels.txt" | median)
+  echo "$size $real $recorded $kernels $calls" |
+    awk '{printf "calibrate.sh: N = %d: warm solve %.6f s (recorded run %.6f s), its kernels %.6f s, %d calls: %.3g s per call outside the kernels, the recorder %.3g s per call\n", $1, $2, $3, $4, $5, ($2 - $4) / $5, ($3 - $2) / $5}'
+  echo "$size $real $kernels $calls" | awk '{print $1, ($2 - $3) / $4}' >> "$out/call-per-size.txt"
+done
+sort -g "$out/call-per-size.txt" | awk 'NR == 1 {printf "%.3g\n", ($2 > 0 ? $2 : 0)}' > "$out/call-seconds.txt"
 echo "calibrate.sh: HPL's own code per kernel call on 1 rank: $(cat "$out/call-seconds.txt") s ($out/call-seconds.txt)"
 cd "$out"
 "${rt[@]}" "$mpivet" calibrate --mpi openmpi --seed 1 "${records[@]}" -o "$cal"

@@ -14,7 +14,12 @@
 #define MIN_SIZES_PER_SEGMENT 5   /* 3 let the fits follow the noise of single sizes */
 #define MAX_SEGMENTS MV_SEGREG_MAX_SEGMENTS  /* 6 left one line from 185 KB to 1 GB: -15 % at 8 MB, +22 % at 1 GB */
 #define EAGER_RATIO 0.6     /* Send below this share of the one-way time: it returned early */
-#define MAX_BW_FACTOR 1000.0
+#define MAX_BW_FACTOR 1000.0   /* bandwidth factors stay within 1/1000 .. 1000 */
+/* The link bandwidth is at most this many times the best rate any measured size achieved (its
+ * bytes over its network time). A top segment that is almost flat (64 KiB at most, under load:
+ * 1.85e-8 ns/B once) gave a "bandwidth" of ~10^17 B/s and factors of 1e-8 for the other segments,
+ * flows far below SimGrid's solver precision, and the self-check ran for over 10 minutes. */
+#define MAX_BW_OVER_BEST_RATE 10.0
 
 struct series { double x[256], y[256]; size_t n; };
 
@@ -191,14 +196,20 @@ static int fit_links(const struct series *pp, struct mv_calibration *c)
   if (rc)
     return rc;
   const struct mv_piece *top = &c->net.p[c->net.n - 1];
-  c->bandwidth_Bps = top->b > 0 ? 1.0 / top->b : 1e12;
+  double best = 0;
+  for (size_t i = 0; i < net.n; i++)
+    if (net.y[i] > 0)
+      best = fmax(best, net.x[i] / net.y[i]);
+  double cap = best > 0 ? MAX_BW_OVER_BEST_RATE * best : 1e12;
+  c->bandwidth_Bps = top->b > 0 ? fmin(1.0 / top->b, cap) : cap;
   c->latency_s = link_latency(&c->net);
   c->lat_factor.n = c->bw_factor.n = c->net.n;
   for (size_t i = 0; i < c->net.n; i++) {
     const struct mv_piece *p = &c->net.p[i];
     c->lat_factor.p[i] = (struct mv_piece){p->from, p->to, fmax(p->a, 0) / c->latency_s, 0};
-    double b = fmax(p->b, 1.0 / (c->bandwidth_Bps * MAX_BW_FACTOR));
-    c->bw_factor.p[i] = (struct mv_piece){p->from, p->to, 1.0 / (b * c->bandwidth_Bps), 0};
+    double f = p->b > 0 ? 1.0 / (p->b * c->bandwidth_Bps) : MAX_BW_FACTOR;
+    f = fmin(fmax(f, 1.0 / MAX_BW_FACTOR), MAX_BW_FACTOR);
+    c->bw_factor.p[i] = (struct mv_piece){p->from, p->to, f, 0};
   }
   return 0;
 }
