@@ -51,6 +51,8 @@ struct mv_judgement {
   struct mv_verdict verdict;      /* valid for EXACT, APPROX, MISMATCH */
   size_t nsegments;               /* regime changes: 0 = one model for the whole range */
   struct mv_model_segment segments[MV_JUDGE_MAX_SEGMENTS];
+  struct mv_model whole;          /* with segments: the one function over the whole range that
+                                   * they replace (model above is then a segment's) */
   char note[MV_JUDGE_TEXT];       /* why not modeled, poor fit, widened; "" when none */
 };
 

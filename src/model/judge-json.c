@@ -112,6 +112,13 @@ static void write_segments(struct mv_json *json, const struct mv_judgement *j)
     mv_json_object_end(json);
   }
   mv_json_array_end(json);
+  /* the one function the segments replace: what a one-function modeler (Extra-P's default)
+   * answers for the same series, and how far off it is */
+  mv_json_key(json, "whole_range");
+  mv_json_object_begin(json);
+  write_function(json, &j->whole.fn);
+  mv_json_kv_number(json, "smape", j->whole.smape);
+  mv_json_object_end(json);
 }
 
 static void write_size(struct mv_json *json, int sized, const struct mv_msize_spec *s)

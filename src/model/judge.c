@@ -196,6 +196,7 @@ static void judge_segments(struct mv_judgement *j, const struct mv_series *s,
     return;
   j->nsegments = n;
   memcpy(j->segments, seg, n * sizeof *seg);
+  j->whole = j->model;
   segment_model(s, &seg[pick], fo, &j->model);
   if (e) {
     j->verdict = best;

@@ -101,4 +101,12 @@ echo "$out" | grep -q "^note: MPI_Allgather: regime change between p = 64 and 12
 "$MPIVET" model --json "$tmp/jump.csv" | grep -q '"note": "regime change between p = 64 and 128' ||
   fail "regime-change note in JSON"
 "$MPIVET" model --json "$tmp/jump.csv" | tr -d ' \n' | grep -q '"segments":\[{"from":4,"to":64,' || fail "segments in JSON"
+# the one function the segments replace, as a one-function modeler (Extra-P's default) gives it:
+# over all 6 points, a poor fit (the reason segments were tried), not the p = 4..64 segment's
+"$MPIVET" model --json "$tmp/jump.csv" | python3 -c '
+import json, sys
+f = json.load(sys.stdin)["functions"][0]
+w = f["whole_range"]
+assert w["smape"] > 10 and w["model"] != f["segments"][0]["model"], (w, f["segments"])
+assert set(w) == {"model", "constant", "terms", "smape"}, w' || fail "whole_range in JSON"
 echo PASS
