@@ -53,18 +53,21 @@ double mv_analysis_explained(const struct mv_analysis *a);
  * the parts, root causes (delay costs), critical path. */
 double mv_analysis_pass_time(const struct mv_analysis *a, int i, const char **name);
 /* What the analysis keeps, after its forward pass, for the backward passes (root causes, critical
- * path) and the reports: what grows with the trace's length, not with its unmatched state (kind 0
- * on disk, see mv_analysis_spill; the others in memory). Kinds: 0 timeline points (a change of call path on a location: an Enter or a
- * Leave at a new time), 1 wait states with their causes, 2 members' calls of synchronizing
- * collectives, 3 messages (for --html, at most 400001). Count of kind i in n[i], its bytes in
+ * path) and the reports: what grows with the trace's length, not with its unmatched state (kinds
+ * 0-2 on disk, see mv_analysis_spill; 3 in memory). Kinds: 0 timeline points (a change of call
+ * path on a location: an Enter or a Leave at a new time), 1 wait states with their causes, 2
+ * synchronization points (both sides of each wait state, members' calls of synchronizing
+ * collectives), 3 messages (for --html, at most 400001). Count of kind i in n[i], its bytes in
  * bytes[i]; returns the bytes of all four. */
 uint64_t mv_analysis_kept(const struct mv_analysis *a, uint64_t n[4], uint64_t bytes[4]);
-/* Where the timelines (kind 0 above) are: not in memory but in blocks in an unlinked temporary
- * file in $TMPDIR, read back through a cache of a fixed size. v[0] bytes written, v[1] blocks,
- * v[2] points per block (at most), v[3] blocks read back so far, v[4] bytes of the cache (and as
- * much again at most for the unwritten points while reading). Returns the file's directory, ""
- * when the blocks were kept in memory (MPIVET_ANALYZE_SPILL=0). */
-const char *mv_analysis_spill(const struct mv_analysis *a, uint64_t v[5]);
+/* Where kind `kind` (0-2 above) is: not in memory but in blocks in an unlinked temporary file in
+ * $TMPDIR, read back through a cache of a fixed size. v[0] bytes written, v[1] blocks, v[2]
+ * items per block (at most), v[3] blocks read back so far, v[4] bytes of the cache (and about as
+ * much again for the unwritten items while reading), v[5] items that came after their block was
+ * written (held in memory until the end of the reading, then their location rewritten). Returns
+ * the file's directory, "" when the blocks were kept in memory (MPIVET_ANALYZE_SPILL=0), NULL
+ * for no such kind. */
+const char *mv_analysis_spill(const struct mv_analysis *a, int kind, uint64_t v[6]);
 
 /* Text report: metric tree with totals, then the top `top` wait states with call paths and
  * ranks. JSON: the whole cube (metrics, call paths, ranks, values). 0 or MV_EIO. */

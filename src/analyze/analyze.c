@@ -93,7 +93,8 @@ struct run {
   uint8_t *local;
   struct mv__engine *engine;
   struct mv__tlset *tls;       /* timelines of this process's locations */
-  struct mv__causes causes;    /* wait states with their causes */
+  struct mv__causes causes;    /* wait states with their causes, synchronization points */
+  struct mv__causes merged;    /* --np, process 0: those of every process */
 };
 
 /* Events each process reads between two exchanges: bounds the records held in memory.
@@ -310,23 +311,54 @@ static int send_timelines(struct run *r, const struct mv_analyze_exchange *ex)
   return err;
 }
 
+/* Locations per round of send_causes: at most 64 rounds. */
+static uint32_t causes_round(uint32_t nloc)
+{
+  return nloc / 64 + 1;
+}
+
+/* Every process sends its wait states and synchronization points to process 0 in rounds of a
+ * few locations (process 0 holds those of one round at a time, not all), which merges them
+ * location by location into r->merged, as the serial analysis has them. Every process takes part
+ * in every round, also after a failure (its piece then fails process 0's merging). */
+static int send_causes(struct run *r, const struct mv_analyze_exchange *ex)
+{
+  uint32_t nloc = r->defs.nloc, per = causes_round(nloc);
+  int err = ex->rank == 0 ? mv__causes_init(&r->merged, nloc) : 0;
+  for (uint32_t lo = 0; lo == 0 || lo < nloc; lo += per) {
+    uint32_t hi = lo + per < nloc ? lo + per : nloc;
+    void *buf = NULL, *got = NULL;
+    size_t len = 0, glen = 0;
+    int perr = mv__causes_pack(&r->causes, lo, hi, lo == 0, &buf, &len);
+    err = err ? err : perr;
+    int gerr = ex->gather(ex->ctx, buf ? buf : "", buf ? len : 0, &got, &glen);
+    free(buf);
+    if (!gerr && ex->rank == 0 && !err)
+      err = mv__causes_merge(got, glen, ex->size, lo, hi, &r->merged);
+    free(got);
+    if (gerr) {   /* the exchange itself failed: no agreement is possible any more */
+      err = err ? err : gerr;
+      break;
+    }
+  }
+  return err ? err : ex->rank == 0 ? mv__causes_finish(&r->merged) : 0;
+}
+
 static int collect(struct run *r, const struct mv_analyze_exchange *ex, struct mv_analysis **out)
 {
   uint64_t unmatched = 0;
-  int err = mv__engine_finish(r->engine, &unmatched);
+  int err = mv__engine_finish(r->engine, &unmatched), ferr = mv__causes_finish(&r->causes);
+  err = err ? err : ferr;
   check_marker(r);
-  void *part = NULL, *all = NULL, *causes = NULL;
-  size_t len = 0, alllen = 0, clen = 0;
-  struct mv__rc_direct direct = {&r->tls, ex ? NULL : &r->causes};
+  void *part = NULL, *all = NULL;
+  size_t len = 0, alllen = 0;
+  struct mv__rc_direct direct = {&r->tls, ex ? &r->merged : &r->causes};
   if (ex) {   /* serial: the root-cause passes take the timelines and causes as they are */
-    int serr = send_timelines(r, ex);
-    err = err ? err : serr;
+    int serr = send_timelines(r, ex), cerr = send_causes(r, ex);
+    err = err ? err : serr ? serr : cerr;
   }
-  if (!err && ex)
-    err = mv__causes_pack(&r->causes, &causes, &clen);
   if (!err)
-    err = mv__part_pack(&r->tree, &r->store, &r->rr, unmatched, causes, clen, &part, &len);
-  free(causes);
+    err = mv__part_pack(&r->tree, &r->store, &r->rr, unmatched, &part, &len);
   if (!ex) {
     if (!err)
       err = mv__result_build(&r->defs, part, len, 1, mv__owner, &direct, out);
@@ -385,11 +417,12 @@ int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, s
   if (err)
     mv_error_set(e, err, anchor, 0, 0, "%s in the global definitions",
                  err == MV_ENOMEM ? "out of memory" : "malformed or unreadable data");
-  mv__causes_init(&r.causes);
   if (!err && (!(r.local = calloc(r.defs.nloc ? r.defs.nloc : 1, 1)) || !(r.tls = calloc(1, sizeof *r.tls))))
     err = MV_ENOMEM;
   if (!err)
     err = mv__tlset_init(r.tls, r.defs.nloc);
+  int cerr = mv__causes_init(&r.causes, err ? 0 : r.defs.nloc);
+  err = err ? err : cerr;
   if (!err && (err = mv__tree_init(&r.tree)) == 0 &&
       !(r.engine = mv__engine_new(&r.defs, r.local, &r.store)))
     err = MV_ENOMEM;
@@ -408,14 +441,20 @@ int mv_analyze_trace(const char *anchor, const struct mv_analyze_exchange *ex, s
     }
     err = err ? err : e3;
   }
-  if (err && r.tls && r.tls->err && (!e || !e->code))   /* the temporary file of the timelines */
-    mv_error_set(e, r.tls->err, NULL, 0, 0, "%s", r.tls->why);
+  const char *why = NULL;
+  if (err && r.tls && r.tls->err)   /* the temporary files of the timelines, waits, sync points */
+    why = r.tls->why;
+  else if (err && !mv__causes_why(&r.causes, &why))
+    mv__causes_why(&r.merged, &why);
+  if (why && (!e || !e->code))
+    mv_error_set(e, err, NULL, 0, 0, "%s", why);
   mv_error_ensure(e, err, anchor);
   mv__engine_free(r.engine);
   if (r.tls)
     mv__tlset_release(r.tls);
   free(r.tls);
   mv__causes_release(&r.causes);
+  mv__causes_release(&r.merged);
   mv__tree_release(&r.tree);
   mv__map_release(&r.store.map);
   free(r.local);
@@ -516,26 +555,27 @@ double mv_analysis_explained(const struct mv_analysis *a)
 
 uint64_t mv_analysis_kept(const struct mv_analysis *a, uint64_t n[4], uint64_t bytes[4])
 {
-  n[0] = 0;
-  for (uint32_t loc = 0; a->tls && loc < a->nloc; loc++)
-    n[0] += a->tls->loc[loc].n;
-  n[1] = a->causes.waits.len, n[2] = a->causes.csyncs.len, n[3] = a->causes.msgs.len;
-  const size_t size[4] = {MV__TL_POINT_BYTES, sizeof(struct mv__wait), sizeof(struct mv__csync),
-                          sizeof(struct mv__msg)};
+  const struct mv__tlset *set[3] = {a->tls, a->causes.waits, a->causes.syncs};
+  for (int k = 0; k < 3; k++) {
+    n[k] = 0;
+    for (uint32_t loc = 0; set[k] && loc < a->nloc; loc++)
+      n[k] += set[k]->loc[loc].n;
+  }
+  n[3] = a->causes.msgs.len;
+  const size_t size[4] = {MV__TL_POINT_BYTES, sizeof(struct mv__wait), sizeof(struct mv__sp), sizeof(struct mv__msg)};
   uint64_t all = 0;
   for (int i = 0; i < 4; i++)
     all += bytes[i] = n[i] * size[i];
   return all;
 }
 
-const char *mv_analysis_spill(const struct mv_analysis *a, uint64_t v[5])
+const char *mv_analysis_spill(const struct mv_analysis *a, int kind, uint64_t v[6])
 {
-  const struct mv__tlset *s = a->tls;
-  if (!s) {
-    memset(v, 0, 5 * sizeof *v);
-    return "";
-  }
+  const struct mv__tlset *set[3] = {a->tls, a->causes.waits, a->causes.syncs}, *s = kind >= 0 && kind < 3 ? set[kind] : NULL;
+  memset(v, 0, 6 * sizeof *v);
+  if (!s)
+    return NULL;
   v[0] = s->bytes, v[1] = s->nblocks, v[2] = s->block, v[3] = s->loads;
-  v[4] = (uint64_t)s->nslot * s->block * MV__TL_POINT_BYTES;
+  v[4] = (uint64_t)s->nslot * s->block * s->k->isz, v[5] = s->nlate;
   return s->fd >= 0 ? s->dir : "";
 }

@@ -46,14 +46,17 @@ static uint64_t wait_end(const struct mv__wait *w)
   return w->metric == MV__M_WFP ? w->denter : w->wenter + w->amount;
 }
 
-/* The latest wait of loc that began before t (and, when `ended`, also ended before t), or
- * SIZE_MAX. */
-static size_t wait_before(const struct mv__rc_input *in, uint32_t loc, uint64_t t, int ended)
+/* The latest wait of loc that began before t (and, when `ended`, also ended before t) into *w: 0
+ * when there is none. */
+static int wait_before(struct mv__rc_input *in, struct mv__tlcur *c, uint32_t loc, uint64_t t, int ended,
+                       struct mv__wait *w)
 {
-  for (size_t k = mv__rc_waits_from(in, loc, t); k-- > in->wl_off[loc];)
-    if (!ended || wait_end(&in->w[in->wl[k]]) < t)
-      return in->wl[k];
-  return SIZE_MAX;
+  for (uint64_t k = mv__tl_find(c, in->waits, loc, t); k-- > 0;)
+    if (!mv__rc_wait(in, c, loc, k, w))
+      return 0;
+    else if (!ended || wait_end(w) < t)
+      return 1;
+  return 0;
 }
 
 /* Where the path starts: as Scalasca, on the location that entered MPI_Finalize last (its time
@@ -83,8 +86,10 @@ static uint64_t path_origin(const struct mv__tl *x, uint64_t t)
 /* Each hand-over goes back in time or, at the same time, to a location not yet visited at that
  * time: when two locations wait for each other at once (clock errors), the second visit takes
  * the location as active then. */
-static void walk(const struct mv__rc_input *in, struct cpacc *acc, uint64_t *seen)
+static void walk(struct mv__rc_input *in, struct cpacc *acc, uint64_t *seen)
 {
+  struct mv__tlcur c = {0};
+  struct mv__wait w;
   uint32_t loc = path_start(in);
   if (loc == MV__NONE)
     return;
@@ -92,17 +97,16 @@ static void walk(const struct mv__rc_input *in, struct cpacc *acc, uint64_t *see
     seen[l] = UINT64_MAX;
   uint64_t t = in->tl[loc].last;
   for (;;) {
-    size_t i = wait_before(in, loc, t, seen[loc] == t);
+    int found = wait_before(in, &c, loc, t, seen[loc] == t, &w);
     seen[loc] = t;
     acc->loc = loc;
-    if (i == SIZE_MAX) {
+    if (!found) {
       stretch(in, acc, path_origin(&in->tl[loc], t), t);
       return;
     }
-    const struct mv__wait *w = &in->w[i];
-    uint64_t end = wait_end(w) < t ? wait_end(w) : t;
+    uint64_t end = wait_end(&w) < t ? wait_end(&w) : t;
     stretch(in, acc, end, t);
-    loc = w->dloc;
+    loc = w.dloc;
     t = end < in->tl[loc].last ? end : in->tl[loc].last;
   }
 }
@@ -168,7 +172,7 @@ int mv__critpath(struct mv__rc_input *in, uint32_t ncp, struct mv__store *values
       walk(in, &acc, seen);
     free(seen);
     err = !seen ? MV_ENOMEM : err;
-    err = err ? err : acc.nomem ? MV_ENOMEM : 0;
+    err = err ? err : acc.nomem ? MV_ENOMEM : in->waits->err;
     sum_rows(values, ncp, &r);
     err = err ? err : impact(values, in->nloc, ncp, total, &r);
   }

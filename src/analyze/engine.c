@@ -43,22 +43,17 @@ void mv__blame(struct mv__engine *e, int metric, struct mv__side w, int64_t amou
 {
   if (!e->causes || amount <= 0 || w.loc == d.loc)
     return;
-  struct mv__wait *x = mv__vec_push(&e->causes->waits);
-  if (!x) {
-    e->err = MV_ENOMEM;
-    return;
-  }
-  *x = (struct mv__wait){w.enter, w.leave, (uint64_t)amount, d.enter, d.leave, w.loc, w.cp, d.loc, d.cp,
-                         (uint32_t)metric, (uint32_t)interval};
+  struct mv__wait x = {w.enter, w.leave, (uint64_t)amount, d.enter, d.leave, w.loc, w.cp, d.loc, d.cp,
+                       (uint32_t)metric, (uint32_t)interval};
+  int err = mv__causes_wait(e->causes, &x);
+  e->err = e->err ? e->err : err;
 }
 
 void mv__csync(struct mv__engine *e, uint32_t loc, uint64_t enter, uint64_t done, uint64_t leave, uint32_t comm)
 {
-  struct mv__csync *x = e->causes ? mv__vec_push(&e->causes->csyncs) : NULL;
-  if (e->causes && !x)
-    e->err = MV_ENOMEM;
-  if (x)
-    *x = (struct mv__csync){enter, done, leave, loc, comm};
+  struct mv__sp p = {leave, enter, done, MV__NONE, comm};
+  int err = e->causes ? mv__causes_sync(e->causes, loc, &p) : 0;
+  e->err = e->err ? e->err : err;
 }
 
 void mv__engine_causes(struct mv__engine *e, struct mv__causes *c)
@@ -297,7 +292,7 @@ static void coll_wait(struct mv__engine *e, const struct coll *c, int m, uint32_
   mv__blame(e, m, member(c, i), w, member(c, j), 0);
 }
 
-/* When member i's call of collective c could have ended (struct mv__csync's done): the earliest
+/* When member i's call of collective c could have ended (struct mv__sp's done): the earliest
  * leave min_l, not before the last entrant's enter max_e, at most its own leave. */
 static uint64_t coll_done(const struct coll *c, uint32_t i, uint64_t max_e, uint64_t min_l)
 {

@@ -129,6 +129,27 @@ static int is_mpi(const struct mv_analysis *a, uint32_t cp)
   return c != MV__RC_USER && c != MV__RC_COMP;
 }
 
+/* Every wait state, location by location in enter order (read back from their stream). */
+struct waits {
+  const struct mv_analysis *a;
+  uint32_t loc;
+  uint64_t k;
+  struct mv__tlcur cur;
+};
+
+static int next_wait(struct waits *it, struct mv__wait *w)
+{
+  for (; it->loc < it->a->nloc; it->loc++, it->k = 0) {
+    const void *item = mv__tl_item(&it->cur, it->a->causes.waits, it->loc, it->k);
+    if (item) {
+      memcpy(w, item, sizeof *w);
+      it->k++;
+      return 1;
+    }
+  }
+  return 0;
+}
+
 static int tenths(double share)
 {
   int d = (int)(share * 9 + 0.5);
@@ -155,11 +176,11 @@ static int aggregated(const struct page *p)
       if (is_mpi(a, cp))
         spread(mpi + (size_t)r * nb, nb, bw, (double)rel(p, s), (double)rel(p, e));
   }
-  for (size_t i = 0; i < a->causes.waits.len; i++) {
-    const struct mv__wait *w = &MV__VEC_AT(&a->causes.waits, struct mv__wait, i);
-    uint32_t r = p->row_of[w->wloc];
+  struct mv__wait w;
+  for (struct waits it = {a, 0, 0, {0}}; next_wait(&it, &w);) {
+    uint32_t r = p->row_of[w.wloc];
     if (r != MV__NONE)
-      spread(wait + (size_t)r * nb, nb, bw, (double)rel(p, w->wenter), (double)rel(p, w->wenter + w->amount));
+      spread(wait + (size_t)r * nb, nb, bw, (double)rel(p, w.wenter), (double)rel(p, w.wenter + w.amount));
   }
   fputs(",\"tl\":[],\"agg\":[", p->fp);
   for (uint32_t r = 0; r < p->nrows; r++) {
@@ -180,11 +201,10 @@ static void events(const struct page *p, int agg)
   const struct mv_analysis *a = p->v->a;
   fputs(",\"waits\":[", p->fp);
   const char *sep = "";
-  for (size_t i = 0; !agg && i < a->causes.waits.len; i++, sep = ",") {
-    const struct mv__wait *w = &MV__VEC_AT(&a->causes.waits, struct mv__wait, i);
-    fprintf(p->fp, "%s%u,%llu,%llu,%u", sep, p->row_of[w->wloc], (unsigned long long)rel(p, w->wenter),
-            (unsigned long long)rel(p, w->wenter + w->amount), w->metric);
-  }
+  struct mv__wait w;
+  for (struct waits it = {a, 0, 0, {0}}; !agg && next_wait(&it, &w); sep = ",")
+    fprintf(p->fp, "%s%u,%llu,%llu,%u", sep, p->row_of[w.wloc], (unsigned long long)rel(p, w.wenter),
+            (unsigned long long)rel(p, w.wenter + w.amount), w.metric);
   fputs("],\"msgs\":[", p->fp);
   sep = "";
   for (size_t i = 0; !agg && i < a->causes.msgs.len; i++, sep = ",") {
@@ -242,7 +262,9 @@ static void cube(const struct page *p)
 static int data(const struct page *p)
 {
   const struct mv_analysis *a = p->v->a;
-  size_t items = a->causes.waits.len + a->causes.msgs.len;
+  size_t items = a->causes.msgs.len;
+  for (uint32_t l = 0; l < a->nloc; l++)
+    items += a->causes.waits->loc[l].n;
   for (uint32_t r = 0; r < p->nrows; r++)
     items += a->tls->loc[p->rows[r]].n;
   int agg = items > MV__PAGE_ITEMS, err = 0;
@@ -264,7 +286,7 @@ static int data(const struct page *p)
       json_str(p->fp, mv__metric_table[m].title);
     }
   fputs("}}</script>\n", p->fp);
-  return err;
+  return err ? err : a->causes.waits->err;
 }
 
 static int causes(const struct page *p)

@@ -275,13 +275,15 @@ struct mv__wait {
   uint32_t wloc, wcp, dloc, dcp;
   uint32_t metric, interval;
 };
-/* A member's call of a synchronizing collective (barrier, N x N, window collectives): a
- * synchronization point with every member of communicator comm. done: when the collective could
- * end (its earliest leave, not before the last entrant's enter), at most this call's leave; the
- * rest of the call is completion time (Scalasca's), part of the next synchronization interval. */
-struct mv__csync {
-  uint64_t enter, done, leave;
-  uint32_t loc, comm;
+/* A synchronization point of a location (both sides of every wait state, every member's call of
+ * a synchronizing collective: barrier, N x N, window collectives): its call [enter, leave] and
+ * done, when it could end (a pair: the earlier leave, within the call; a collective: its
+ * earliest leave, not before the last entrant's enter, at most this call's leave); the rest of
+ * the call is completion time (Scalasca's), part of the next synchronization interval. */
+struct mv__sp {
+  uint64_t leave, enter, done;   /* leave first: the key of the stream */
+  uint32_t partner;        /* the other location, MV__NONE: every member of comm */
+  uint32_t comm;
 };
 /* A matched point-to-point message: the send call's enter on `from`, the receive call's leave on
  * `to` (the lines of the HTML timeline). */
@@ -292,12 +294,15 @@ struct mv__msg {
 /* The HTML page draws timeline segments, wait states and messages one by one up to this many
  * items, and aggregates them beyond (html.c); the engine keeps at most one message more. */
 #define MV__PAGE_ITEMS 400000u
-/* Critical-path and root-cause input gathered by the analysis processes. */
+/* Critical-path and root-cause input gathered by the analysis processes: the wait states per
+ * waiting location by enter, the synchronization points per location by leave (spilled streams,
+ * struct mv__tlset) and the messages the page draws. */
 struct mv__causes {
-  struct mv__vec waits;     /* struct mv__wait */
-  struct mv__vec csyncs;    /* struct mv__csync */
+  struct mv__tlset *waits;  /* struct mv__wait */
+  struct mv__tlset *syncs;  /* struct mv__sp */
   struct mv__vec msgs;      /* struct mv__msg */
 };
+extern const struct mv__tlkind mv__tl_waits, mv__tl_syncs;
 /* A stretch [t0, t1] of the critical path on location loc (critpath.c). */
 struct mv__cpseg {
   uint64_t t0, t1;
@@ -317,8 +322,22 @@ static inline uint64_t mv__rank_group(uint32_t r, uint32_t n)
 {
   return r < n ? (uint64_t)1 << (n <= 64 ? r : (uint32_t)((uint64_t)r * 64 / n)) : 0;
 }
-void mv__causes_init(struct mv__causes *c);
+/* Opens the two streams (NULL: none wanted, as for a moved-from value); errors in their err and
+ * why (mv__causes_why). */
+int mv__causes_init(struct mv__causes *c, uint32_t nloc);
 void mv__causes_release(struct mv__causes *c);
+/* A wait state (and its two synchronization points), a collective member's call. */
+int mv__causes_wait(struct mv__causes *c, const struct mv__wait *w);
+int mv__causes_sync(struct mv__causes *c, uint32_t loc, const struct mv__sp *p);
+int mv__causes_finish(struct mv__causes *c);
+/* The first failure of the streams: its code (0: none) and message in *why. */
+int mv__causes_why(const struct mv__causes *c, const char **why);
+/* The parallel analysis: a round packs the waits and synchronization points of locations
+ * [lo, hi) (and the messages when `msgs`) into a piece (one that makes merging fail when the
+ * packing failed); process 0 merges the gathered pieces of all nparts processes into c (opened),
+ * location by location, and finishes c after the last round. */
+int mv__causes_pack(const struct mv__causes *c, uint32_t lo, uint32_t hi, int msgs, void **buf, size_t *len);
+int mv__causes_merge(const void *buf, size_t len, int nparts, uint32_t lo, uint32_t hi, struct mv__causes *c);
 
 /* ---- the replay engine ---- */
 struct mv__engine;
@@ -361,37 +380,55 @@ int mv__reader_step(struct mv__reader *m, uint64_t n, int *done, uint64_t *now);
 int mv__reader_close(struct mv__reader *m, struct mv__read_result *res);
 
 #define MV__TL_PENDING (MV__NONE - 1)   /* timeline: computation whose call path is not known yet */
-/* ---- call-path timelines (timeline.c), kept for the backward passes and the HTML page ---- */
-/* Per location: the call path current from each point's time on (computation gaps get their
- * call path at the next Enter), in blocks written to a temporary file as the reader goes; the
- * unwritten points (at most a block and one: the last may still change) stay in memory. */
+/* ---- spilled streams per location (timeline.c) ----
+ * A set holds, per location, items of a fixed size in one order (the first 8 bytes of an item are
+ * its key, a time; the set's cmp orders items of equal key), in blocks written to a temporary
+ * file as they come; an item may come up to a block later than its place (it is sorted into the
+ * unwritten ones); one that comes later still is kept aside and its location rewritten once at
+ * finish. Read back through a cache of whole blocks. The call-path timelines are such a set: per
+ * location the call path current from each point's time on (computation gaps get their call path
+ * at the next Enter); the wait states and synchronization points of the backward passes are two
+ * more (rcinput.c). */
 #define MV__TL_POINT_BYTES (sizeof(uint64_t) + sizeof(uint32_t))   /* a point: time, call path */
 struct mv__tlblock {
-  uint64_t t0, off;         /* first point's time, offset in the file */
+  uint64_t t0, off;         /* first item's key, offset in the file */
   uint32_t n;
 };
 struct mv__tl {
-  uint64_t first, last;     /* first and last event of the location */
-  uint64_t init_end, fin_enter;   /* leave of MPI_Init, enter of MPI_Finalize (0: none) */
+  uint64_t first, last;     /* timelines: first and last event of the location */
+  uint64_t init_end, fin_enter;   /* timelines: leave of MPI_Init, enter of MPI_Finalize (0: none) */
   int started;
-  uint64_t n;               /* points */
-  struct mv__vec blocks;    /* struct mv__tlblock, in time order */
-  uint64_t *tail_t;         /* unwritten points */
-  uint32_t *tail_cp, ntail;
+  uint64_t n;               /* items */
+  struct mv__vec blocks;    /* struct mv__tlblock, in order; all but the last hold s->block items */
+  char *tail;               /* unwritten items (room for block + slack), then the last written one */
+  uint32_t ntail;
 };
 struct mv__tlslot {         /* a cached block */
   uint64_t used;            /* last use (0: empty) */
-  uint64_t *t;
-  uint32_t *cp, loc, n;
+  char *data;
+  uint32_t loc, n;
   size_t blk;
 };
+struct mv__tlset;
+struct mv__tlkind {         /* what a set holds */
+  const char *what;         /* in messages: "timelines" */
+  uint32_t isz, slack;      /* bytes per item; items held back beyond a block for sorting (0: a block) */
+  size_t tail_bytes, cache_bytes;   /* unwritten items of all locations, and the cache, about */
+  int (*cmp)(const void *a, const void *b);   /* order of items of equal key; NULL: none */
+  /* call paths of an item of location loc to the global tree (mv__tlset_cp), as it is read */
+  void (*translate)(const struct mv__tlset *s, uint32_t loc, char *item);
+};
+extern const struct mv__tlkind mv__tl_timeline;
 struct mv__tlset {
+  const struct mv__tlkind *k;
   struct mv__tl *loc;
-  uint32_t nloc, block;     /* points per block */
+  uint32_t nloc, block;     /* items per block */
   int fd;                   /* the unlinked temporary file; -1: blocks in memory (mem) */
   char *mem;
   size_t memcap;
   uint64_t bytes, nblocks, loads;   /* written; blocks; blocks read back */
+  struct mv__vec late;      /* items that came after their block was written: loc, item */
+  uint64_t nlate;           /* such items, all told */
   uint32_t *cpmap;          /* call paths of all parts' trees -> global, applied as blocks are read */
   size_t *map_off;          /* per part: its first entry in cpmap (NULL: no translation) */
   uint32_t *map_part;       /* per location: the part whose tree holds its call paths */
@@ -403,29 +440,45 @@ struct mv__tlset {
   char why[512], dir[256];
 };
 /* Opens the temporary file in $TMPDIR (or /tmp); errors (also of the later calls) in s->err and
- * s->why. Release also when init failed. */
+ * s->why. Release also when init failed. mv__tlset_init: a set of timelines. */
+int mv__tlset_init_kind(struct mv__tlset *s, uint32_t nloc, const struct mv__tlkind *k);
 int mv__tlset_init(struct mv__tlset *s, uint32_t nloc);
 void mv__tlset_release(struct mv__tlset *s);
-/* Appends a point (a point at the time of the location's last one replaces it). */
+/* Adds an item of location loc (loc < nloc) in its place. */
+void mv__tl_put(struct mv__tlset *s, uint32_t loc, const void *item);
+int mv__tl_before(const struct mv__tlset *s, const void *a, const void *b);   /* a's place is before b's */
+/* Timelines: appends a point (a point at the time of the location's last one replaces it). */
 void mv__tl_push(struct mv__tlset *s, uint32_t loc, uint64_t t, uint32_t cp);
 uint32_t *mv__tl_last_cp(struct mv__tlset *s, uint32_t loc);   /* NULL: no point yet */
-/* Writes the unwritten points: the set is read-only from then on. */
+/* Writes the unwritten items and rewrites the locations of late ones: the set is read-only from
+ * then on. */
 int mv__tlset_finish(struct mv__tlset *s);
 /* Call paths of location loc are translated through maps[owner(loc)] (n[part] entries; out of
  * range: 0) when read. */
 int mv__tlset_map(struct mv__tlset *s, int nparts, const uint32_t *const *maps, const uint32_t *n,
                   uint32_t (*owner)(uint32_t loc, uint32_t nloc, int nparts));
-/* A cursor over a location's segments: seek to the segment current at time a (the first one if
- * none is), then next gives each segment [start, end) with its call path until it returns 0 (at
- * the end, or on a read failure: s->err). */
+uint32_t mv__tlset_cp(const struct mv__tlset *s, uint32_t loc, uint32_t cp);
+/* A cursor over a location's items. mv__tl_item: item k of location loc (NULL: past the end or a
+ * read failure, s->err), valid until the set's next block is read; mv__tl_find: the first item
+ * whose key is >= key (n: none). Timelines: seek to the segment current at time a (the first one
+ * if none is), then next gives each segment [start, end) with its call path until it returns 0
+ * (at the end, or on a read failure: s->err). */
 struct mv__tlcur {
   struct mv__tlset *s;
   uint32_t loc, i, n;
   size_t blk;
-  const uint64_t *t;
-  const uint32_t *cp;
-  uint64_t next;            /* the time after the block's last point */
+  const char *data;
+  const struct mv__tlslot *slot;
+  uint64_t next;            /* timelines: the time after the block's last point */
 };
+const void *mv__tl_item(struct mv__tlcur *c, struct mv__tlset *s, uint32_t loc, uint64_t k);
+uint64_t mv__tl_find(struct mv__tlcur *c, struct mv__tlset *s, uint32_t loc, uint64_t key);
+static inline uint64_t mv__tl_key(const void *item)
+{
+  uint64_t k;
+  __builtin_memcpy(&k, item, sizeof k);
+  return k;
+}
 void mv__tl_seek(struct mv__tlcur *c, struct mv__tlset *s, uint32_t loc, uint64_t a);
 int mv__tl_next(struct mv__tlcur *c, uint64_t *start, uint64_t *end, uint32_t *cp);
 /* The parallel analysis sends the timelines to process 0 in rounds: each round packs the next

@@ -16,12 +16,11 @@ uint32_t mv__owner(uint32_t loc, uint32_t nloc, int nparts)
 }
 
 int mv__part_pack(const struct mv__tree *tree, const struct mv__store *vals, const struct mv__read_result *rr,
-                  uint64_t unmatched, const void *causes, size_t ncauses, void **buf, size_t *len)
+                  uint64_t unmatched, void **buf, size_t *len)
 {
-  struct mv__part_hdr h = {rr->events, unmatched, vals->map.count, ncauses, (uint32_t)rr->truncated, tree->n, {0}};
+  struct mv__part_hdr h = {rr->events, unmatched, vals->map.count, (uint32_t)rr->truncated, tree->n, {0}};
   memcpy(h.note, rr->note, sizeof h.note);
-  *len = sizeof h + (size_t)tree->n * (2 * sizeof(uint32_t) + sizeof(uint64_t)) + h.nquads * 4 * sizeof(uint64_t) +
-         ncauses;
+  *len = sizeof h + (size_t)tree->n * (2 * sizeof(uint32_t) + sizeof(uint64_t)) + h.nquads * 4 * sizeof(uint64_t);
   char *p = malloc(*len);
   if (!p)
     return MV_ENOMEM;
@@ -34,15 +33,13 @@ int mv__part_pack(const struct mv__tree *tree, const struct mv__store *vals, con
     uint64_t q[4] = {s->k1 >> 32, s->k1 & 0xffffffffu, s->k2, s->val};
     memcpy(p, q, sizeof q), p += sizeof q;
   }
-  if (ncauses)
-    memcpy(p, causes, ncauses);
   return 0;
 }
 
 struct part {
   struct mv__part_hdr h;
   const uint32_t *parent, *region;
-  const char *site, *quads, *causes;
+  const char *site, *quads;
   uint32_t *gcp;   /* local call path -> global */
 };
 
@@ -57,10 +54,8 @@ static int parse_parts(const char *buf, size_t len, int n, struct part *parts)
     off += sizeof p->h;
     size_t tree_bytes = (size_t)p->h.ntree * (2 * sizeof(uint32_t) + sizeof(uint64_t));
     size_t need = tree_bytes + p->h.nquads * 4 * sizeof(uint64_t);
-    if (len - off < need || len - off - need < p->h.ncauses)
+    if (len - off < need)
       return MV_EPARSE;
-    p->causes = buf + off + need;
-    need += p->h.ncauses;
     p->parent = (const uint32_t *)(const void *)(buf + off);
     p->region = p->parent + p->h.ntree;
     p->site = buf + off + (size_t)p->h.ntree * 2 * sizeof(uint32_t);
@@ -136,37 +131,18 @@ static int copy_defs(struct mv_analysis *a, struct mv__defs *d)
   return mv__tree_init(&a->tree);
 }
 
-struct gcp_ctx {
-  struct part *parts;
-  int nparts;
-  uint32_t nloc;
-  uint32_t (*owner)(uint32_t, uint32_t, int);
-};
-
-static uint32_t global_cp(void *ctx, uint32_t loc, uint32_t cp)
-{
-  struct gcp_ctx *g = ctx;
-  struct part *o = &g->parts[g->owner(loc, g->nloc, g->nparts)];
-  return cp < o->h.ntree ? o->gcp[cp] : 0;
-}
-
-/* The serial part's own causes, call paths translated to the global tree in place. */
-static void translate(struct mv__causes *c, const struct mv__gcp *g)
-{
-  struct mv__wait *w = c->waits.data;
-  for (size_t i = 0; i < c->waits.len; i++)
-    w[i].wcp = g->map(g->ctx, w[i].wloc, w[i].wcp), w[i].dcp = g->map(g->ctx, w[i].dloc, w[i].dcp);
-}
-
-/* The timelines are read through the translation of each part's call paths to the global tree. */
-static int map_timelines(struct mv__tlset *tls, struct part *parts, int nparts, uint32_t (*owner)(uint32_t, uint32_t, int))
+/* The timelines and the waits are read through the translation of each part's call paths to
+ * the global tree. */
+static int map_streams(struct mv__tlset *const *sets, int nsets, struct part *parts, int nparts,
+                       uint32_t (*owner)(uint32_t, uint32_t, int))
 {
   const uint32_t **maps = malloc((size_t)nparts * sizeof *maps);
   uint32_t *n = malloc((size_t)nparts * sizeof *n);
   int err = maps && n ? 0 : MV_ENOMEM;
   for (int i = 0; !err && i < nparts; i++)
     maps[i] = parts[i].gcp, n[i] = parts[i].h.ntree;
-  err = err ? err : mv__tlset_map(tls, nparts, maps, n, owner);
+  for (int k = 0; !err && k < nsets; k++)
+    err = mv__tlset_map(sets[k], nparts, maps, n, owner);
   free(maps), free(n);
   return err;
 }
@@ -175,34 +151,25 @@ static int rc_passes(struct mv_analysis *a, struct mv__defs *d, struct mv__tlset
 {
   struct mv__rc_input in;
   double t0 = mv__now(), t1 = t0;
-  int err;
-  if ((err = mv__rc_input_build(&in, d, tls, c)) == 0) {
-    err = mv__rootcause(&in, a->tree.n, &a->values, &a->explained, &a->blames);
-    t1 = mv__now();
-    err = err ? err : mv__critpath(&in, a->tree.n, &a->values, &a->cpath);
-    mv__rc_input_release(&in);
-  }
+  mv__rc_input_build(&in, d, tls, c);
+  int err = mv__rootcause(&in, a->tree.n, &a->values, &a->explained, &a->blames);
+  t1 = mv__now();
+  err = err ? err : mv__critpath(&in, a->tree.n, &a->values, &a->cpath);
   a->pass_sec[MV__PASS_ROOTCAUSE] = t1 - t0;
   a->pass_sec[MV__PASS_CRITPATH] = mv__now() - t1;
   return err ? err : tls->err;
 }
 
-/* The root-cause and critical-path passes on the merged input of all parts. */
+/* The root-cause and critical-path passes on the input of all parts, which moves into the result. */
 static int root_causes(struct mv_analysis *a, struct mv__defs *d, struct part *parts, int nparts,
                        uint32_t (*owner)(uint32_t, uint32_t, int), struct mv__rc_direct *direct)
 {
-  struct gcp_ctx ctx = {parts, nparts, d->nloc, owner};
-  struct mv__gcp g = {global_cp, &ctx};
-  struct mv__tlset *tls = *direct->tls;
-  int err = map_timelines(tls, parts, nparts, owner);
-  if (!err && direct->causes) {   /* serial: the part's own causes move into the result */
-    translate(direct->causes, &g);
-    a->causes = *direct->causes;
-    mv__causes_init(direct->causes);
-  }
-  for (int i = 0; i < nparts && !err && !direct->causes; i++)
-    err = mv__causes_unpack(parts[i].causes, parts[i].h.ncauses, d->nloc, &g, &a->causes);
-  return err ? err : rc_passes(a, d, tls, &a->causes);
+  a->causes = *direct->causes;
+  direct->causes->waits = NULL, direct->causes->syncs = NULL;
+  mv__vec_init(&direct->causes->msgs, sizeof(struct mv__msg));
+  struct mv__tlset *sets[2] = {*direct->tls, a->causes.waits};
+  int err = map_streams(sets, 2, parts, nparts, owner);
+  return err ? err : rc_passes(a, d, *direct->tls, &a->causes);
 }
 
 int mv__result_build(struct mv__defs *d, const void *buf, size_t len, int nparts,
@@ -213,7 +180,7 @@ int mv__result_build(struct mv__defs *d, const void *buf, size_t len, int nparts
   struct part *parts = calloc((size_t)nparts, sizeof *parts);
   struct mv__store raw = {0};
   if (a) {
-    mv__causes_init(&a->causes);
+    mv__vec_init(&a->causes.msgs, sizeof(struct mv__msg));
     mv__vec_init(&a->cpath, sizeof(struct mv__cpseg));
     mv__vec_init(&a->blames, sizeof(struct mv__blame));
   }

@@ -35,32 +35,24 @@ struct mv_analysis {
 };
 
 struct mv__part_hdr {
-  uint64_t events, unmatched, nquads, ncauses;   /* ncauses: bytes of the causes section */
+  uint64_t events, unmatched, nquads;
   uint32_t truncated, ntree;
   char note[160];
 };
 
 /* Pack this process's call tree and values (patterns and raw exclusive time) into *buf. */
 int mv__part_pack(const struct mv__tree *tree, const struct mv__store *vals, const struct mv__read_result *rr,
-                  uint64_t unmatched, const void *causes, size_t ncauses, void **buf, size_t *len);
-/* causes.c: the root-cause input of a part (waits, collective synchronization points, messages);
- * unpacking maps call paths to the global tree with g. */
-struct mv__gcp {
-  uint32_t (*map)(void *ctx, uint32_t loc, uint32_t cp);
-  void *ctx;
-};
-int mv__causes_pack(const struct mv__causes *c, void **buf, size_t *len);
-int mv__causes_unpack(const void *buf, size_t len, uint32_t nloc, const struct mv__gcp *g, struct mv__causes *c);
-/* The root-cause input: *tls, the timelines of all locations (call paths of their part's tree,
- * read through the translation to the global tree); causes: the only part's causes handed over
- * without packing (serial), or NULL (parallel: in the packed parts). */
+                  uint64_t unmatched, void **buf, size_t *len);
+/* The root-cause input: *tls, the timelines of all locations, and causes, the wait states and
+ * synchronization points of all (the serial part's own, or process 0's merge of every process's:
+ * analyze.c), call paths of their part's tree, read through the translation to the global tree. */
 struct mv__rc_direct {
   struct mv__tlset **tls;
   struct mv__causes *causes;
 };
 /* Merge the parts of all processes (concatenated, process order) into a new result. owner(loc)
  * tells which process's tree holds a location's call paths. The result takes over *direct->tls
- * (NULLed) and direct->causes when it succeeds; on failure *direct->tls says why if it failed. */
+ * (NULLed) and direct->causes' streams; on failure *direct->tls says why if it failed. */
 int mv__result_build(struct mv__defs *d, const void *parts, size_t len, int nparts,
                      uint32_t (*owner)(uint32_t loc, uint32_t nloc, int nparts), struct mv__rc_direct *direct,
                      struct mv_analysis **out);

@@ -45,20 +45,84 @@ static int kind_of(int metric)
   }
 }
 
+/* Propagation costs (phi) a wait received from later waits, per kind, and the rank groups whose
+ * waiting they are: kept only while the wait is open (received costs, not processed yet). */
+struct open_cost {
+  double phi[K_COUNT];
+  uint64_t who;
+};
+
+/* A wait of the sweep: location and place in its stream, and the wait itself. */
+struct wref {
+  uint32_t loc;
+  uint64_t k;
+  struct mv__wait w;
+};
+
 struct rc {
   struct mv__rc_input *in;
   struct mv__store *out;
-  double *cost;          /* nw x K_COUNT propagation costs (phi) per wait and kind */
-  uint8_t *done;         /* wait already processed: its costs are final */
-  double *tw, *td;       /* per call path: waiter's and delayer's time in their intervals */
-  uint32_t *touched;     /* call paths with a value in tw/td */
+  struct mv__map open;     /* (location, place) -> its struct open_cost in pool */
+  struct mv__vec pool;     /* struct open_cost */
+  struct mv__vec spare;    /* indices of released entries of pool */
+  uint64_t *left;          /* per location: waits not processed yet (its first ones) */
+  struct wref *head;       /* per location: its latest wait not processed yet */
+  uint32_t *heap, nheap;   /* locations with waits left, the latest end of waiting on top */
+  struct mv__tlcur cur, wcur;   /* cursors over the waits: the sweep's heads, each_wait */
+  double *tw, *td;         /* per call path: waiter's and delayer's time in their intervals */
+  uint32_t *touched;       /* call paths with a value in tw/td */
   uint8_t *mark;
   size_t ntouched;
   double explained, lost;
   struct mv__vec *blame;   /* struct mv__blame per (dloc, dcp, wloc), or NULL */
   struct mv__map bidx;     /* (dloc << 32 | dcp, wloc) -> index in blame */
-  uint64_t *who;           /* per wait: rank groups whose waits propagated into its costs */
 };
+
+static const struct open_cost no_cost;
+
+/* Processed (its costs final): the sweep takes each location's waits from the last. */
+static int is_done(const struct rc *c, uint32_t loc, uint64_t k)
+{
+  return k >= c->left[loc];
+}
+
+/* The costs wait (loc, k) received so far (none: zeros). */
+static struct open_cost received(struct rc *c, uint32_t loc, uint64_t k)
+{
+  uint64_t *slot = mv__map_get(&c->open, loc, k);
+  return slot ? MV__VEC_AT(&c->pool, struct open_cost, *slot) : no_cost;
+}
+
+/* Wait (loc, k)'s entry, created empty on its first cost; NULL when out of memory. */
+static struct open_cost *receive(struct rc *c, uint32_t loc, uint64_t k)
+{
+  int inserted;
+  uint64_t *slot = mv__map_put(&c->open, loc, k, 0, &inserted);
+  if (slot && inserted) {
+    size_t *spare = c->spare.len ? &MV__VEC_AT(&c->spare, size_t, --c->spare.len) : NULL;
+    struct open_cost *e = spare ? NULL : mv__vec_push(&c->pool);
+    if (!spare && !e) {
+      mv__map_del(&c->open, loc, k);
+      return NULL;
+    }
+    *slot = spare ? *spare : c->pool.len - 1;
+    MV__VEC_AT(&c->pool, struct open_cost, *slot) = no_cost;
+  }
+  return slot ? &MV__VEC_AT(&c->pool, struct open_cost, *slot) : NULL;
+}
+
+/* Wait (loc, k) is processed: its costs are final and no longer kept. */
+static void close_wait(struct rc *c, uint32_t loc, uint64_t k)
+{
+  uint64_t *slot = mv__map_get(&c->open, loc, k);
+  size_t *spare = slot ? mv__vec_push(&c->spare) : NULL;
+  if (slot && !spare)
+    c->out->nomem = 1;
+  if (spare)
+    *spare = (size_t)*slot;
+  if (slot)
+    mv__map_del(&c->open, loc, k);
+}
 
 static void touch(struct rc *c, uint32_t cp)
 {
@@ -89,50 +153,61 @@ static void add_time(void *arg, uint32_t cp, uint64_t dt)
   a->into[cp] += (double)dt;
 }
 
-/* The waits on location loc (as waiter) that began in [from, to) and are not processed yet:
- * calls fn(c, wait index, arg) for each; returns their total waiting time. */
-static double each_wait(struct rc *c, uint32_t loc, uint64_t from, uint64_t to, size_t self,
-                        void (*fn)(struct rc *, size_t, void *), void *arg)
+/* The waits on location loc (as waiter) that began in [from, to) and are not processed yet,
+ * but self: calls fn(c, loc, place, wait, arg) for each; returns their total waiting time. */
+static double each_wait(struct rc *c, uint32_t loc, uint64_t from, uint64_t to, const struct wref *self,
+                        void (*fn)(struct rc *, uint32_t, uint64_t, const struct mv__wait *, void *), void *arg)
 {
-  const struct mv__rc_input *in = c->in;
+  struct mv__rc_input *in = c->in;
+  struct mv__wait w;
   double sum = 0;
-  for (size_t k = mv__rc_waits_from(in, loc, from); k < in->wl_off[loc + 1]; k++) {
-    size_t i = in->wl[k];
-    if (in->w[i].wenter >= to)
+  for (uint64_t k = mv__tl_find(&c->wcur, in->waits, loc, from); mv__rc_wait(in, &c->wcur, loc, k, &w); k++) {
+    if (w.wenter >= to)
       break;
-    if (i == self || c->done[i])
+    if ((loc == self->loc && k == self->k) || is_done(c, loc, k))
       continue;
-    fn(c, i, arg);
-    sum += (double)in->w[i].amount;
+    fn(c, loc, k, &w, arg);
+    sum += (double)w.amount;
   }
   return sum;
 }
 
 /* Waiting-time adjustment: a wait's time is not work of its call path. */
-static void subtract_wait(struct rc *c, size_t i, void *into)
+static void subtract_wait(struct rc *c, uint32_t loc, uint64_t k, const struct mv__wait *s, void *into)
 {
-  const struct mv__wait *s = &c->in->w[i];
+  (void)loc, (void)k;
   touch(c, s->wcp);
   ((double *)into)[s->wcp] -= (double)s->amount;
 }
 
 struct prop {
   const double *share;
-  size_t src;   /* the wait whose costs propagate */
+  uint64_t who;   /* the rank groups of the propagating wait and of the waits behind it */
 };
 
 /* Propagation: the wait gets share x its waiting time of costs, per kind (and the ranks whose
  * waiting they are). */
-static void add_cost(struct rc *c, size_t i, void *arg)
+static void add_cost(struct rc *c, uint32_t loc, uint64_t k, const struct mv__wait *w, void *arg)
 {
   const struct prop *p = arg;
+  struct open_cost *e = receive(c, loc, k);
+  if (!e) {
+    c->out->nomem = 1;
+    return;
+  }
   for (int q = 0; q < K_COUNT; q++)
-    c->cost[i * K_COUNT + q] += p->share[q] * (double)c->in->w[i].amount;
-  c->who[i] |= c->who[p->src] | mv__rank_group(c->in->d->loc_rank[c->in->w[p->src].wloc], c->in->d->nranks);
+    e->phi[q] += p->share[q] * (double)w->amount;
+  e->who |= p->who;
+}
+
+static void propagate(struct rc *c, const struct wref *x, const uint64_t iv[4], const double *share, uint64_t who)
+{
+  struct prop p = {share, who | mv__rank_group(c->in->d->loc_rank[x->w.wloc], c->in->d->nranks)};
+  each_wait(c, x->w.dloc, iv[2], iv[3], x, add_cost, &p);
 }
 
 /* Who waited for delay d of call path cp on w's delayer (short-term and long-term costs). */
-static void blame(struct rc *c, const struct mv__wait *w, size_t i, uint32_t cp, double d, double s, double l)
+static void blame(struct rc *c, const struct mv__wait *w, uint64_t who, uint32_t cp, double d, double s, double l)
 {
   int inserted;
   uint64_t *slot = c->blame ? mv__map_put(&c->bidx, (uint64_t)w->dloc << 32 | cp, w->wloc, c->blame->len,
@@ -148,14 +223,14 @@ static void blame(struct rc *c, const struct mv__wait *w, size_t i, uint32_t cp,
   if (inserted)
     *b = (struct mv__blame){w->dloc, cp, w->wloc, 0, 0, 0, 0};
   b->delay += d, b->shortc += s, b->longc += l;
-  b->who |= l > 0 ? c->who[i] : 0;
+  b->who |= l > 0 ? who : 0;
 }
 
 /* Costs per delaying call path: gamma_short (the wait, kind k) and gamma_long (the wait's
- * propagation costs, per kind) times the call path's delay d[cp] (positive parts of td). */
-static void credit_delays(struct rc *c, const struct mv__wait *w, size_t i, int k, double gshort)
+ * propagation costs phi, per kind, scaled) times the call path's delay d[cp] (positive parts of
+ * td). */
+static void credit_delays(struct rc *c, const struct mv__wait *w, const struct open_cost *phi, int k, double gshort)
 {
-  const double *phi = &c->cost[i * K_COUNT];
   for (size_t t = 0; t < c->ntouched; t++) {
     uint32_t cp = c->touched[t];
     double d = c->td[cp];
@@ -164,19 +239,19 @@ static void credit_delays(struct rc *c, const struct mv__wait *w, size_t i, int 
     mv__store_addf(c->out, kinds[k].shortm, w->dloc, cp, gshort * d);
     double l = 0;
     for (int q = 0; q < K_COUNT; q++)
-      if (phi[q] > 0)
-        mv__store_addf(c->out, kinds[q].longm, w->dloc, cp, phi[q] * d), l += phi[q] * d;
-    blame(c, w, i, cp, d, gshort * d, l);
+      if (phi->phi[q] > 0)
+        mv__store_addf(c->out, kinds[q].longm, w->dloc, cp, phi->phi[q] * d), l += phi->phi[q] * d;
+    blame(c, w, phi->who, cp, d, gshort * d, l);
   }
 }
 
 /* Direct/indirect (share explained by earlier waits) and propagating/terminal (caused later
  * waits: received costs, final by now) classification of wait w. */
-static void classify(struct rc *c, const struct mv__wait *w, size_t i, double indirect)
+static void classify(struct rc *c, const struct mv__wait *w, const struct open_cost *got, double indirect)
 {
   double phi = 0;
   for (int q = 0; q < K_COUNT; q++)
-    phi += c->cost[i * K_COUNT + q];
+    phi += got->phi[q];
   double amount = (double)w->amount;
   int ls = w->metric == MV__M_LS || w->metric == MV__M_LSWO, lr = w->metric == MV__M_LR;
   /* own values: the Late Sender / Late Receiver parts sit in their sub-metrics */
@@ -197,7 +272,7 @@ static void classify(struct rc *c, const struct mv__wait *w, size_t i, double in
  * partner could leave was late by that much). */
 static void intervals(struct rc *c, const struct mv__wait *w, uint64_t iv[4], uint64_t ts[2])
 {
-  const struct mv__rc_input *in = c->in;
+  struct mv__rc_input *in = c->in;
   iv[0] = mv__rc_prev_sync(in, w->wloc, w->dloc, w->wenter, w->wleave, &ts[0]);
   iv[1] = w->wenter;
   iv[2] = w->interval ? mv__rc_prev_sync(in, w->dloc, w->wloc, w->wenter, w->wenter, &ts[1])
@@ -211,44 +286,42 @@ static void intervals(struct rc *c, const struct mv__wait *w, uint64_t iv[4], ui
 
 /* Synchronization-based wait (Böhme et al., eq. 4.9-4.13): delay d = delayer's waiting-time-
  * adjusted time minus the waiter's, per call path; scale 1 / (sum d + waits in the interval). */
-static void sync_wait(struct rc *c, size_t i, const uint64_t iv[4], double wsum)
+static void sync_wait(struct rc *c, const struct wref *x, const uint64_t iv[4], double wsum)
 {
-  const struct mv__wait *w = &c->in->w[i];
+  const struct mv__wait *w = &x->w;
   int k = kind_of((int)w->metric);
-  double dsum = 0, amount = (double)w->amount, phi[K_COUNT], share[K_COUNT];
+  double dsum = 0, amount = (double)w->amount, share[K_COUNT];
   for (size_t t = 0; t < c->ntouched; t++) {
     uint32_t cp = c->touched[t];
     c->td[cp] -= c->tw[cp];
     dsum += c->td[cp] > 0 ? c->td[cp] : 0;
   }
   double tot = dsum + wsum;
-  memcpy(phi, &c->cost[i * K_COUNT], sizeof phi);
+  struct open_cost got = received(c, x->loc, x->k), scaled = got;
   if (!(tot > 0)) {
     for (int q = 0; q < K_COUNT; q++)
-      c->lost += phi[q];
-    classify(c, w, i, 0);
+      c->lost += got.phi[q];
+    classify(c, w, &got, 0);
     return;
   }
   double explained = kinds[k].capped && amount > tot ? tot : amount;
   c->explained += explained;
   for (int q = 0; q < K_COUNT; q++)
-    c->cost[i * K_COUNT + q] = phi[q] / tot;
-  credit_delays(c, w, i, k, explained / tot);
+    scaled.phi[q] = got.phi[q] / tot;
+  credit_delays(c, w, &scaled, k, explained / tot);
   for (int q = 0; q < K_COUNT; q++)
-    share[q] = phi[q] / tot + (q == k ? explained / tot : 0);
-  memcpy(&c->cost[i * K_COUNT], phi, sizeof phi);
-  struct prop p = {share, i};
-  each_wait(c, w->dloc, iv[2], iv[3], i, add_cost, &p);
-  classify(c, w, i, amount * wsum / tot);
+    share[q] = got.phi[q] / tot + (q == k ? explained / tot : 0);
+  propagate(c, x, iv, share, got.who);
+  classify(c, w, &got, amount * wsum / tot);
 }
 
 /* Contention-based wait (thesis def. 17-19): r = share of the wait explained by waits in the
  * holder's pre-contention interval (all of it when the holder's adjusted interval is not
  * longer than the waiter's); the rest goes to every call path of the interval by duration. */
-static void contention_wait(struct rc *c, size_t i, const uint64_t iv[4], double wsum)
+static void contention_wait(struct rc *c, const struct wref *x, const uint64_t iv[4], double wsum)
 {
-  const struct mv__wait *w = &c->in->w[i];
-  double dplus = 0, dminus = 0, amount = (double)w->amount, phi[K_COUNT], share[K_COUNT];
+  const struct mv__wait *w = &x->w;
+  double dplus = 0, dminus = 0, amount = (double)w->amount, share[K_COUNT];
   for (size_t t = 0; t < c->ntouched; t++) {
     uint32_t cp = c->touched[t];
     dplus += c->td[cp] > 0 ? c->td[cp] : 0;
@@ -259,60 +332,136 @@ static void contention_wait(struct rc *c, size_t i, const uint64_t iv[4], double
     r = 1;
   if (!(dplus > 0))
     r = wsum > 0 ? 1 : 0;
-  memcpy(phi, &c->cost[i * K_COUNT], sizeof phi);
+  struct open_cost got = received(c, x->loc, x->k), scaled = got;
   double ex = (dplus > 0 ? 1 - r : 0) + (wsum > 0 ? r : 0);
   c->explained += amount * ex;
   if (ex < 1)
     for (int q = 0; q < K_COUNT; q++)
-      c->lost += phi[q] * (1 - ex);
+      c->lost += got.phi[q] * (1 - ex);
   if (dplus > 0) {
     double sd = (1 - r) / dplus;
     for (int q = 0; q < K_COUNT; q++)
-      c->cost[i * K_COUNT + q] = phi[q] * sd;
-    credit_delays(c, w, i, K_LOCK, amount * sd);
-    memcpy(&c->cost[i * K_COUNT], phi, sizeof phi);
+      scaled.phi[q] = got.phi[q] * sd;
+    credit_delays(c, w, &scaled, K_LOCK, amount * sd);
   }
   if (wsum > 0) {
     double sw = r / wsum;
     for (int q = 0; q < K_COUNT; q++)
-      share[q] = phi[q] * sw + (q == K_LOCK ? amount * sw : 0);
-    struct prop p = {share, i};
-    each_wait(c, w->dloc, iv[2], iv[3], i, add_cost, &p);
+      share[q] = got.phi[q] * sw + (q == K_LOCK ? amount * sw : 0);
+    propagate(c, x, iv, share, got.who);
   }
-  classify(c, w, i, amount * r);
+  classify(c, w, &got, amount * r);
 }
 
-static void one_wait(struct rc *c, size_t i)
+static void one_wait(struct rc *c, const struct wref *x)
 {
-  const struct mv__wait *w = &c->in->w[i];
+  const struct mv__wait *w = &x->w;
   uint64_t iv[4], ts[2];
   intervals(c, w, iv, ts);
   struct acc aw = {c, c->tw}, ad = {c, c->td};
   mv__rc_times(c->in, w->wloc, ts[0], iv[1], add_time, &aw);
   mv__rc_times(c->in, w->dloc, ts[1], iv[3], add_time, &ad);
-  each_wait(c, w->wloc, iv[0], iv[1], i, subtract_wait, c->tw);
-  double wsum = each_wait(c, w->dloc, iv[2], iv[3], i, subtract_wait, c->td);
+  each_wait(c, w->wloc, iv[0], iv[1], x, subtract_wait, c->tw);
+  double wsum = each_wait(c, w->dloc, iv[2], iv[3], x, subtract_wait, c->td);
   if (w->interval)
-    contention_wait(c, i, iv, wsum);
+    contention_wait(c, x, iv, wsum);
   else
-    sync_wait(c, i, iv, wsum);
+    sync_wait(c, x, iv, wsum);
   clear(c);
-  c->done[i] = 1;
+  close_wait(c, x->loc, x->k);
+}
+
+/* ---- the sweep's order: latest end of waiting first; ties in a fixed order ---- */
+static int later(const struct wref *p, const struct wref *q)
+{
+  const struct mv__wait *a = &p->w, *b = &q->w;
+  uint64_t ea = a->wenter + a->amount, eb = b->wenter + b->amount;
+  if (ea != eb)
+    return ea > eb;
+  if (a->wloc != b->wloc)
+    return a->wloc > b->wloc;
+  if (a->wenter != b->wenter)
+    return a->wenter > b->wenter;
+  if (a->metric != b->metric)
+    return a->metric > b->metric;
+  if (a->dloc != b->dloc)
+    return a->dloc > b->dloc;
+  return a->denter > b->denter;
+}
+
+static int heap_later(const struct rc *c, uint32_t i, uint32_t j)
+{
+  return later(&c->head[c->heap[i]], &c->head[c->heap[j]]);
+}
+
+static void heap_down(struct rc *c, uint32_t i)
+{
+  for (;;) {
+    uint32_t l = 2 * i + 1, r = l + 1, top = i;
+    if (l < c->nheap && heap_later(c, l, top))
+      top = l;
+    if (r < c->nheap && heap_later(c, r, top))
+      top = r;
+    if (top == i)
+      return;
+    uint32_t t = c->heap[i];
+    c->heap[i] = c->heap[top], c->heap[top] = t;
+    i = top;
+  }
+}
+
+/* Location loc's next wait (its latest not processed) into head[loc]: 0 when it has none left. */
+static int next_head(struct rc *c, uint32_t loc)
+{
+  if (!c->left[loc])
+    return 0;
+  struct wref *h = &c->head[loc];
+  h->loc = loc, h->k = c->left[loc] - 1;
+  return mv__rc_wait(c->in, &c->cur, loc, h->k, &h->w);
+}
+
+/* Every wait, latest end of waiting first: a merge of the locations' streams read backwards. */
+static void sweep(struct rc *c)
+{
+  for (uint32_t l = 0; l < c->in->nloc; l++) {
+    c->left[l] = c->in->waits->loc[l].n;
+    if (next_head(c, l))
+      c->heap[c->nheap++] = l;
+  }
+  for (uint32_t i = c->nheap / 2; i-- > 0;)
+    heap_down(c, i);
+  while (c->nheap && !c->in->waits->err && !c->in->syncs->err && !(c->in->tls && c->in->tls->err)) {
+    uint32_t loc = c->heap[0];
+    struct wref x = c->head[loc];
+    one_wait(c, &x);
+    c->left[loc]--;
+    if (!next_head(c, loc))
+      c->heap[0] = c->heap[--c->nheap];
+    heap_down(c, 0);
+  }
 }
 
 int mv__rootcause(struct mv__rc_input *in, uint32_t ncp, struct mv__store *out, double *explained,
                   struct mv__vec *blames)
 {
-  struct rc c = {in, out, calloc(in->nw * K_COUNT + 1, sizeof(double)), calloc(in->nw + 1, 1),
-                 calloc(ncp + 1, sizeof(double)), calloc(ncp + 1, sizeof(double)),
-                 malloc((ncp + 1) * sizeof(uint32_t)), calloc(ncp + 1, 1), 0, 0, 0, blames, {0},
-                 calloc(in->nw + 1, sizeof(uint64_t))};
-  int err = !c.cost || !c.done || !c.tw || !c.td || !c.touched || !c.mark || !c.who ? MV_ENOMEM : 0;
+  size_t nl = (size_t)in->nloc + 1;
+  struct rc c = {.in = in, .out = out, .left = calloc(nl, sizeof(uint64_t)), .head = calloc(nl, sizeof(struct wref)),
+                 .heap = calloc(nl, sizeof(uint32_t)), .tw = calloc(ncp + 1, sizeof(double)),
+                 .td = calloc(ncp + 1, sizeof(double)), .touched = malloc((ncp + 1) * sizeof(uint32_t)),
+                 .mark = calloc(ncp + 1, 1), .blame = blames};
+  int err = !c.left || !c.head || !c.heap || !c.tw || !c.td || !c.touched || !c.mark ? MV_ENOMEM : 0;
   mv__map_init(&c.bidx);
-  for (size_t k = 0; !err && k < in->nw; k++)   /* latest end of waiting first */
-    one_wait(&c, in->order[k]);
+  mv__map_init(&c.open);
+  mv__vec_init(&c.pool, sizeof(struct open_cost));
+  mv__vec_init(&c.spare, sizeof(size_t));
+  if (!err)
+    sweep(&c);
   *explained = c.explained - c.lost;
   mv__map_release(&c.bidx);
-  free(c.cost), free(c.done), free(c.tw), free(c.td), free(c.touched), free(c.mark), free(c.who);
+  mv__map_release(&c.open);
+  mv__vec_release(&c.pool);
+  mv__vec_release(&c.spare);
+  free(c.left), free(c.head), free(c.heap), free(c.tw), free(c.td), free(c.touched), free(c.mark);
+  err = err ? err : in->waits->err ? in->waits->err : in->syncs->err;
   return err ? err : (out->nomem ? MV_ENOMEM : 0);
 }

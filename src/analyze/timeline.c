@@ -1,10 +1,12 @@
-/* The call-path timelines of the locations, kept for the backward passes (root causes, critical
- * path) and the HTML page without holding them in memory: the reader appends points forward and
- * full blocks go to an unlinked temporary file in $TMPDIR (gone on every exit, a crash
- * included); the passes read blocks back, in any order, through a cache of a fixed number of
- * blocks. Memory: one unwritten block per location, the cache and a block index (16 bytes per
- * block), not the trace. The parallel analysis sends them to process 0 in pieces of bounded size
- * (mv__tl_pack, mv__tl_unpack). */
+/* Streams of fixed-size items per location kept for the backward passes (root causes, critical
+ * path) and the HTML page without holding them in memory: the call-path timelines, the wait
+ * states, the synchronization points. Items are added roughly in order and sorted into the
+ * unwritten ones; full blocks go to an unlinked temporary file in $TMPDIR (gone on every exit, a
+ * crash included); the passes read blocks back, in any order, through a cache of a fixed number
+ * of blocks. Memory: the unwritten items (a block and a slack per location), the cache, a block
+ * index (24 bytes per block) and the items that came too late for their block, not the trace. The
+ * parallel analysis sends the timelines to process 0 in pieces of bounded size (mv__tl_pack,
+ * mv__tl_unpack). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,12 +17,19 @@
 #include "mpivet/error.h"
 #include "mpivet/grow.h"
 
-/* Unwritten points of all locations together and the cache, each about this many bytes: a block
- * has TAIL_BYTES / 12 / locations points (64 to 4096); the cache holds CACHE_BYTES of blocks. */
-#define TAIL_BYTES ((size_t)4 << 20)
-#define CACHE_BYTES ((size_t)4 << 20)
+/* The timelines: unwritten points of all locations together and the cache, each about 4 MiB (a
+ * block holds 4 MiB / 12 bytes / locations points, 64 to 4096). */
+static void translate_point(const struct mv__tlset *s, uint32_t loc, char *item)
+{
+  uint32_t cp;
+  memcpy(&cp, item + sizeof(uint64_t), sizeof cp);
+  cp = mv__tlset_cp(s, loc, cp);
+  memcpy(item + sizeof(uint64_t), &cp, sizeof cp);
+}
+const struct mv__tlkind mv__tl_timeline = {"timelines", MV__TL_POINT_BYTES, 1, (size_t)4 << 20, (size_t)4 << 20,
+                                           NULL, translate_point};
 
-/* MPIVET_ANALYZE_BLOCK (points per block), MPIVET_ANALYZE_CACHE (blocks cached) and
+/* MPIVET_ANALYZE_BLOCK (items per block), MPIVET_ANALYZE_CACHE (blocks cached) and
  * MPIVET_ANALYZE_SPILL=0 (blocks in memory) override the sizes: the tests use tiny blocks to
  * exercise many blocks and evictions against the in-memory answer. */
 static long env_long(const char *name)
@@ -38,55 +47,74 @@ static int fail(struct mv__tlset *s, int err, int sys, const char *fmt, const ch
   return s->err;
 }
 
+static int nomem(struct mv__tlset *s)
+{
+  return fail(s, MV_ENOMEM, 0, "%s: %s", s->k->what);
+}
+
 static int open_file(struct mv__tlset *s)
 {
   const char *dir = getenv("TMPDIR");
   dir = dir && *dir ? dir : "/tmp";
-  char path[sizeof s->why];
-  if ((size_t)snprintf(path, sizeof path, "%s/mpivet-analyze-XXXXXX", dir) >= sizeof path)
-    return fail(s, MV_EIO, ENAMETOOLONG, "cannot create the temporary file of the timelines in %s: %s", dir);
+  char path[sizeof s->why], fmt[160];
+  if ((size_t)snprintf(path, sizeof path, "%s/mpivet-analyze-XXXXXX", dir) >= sizeof path) {
+    snprintf(fmt, sizeof fmt, "cannot create the temporary file of the %s in %%s: %%s", s->k->what);
+    return fail(s, MV_EIO, ENAMETOOLONG, fmt, dir);
+  }
   s->fd = mkstemp(path);
-  if (s->fd < 0)
-    return fail(s, MV_EIO, errno, "cannot create the temporary file of the timelines in %s: %s (set TMPDIR)", dir);
+  if (s->fd < 0) {
+    snprintf(fmt, sizeof fmt, "cannot create the temporary file of the %s in %%s: %%s (set TMPDIR)", s->k->what);
+    return fail(s, MV_EIO, errno, fmt, dir);
+  }
   unlink(path);   /* removed now: the open descriptor keeps it until close or exit */
   snprintf(s->dir, sizeof s->dir, "%s", dir);
   return 0;
 }
 
-int mv__tlset_init(struct mv__tlset *s, uint32_t nloc)
+int mv__tlset_init_kind(struct mv__tlset *s, uint32_t nloc, const struct mv__tlkind *k)
 {
   memset(s, 0, sizeof *s);
+  s->k = k;
   s->fd = -1;
   mv__map_init(&s->index);
+  mv__vec_init(&s->late, sizeof(uint64_t) + k->isz);
   s->nloc = nloc;
   s->loc = calloc(nloc ? nloc : 1, sizeof *s->loc);
   if (!s->loc)
-    return fail(s, MV_ENOMEM, 0, "%s%s", "timelines: ");
+    return nomem(s);
   for (uint32_t i = 0; i < nloc; i++)
     mv__vec_init(&s->loc[i].blocks, sizeof(struct mv__tlblock));
-  size_t per = TAIL_BYTES / MV__TL_POINT_BYTES / (nloc ? nloc : 1);
+  size_t per = k->tail_bytes / k->isz / (nloc ? nloc : 1);
   long b = env_long("MPIVET_ANALYZE_BLOCK"), c = env_long("MPIVET_ANALYZE_CACHE");
   s->block = b > 0 ? (uint32_t)b : per > 4096 ? 4096 : per < 64 ? 64 : (uint32_t)per;
-  s->nslot = c > 0 ? (uint32_t)c : (uint32_t)(CACHE_BYTES / MV__TL_POINT_BYTES / s->block);
+  /* the backward passes go back in time on all locations at once: a block or two of each */
+  uint32_t slots = (uint32_t)(k->cache_bytes / k->isz / s->block), least = 2 * nloc + 4;
+  s->nslot = c > 0 ? (uint32_t)c : slots > least ? slots : least;
   s->nslot = s->nslot < 2 ? 2 : s->nslot;
   s->slot = calloc(s->nslot, sizeof *s->slot);
   if (!s->slot)
-    return fail(s, MV_ENOMEM, 0, "%s%s", "timelines: ");
+    return nomem(s);
   return env_long("MPIVET_ANALYZE_SPILL") == 0 ? 0 : open_file(s);
+}
+
+int mv__tlset_init(struct mv__tlset *s, uint32_t nloc)
+{
+  return mv__tlset_init_kind(s, nloc, &mv__tl_timeline);
 }
 
 void mv__tlset_release(struct mv__tlset *s)
 {
   for (uint32_t i = 0; s->loc && i < s->nloc; i++) {
     mv__vec_release(&s->loc[i].blocks);
-    free(s->loc[i].tail_t), free(s->loc[i].tail_cp);
+    free(s->loc[i].tail);
   }
   free(s->loc);
   for (uint32_t k = 0; s->slot && k < s->nslot; k++)
-    free(s->slot[k].t), free(s->slot[k].cp);
+    free(s->slot[k].data);
   free(s->slot);
   free(s->mem);
   free(s->cpmap), free(s->map_off), free(s->map_part);
+  mv__vec_release(&s->late);
   mv__map_release(&s->index);
   if (s->fd >= 0)
     close(s->fd);
@@ -98,38 +126,96 @@ static int put_bytes(struct mv__tlset *s, const void *p, size_t n)
 {
   if (s->fd < 0) {
     if (mv_grow(&s->mem, &s->memcap, s->bytes + n, 1, 1 << 16))
-      return fail(s, MV_ENOMEM, 0, "%s%s", "timelines: ");
+      return nomem(s);
     memcpy(s->mem + s->bytes, p, n);
     s->bytes += n;
     return 0;
   }
+  char fmt[160];
   for (size_t done = 0; done < n;) {
     ssize_t w = pwrite(s->fd, (const char *)p + done, n - done, (off_t)(s->bytes + done));
     if (w < 0 && errno == EINTR)
       continue;
-    if (w <= 0)
-      return fail(s, MV_EIO, w < 0 ? errno : ENOSPC,
-                  "writing the timelines to a temporary file in %s: %s (set TMPDIR to a directory with room)", s->dir);
+    if (w <= 0) {
+      snprintf(fmt, sizeof fmt, "writing the %s to a temporary file in %%s: %%s (set TMPDIR to a directory with room)",
+               s->k->what);
+      return fail(s, MV_EIO, w < 0 ? errno : ENOSPC, fmt, s->dir);
+    }
     done += (size_t)w;
   }
   s->bytes += n;
   return 0;
 }
 
-/* Write the first n unwritten points of location l as a block: times, then call paths. */
+/* Unwritten items a location holds at most: a block and the slack. */
+static size_t tail_room(const struct mv__tlset *s)
+{
+  return (size_t)s->block + (s->k->slack ? s->k->slack : s->block);
+}
+
+/* Write the first n unwritten items of location x as a block; the last of them is kept after the
+ * room for block + slack items (the latest written: an item below it comes too late). */
 static int put_block(struct mv__tlset *s, struct mv__tl *x, uint32_t n)
 {
   struct mv__tlblock *b = mv__vec_push(&x->blocks);
   if (!b)
-    return fail(s, MV_ENOMEM, 0, "%s%s", "timelines: ");
-  *b = (struct mv__tlblock){x->tail_t[0], s->bytes, n};
+    return nomem(s);
+  size_t isz = s->k->isz;
+  *b = (struct mv__tlblock){mv__tl_key(x->tail), s->bytes, n};
   s->nblocks++;
-  if (put_bytes(s, x->tail_t, n * sizeof(uint64_t)) || put_bytes(s, x->tail_cp, n * sizeof(uint32_t)))
+  if (put_bytes(s, x->tail, n * isz))
     return s->err;
+  memcpy(x->tail + tail_room(s) * isz, x->tail + (size_t)(n - 1) * isz, isz);
   x->ntail -= n;
-  memmove(x->tail_t, x->tail_t + n, x->ntail * sizeof *x->tail_t);
-  memmove(x->tail_cp, x->tail_cp + n, x->ntail * sizeof *x->tail_cp);
+  memmove(x->tail, x->tail + (size_t)n * isz, (size_t)x->ntail * isz);
   return 0;
+}
+
+int mv__tl_before(const struct mv__tlset *s, const void *a, const void *b)
+{
+  uint64_t ka = mv__tl_key(a), kb = mv__tl_key(b);
+  if (ka != kb)
+    return ka < kb;
+  return s->k->cmp && s->k->cmp(a, b) < 0;
+}
+
+/* An item whose place is in a written block: kept aside until finish. */
+static void put_late(struct mv__tlset *s, uint32_t loc, const void *item)
+{
+  char *e = mv__vec_push(&s->late);
+  if (!e) {
+    nomem(s);
+    return;
+  }
+  uint64_t l = loc;
+  memcpy(e, &l, sizeof l);
+  memcpy(e + sizeof l, item, s->k->isz);
+  s->nlate++;
+}
+
+void mv__tl_put(struct mv__tlset *s, uint32_t loc, const void *item)
+{
+  struct mv__tl *x = &s->loc[loc];
+  size_t isz = s->k->isz, max = tail_room(s);
+  if (s->err)
+    return;
+  if (!x->tail && !(x->tail = malloc((max + 1) * isz))) {
+    nomem(s);
+    return;
+  }
+  if (x->ntail == max && put_block(s, x, s->block))
+    return;
+  uint32_t j = x->ntail;
+  while (j > 0 && mv__tl_before(s, item, x->tail + (size_t)(j - 1) * isz))
+    j--;
+  if (j == 0 && x->blocks.len && mv__tl_before(s, item, x->tail + max * isz)) {
+    put_late(s, loc, item);
+    return;
+  }
+  memmove(x->tail + (size_t)(j + 1) * isz, x->tail + (size_t)j * isz, (size_t)(x->ntail - j) * isz);
+  memcpy(x->tail + (size_t)j * isz, item, isz);
+  x->ntail++;
+  x->n++;
 }
 
 void mv__tl_push(struct mv__tlset *s, uint32_t loc, uint64_t t, uint32_t cp)
@@ -137,37 +223,110 @@ void mv__tl_push(struct mv__tlset *s, uint32_t loc, uint64_t t, uint32_t cp)
   struct mv__tl *x = &s->loc[loc];
   if (s->err)
     return;
-  if (x->ntail && x->tail_t[x->ntail - 1] == t) {   /* zero-length segment: replace */
-    x->tail_cp[x->ntail - 1] = cp;
+  if (x->ntail && mv__tl_key(x->tail + (size_t)(x->ntail - 1) * MV__TL_POINT_BYTES) == t) {   /* zero-length segment */
+    memcpy(x->tail + (size_t)(x->ntail - 1) * MV__TL_POINT_BYTES + sizeof t, &cp, sizeof cp);
     return;
   }
-  if (!x->tail_t && (!(x->tail_t = malloc((s->block + 1) * sizeof *x->tail_t)) ||
-                     !(x->tail_cp = malloc((s->block + 1) * sizeof *x->tail_cp)))) {
-    fail(s, MV_ENOMEM, 0, "%s%s", "timelines: ");
-    return;
-  }
-  /* the last point stays unwritten: the reader may still replace its call path */
-  if (x->ntail == s->block + 1 && put_block(s, x, s->block))
-    return;
-  x->tail_t[x->ntail] = t, x->tail_cp[x->ntail++] = cp;
-  x->n++;
+  char p[MV__TL_POINT_BYTES];
+  memcpy(p, &t, sizeof t);
+  memcpy(p + sizeof t, &cp, sizeof cp);
+  mv__tl_put(s, loc, p);
 }
 
 uint32_t *mv__tl_last_cp(struct mv__tlset *s, uint32_t loc)
 {
+  struct mv__tl *x = &s->loc[loc];   /* rows of 12 bytes from a malloc'd tail: the call path is aligned */
+  return x->ntail ? (uint32_t *)(void *)(x->tail + (size_t)(x->ntail - 1) * MV__TL_POINT_BYTES + sizeof(uint64_t))
+                  : NULL;
+}
+
+static int get_bytes(struct mv__tlset *s, void *p, size_t n, uint64_t off)
+{
+  if (s->fd < 0) {
+    memcpy(p, s->mem + off, n);
+    return 0;
+  }
+  char fmt[160];
+  for (size_t done = 0; done < n;) {
+    ssize_t r = pread(s->fd, (char *)p + done, n - done, (off_t)(off + done));
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0) {
+      snprintf(fmt, sizeof fmt, "reading the %s back from the temporary file in %%s: %%s", s->k->what);
+      return fail(s, MV_EIO, r < 0 ? errno : EIO, fmt, s->dir);
+    }
+    done += (size_t)r;
+  }
+  return 0;
+}
+
+static int flush_tail(struct mv__tlset *s, struct mv__tl *x)
+{
+  while (x->ntail && !s->err)
+    put_block(s, x, x->ntail < s->block ? x->ntail : s->block);
+  return s->err;
+}
+
+static const struct mv__tlset *late_set;
+
+static int late_order(const void *a, const void *b)
+{
+  uint64_t la, lb;
+  memcpy(&la, a, sizeof la), memcpy(&lb, b, sizeof lb);
+  if (la != lb)
+    return la < lb ? -1 : 1;
+  const char *x = (const char *)a + sizeof la, *y = (const char *)b + sizeof lb;
+  return mv__tl_before(late_set, x, y) ? -1 : mv__tl_before(late_set, y, x) ? 1 : 0;
+}
+
+/* Location loc again, its written items merged with its late ones (late[0..n), in order): the
+ * old blocks are read one by one and the merged items written as new blocks. */
+static int rewrite(struct mv__tlset *s, uint32_t loc, const char *late, size_t n)
+{
   struct mv__tl *x = &s->loc[loc];
-  return x->ntail ? &x->tail_cp[x->ntail - 1] : NULL;
+  size_t isz = s->k->isz, esz = s->late.item, j = 0;
+  struct mv__vec old = x->blocks;
+  char *buf = malloc((size_t)s->block * isz);
+  mv__vec_init(&x->blocks, sizeof(struct mv__tlblock));
+  x->n = 0, x->ntail = 0;
+  if (!buf)
+    nomem(s);
+  for (size_t b = 0; !s->err && b < old.len; b++) {
+    const struct mv__tlblock *k = &MV__VEC_AT(&old, struct mv__tlblock, b);
+    if (get_bytes(s, buf, (size_t)k->n * isz, k->off))
+      break;
+    for (uint32_t i = 0; i < k->n && !s->err; i++) {
+      for (; j < n && mv__tl_before(s, late + j * esz + sizeof(uint64_t), buf + (size_t)i * isz); j++)
+        mv__tl_put(s, loc, late + j * esz + sizeof(uint64_t));
+      mv__tl_put(s, loc, buf + (size_t)i * isz);
+    }
+  }
+  for (; j < n && !s->err; j++)
+    mv__tl_put(s, loc, late + j * esz + sizeof(uint64_t));
+  free(buf);
+  mv__vec_release(&old);
+  return flush_tail(s, x);
 }
 
 int mv__tlset_finish(struct mv__tlset *s)
 {
-  for (uint32_t i = 0; i < s->nloc && !s->err; i++) {
-    struct mv__tl *x = &s->loc[i];
-    while (x->ntail && !s->err)
-      put_block(s, x, x->ntail < s->block ? x->ntail : s->block);
-    free(x->tail_t), free(x->tail_cp);
-    x->tail_t = NULL, x->tail_cp = NULL;
-    mv__vec_fit(&x->blocks);
+  for (uint32_t i = 0; i < s->nloc && !s->err; i++)
+    flush_tail(s, &s->loc[i]);
+  late_set = s;
+  if (s->late.len && !s->err)
+    qsort(s->late.data, s->late.len, s->late.item, late_order);
+  for (size_t a = 0, b; a < s->late.len && !s->err; a = b) {
+    uint64_t loc;
+    memcpy(&loc, (char *)s->late.data + a * s->late.item, sizeof loc);
+    for (b = a; b < s->late.len && !memcmp((char *)s->late.data + b * s->late.item, &loc, sizeof loc); b++)
+      ;
+    rewrite(s, (uint32_t)loc, (char *)s->late.data + a * s->late.item, b - a);
+  }
+  mv__vec_release(&s->late);
+  for (uint32_t i = 0; i < s->nloc; i++) {
+    free(s->loc[i].tail);
+    s->loc[i].tail = NULL;
+    mv__vec_fit(&s->loc[i].blocks);
   }
   return s->err;
 }
@@ -178,12 +337,12 @@ int mv__tlset_map(struct mv__tlset *s, int nparts, const uint32_t *const *maps, 
   size_t all = 0;
   for (int i = 0; i < nparts; i++)
     all += n[i];
-  free(s->cpmap), free(s->map_off);
+  free(s->cpmap), free(s->map_off), free(s->map_part);
   s->cpmap = malloc((all ? all : 1) * sizeof *s->cpmap);
   s->map_off = malloc(((size_t)nparts + 1) * sizeof *s->map_off);
   s->map_part = calloc(s->nloc ? s->nloc : 1, sizeof *s->map_part);
   if (!s->cpmap || !s->map_off || !s->map_part)
-    return fail(s, MV_ENOMEM, 0, "%s%s", "timelines: ");
+    return nomem(s);
   s->map_off[0] = 0;
   for (int i = 0; i < nparts; i++) {
     if (n[i])
@@ -196,30 +355,12 @@ int mv__tlset_map(struct mv__tlset *s, int nparts, const uint32_t *const *maps, 
 }
 
 /* Call path cp of location loc in the global tree (as result.c's global_cp: 0 when unknown). */
-static uint32_t mapped(const struct mv__tlset *s, uint32_t loc, uint32_t cp)
+uint32_t mv__tlset_cp(const struct mv__tlset *s, uint32_t loc, uint32_t cp)
 {
-  if (!s->cpmap || cp >= MV__TL_PENDING)
+  if (!s->cpmap || cp >= MV__TL_PENDING || loc >= s->nloc)
     return cp;
   uint32_t p = s->map_part[loc];
   return cp < s->map_off[p + 1] - s->map_off[p] ? s->cpmap[s->map_off[p] + cp] : 0;
-}
-
-static int get_bytes(struct mv__tlset *s, void *p, size_t n, uint64_t off)
-{
-  if (s->fd < 0) {
-    memcpy(p, s->mem + off, n);
-    return 0;
-  }
-  for (size_t done = 0; done < n;) {
-    ssize_t r = pread(s->fd, (char *)p + done, n - done, (off_t)(off + done));
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      return fail(s, MV_EIO, r < 0 ? errno : EIO, "reading the timelines back from the temporary file in %s: %s",
-                  s->dir);
-    done += (size_t)r;
-  }
-  return 0;
 }
 
 /* The cache slot holding block k of location loc, loaded if needed (the least recently used slot
@@ -238,17 +379,16 @@ static struct mv__tlslot *load(struct mv__tlset *s, uint32_t loc, size_t k)
       mv__map_del(&s->index, v->loc, v->blk);
     v->used = 0;
     const struct mv__tlblock *b = &MV__VEC_AT(&s->loc[loc].blocks, struct mv__tlblock, k);
-    if ((!v->t && (!(v->t = malloc(s->block * sizeof *v->t)) || !(v->cp = malloc(s->block * sizeof *v->cp))))) {
-      fail(s, MV_ENOMEM, 0, "%s%s", "timelines: ");
+    if (!v->data && !(v->data = malloc((size_t)s->block * s->k->isz))) {
+      nomem(s);
       return NULL;
     }
-    if (get_bytes(s, v->t, b->n * sizeof *v->t, b->off) ||
-        get_bytes(s, v->cp, b->n * sizeof *v->cp, b->off + b->n * sizeof *v->t))
+    if (get_bytes(s, v->data, (size_t)b->n * s->k->isz, b->off))
       return NULL;
-    for (uint32_t i = 0; s->cpmap && i < b->n; i++)
-      v->cp[i] = mapped(s, loc, v->cp[i]);
+    for (uint32_t i = 0; s->cpmap && s->k->translate && i < b->n; i++)
+      s->k->translate(s, loc, v->data + (size_t)i * s->k->isz);
     if (!mv__map_put(&s->index, loc, k, best, NULL)) {
-      fail(s, MV_ENOMEM, 0, "%s%s", "timelines: ");
+      nomem(s);
       return NULL;
     }
     v->loc = loc, v->blk = k, v->n = b->n;
@@ -261,36 +401,84 @@ static struct mv__tlslot *load(struct mv__tlset *s, uint32_t loc, size_t k)
 static int enter_block(struct mv__tlcur *c, size_t k)
 {
   const struct mv__tl *x = &c->s->loc[c->loc];
-  c->blk = k, c->i = 0, c->n = 0;
+  c->blk = k, c->i = 0, c->n = 0, c->slot = NULL;
   if (k >= x->blocks.len)
     return 0;
   struct mv__tlslot *v = load(c->s, c->loc, k);
   if (!v)
     return 0;
-  c->t = v->t, c->cp = v->cp, c->n = v->n;
+  c->data = v->data, c->n = v->n, c->slot = v;
   c->next = k + 1 < x->blocks.len ? MV__VEC_AT(&x->blocks, struct mv__tlblock, k + 1).t0 : x->last;
   return 1;
 }
 
-void mv__tl_seek(struct mv__tlcur *c, struct mv__tlset *s, uint32_t loc, uint64_t a)
+const void *mv__tl_item(struct mv__tlcur *c, struct mv__tlset *s, uint32_t loc, uint64_t k)
 {
-  const struct mv__tl *x = &s->loc[loc];
+  size_t blk = (size_t)(k / s->block);
+  if (loc >= s->nloc || k >= s->loc[loc].n)
+    return NULL;
+  int same = c->s == s && c->loc == loc && c->blk == blk && c->slot && c->slot->used && c->slot->loc == loc &&
+             c->slot->blk == blk;   /* the block may have left the cache since */
+  if (!same) {
+    c->s = s, c->loc = loc;
+    if (!enter_block(c, blk))
+      return NULL;
+  }
+  return c->data + (size_t)(k % s->block) * s->k->isz;
+}
+
+/* In block b of location loc: the first item whose key is >= key (b's count: none). */
+static uint32_t find_in(struct mv__tlcur *c, size_t b, uint64_t key)
+{
+  if (!enter_block(c, b))
+    return 0;
+  uint32_t l = 0, h = c->n;
+  while (l < h) {
+    uint32_t mid = (l + h) / 2;
+    if (mv__tl_key(c->data + (size_t)mid * c->s->k->isz) < key)
+      l = mid + 1;
+    else
+      h = mid;
+  }
+  return l;
+}
+
+/* The number of blocks of x whose first key is below key (<= key when `or_equal`). */
+static size_t blocks_below(const struct mv__tl *x, uint64_t key, int or_equal)
+{
   const struct mv__tlblock *b = x->blocks.data;
   size_t lo = 0, hi = x->blocks.len;
-  while (lo < hi) {   /* first block starting after a */
+  while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (b[mid].t0 <= a)
+    if (b[mid].t0 < key || (or_equal && b[mid].t0 == key))
       lo = mid + 1;
     else
       hi = mid;
   }
+  return lo;
+}
+
+uint64_t mv__tl_find(struct mv__tlcur *c, struct mv__tlset *s, uint32_t loc, uint64_t key)
+{
+  const struct mv__tl *x = &s->loc[loc];
+  size_t lo = blocks_below(x, key, 0);
+  if (lo == 0)
+    return 0;
+  c->s = s, c->loc = loc;
+  uint32_t i = find_in(c, lo - 1, key);
+  return (uint64_t)(lo - 1) * s->block + i;
+}
+
+void mv__tl_seek(struct mv__tlcur *c, struct mv__tlset *s, uint32_t loc, uint64_t a)
+{
+  size_t lo = blocks_below(&s->loc[loc], a, 1);   /* first block starting after a */
   c->s = s, c->loc = loc;
   if (!enter_block(c, lo ? lo - 1 : 0))
     return;
   uint32_t l = 0, h = c->n;
   while (l < h) {   /* first point after a in the block */
     uint32_t mid = (l + h) / 2;
-    if (c->t[mid] <= a)
+    if (mv__tl_key(c->data + (size_t)mid * MV__TL_POINT_BYTES) <= a)
       l = mid + 1;
     else
       h = mid;
@@ -302,8 +490,10 @@ int mv__tl_next(struct mv__tlcur *c, uint64_t *start, uint64_t *end, uint32_t *c
 {
   if (c->i >= c->n && (c->n == 0 || !enter_block(c, c->blk + 1)))
     return 0;
-  *start = c->t[c->i], *cp = c->cp[c->i];
-  *end = c->i + 1 < c->n ? c->t[c->i + 1] : c->next;
+  const char *p = c->data + (size_t)c->i * MV__TL_POINT_BYTES;
+  *start = mv__tl_key(p);
+  memcpy(cp, p + sizeof(uint64_t), sizeof *cp);
+  *end = c->i + 1 < c->n ? mv__tl_key(p + MV__TL_POINT_BYTES) : c->next;
   c->i++;
   return 1;
 }

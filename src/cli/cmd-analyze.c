@@ -210,15 +210,22 @@ int cmd_analyze(int argc, char **argv)
   if (o.verbose) {
     uint64_t n[4], b[4], all = mv_analysis_kept(a, n, b), ev = mv_analysis_events(a);
     fprintf(stderr, "mpivet analyze: kept for the backward passes: %" PRIu64 " timeline points (%.3f MB), %" PRIu64
-                    " wait states (%.3f MB), %" PRIu64 " collective calls (%.3f MB), %" PRIu64
+                    " wait states (%.3f MB), %" PRIu64 " synchronization points (%.3f MB), %" PRIu64
                     " messages (%.3f MB): %.3f MB, %.2f bytes per event\n",
             n[0], (double)b[0] / 1e6, n[1], (double)b[1] / 1e6, n[2], (double)b[2] / 1e6, n[3], (double)b[3] / 1e6,
             (double)all / 1e6, ev ? (double)all / (double)ev : 0.0);
-    uint64_t v[5];
-    const char *dir = mv_analysis_spill(a, v);
-    fprintf(stderr, "mpivet analyze: timelines in %s%s: %.3f MB in %" PRIu64 " blocks of up to %" PRIu64
-                    " points, %" PRIu64 " blocks read back through a cache of %.3f MB\n",
-            *dir ? "a temporary file in " : "memory", dir, (double)v[0] / 1e6, v[1], v[2], v[3], (double)v[4] / 1e6);
+    static const char *const kinds[] = {"timelines", "wait states", "synchronization points"};
+    uint64_t v[6];
+    for (int k = 0; k < 3; k++) {
+      const char *dir = mv_analysis_spill(a, k, v);
+      fprintf(stderr, "mpivet analyze: %s in %s%s: %.3f MB in %" PRIu64 " blocks of up to %" PRIu64
+                      " %s, %" PRIu64 " blocks read back through a cache of %.3f MB",
+              kinds[k], *dir ? "a temporary file in " : "memory", dir, (double)v[0] / 1e6, v[1], v[2],
+              k ? "items" : "points", v[3], (double)v[4] / 1e6);
+      if (k)
+        fprintf(stderr, ", %" PRIu64 " out of order by more than a block", v[5]);
+      fputc('\n', stderr);
+    }
   }
   if ((rc = judgeable(a, argv[optind], o.rank, o.region)) != 0) {
     mv_analysis_free(a);

@@ -106,12 +106,13 @@ static void test_chain(void)
    * at the time of the previous event replaces it): rank 0 at 0 (main, compute_a), 300 (MPI_Send),
    * 310, 400; rank 1 at 0, 150 (MPI_Recv), 310 (MPI_Send), 320, 400; rank 2 at 0, 150, 320, 450:
    * 4 + 5 + 4 = 13 points of 12 bytes (time 8, call path 4); the 2 Late Senders (64 bytes each),
-   * no collective, the 2 messages (24 bytes each) */
+   * their 2 x 2 synchronization points (32 bytes each), no collective, the 2 messages (24 bytes
+   * each) */
   uint64_t n[4], bytes[4];
-  ASSERT_INT_EQ((long long)mv_analysis_kept(a, n, bytes), 13 * 12 + 2 * 64 + 2 * 24);
+  ASSERT_INT_EQ((long long)mv_analysis_kept(a, n, bytes), 13 * 12 + 2 * 64 + 4 * 32 + 2 * 24);
   ASSERT_INT_EQ((long long)n[0], 13);
   ASSERT_INT_EQ((long long)n[1], 2);
-  ASSERT_INT_EQ((long long)n[2], 0);
+  ASSERT_INT_EQ((long long)n[2], 4);
   ASSERT_INT_EQ((long long)n[3], 2);
   ASSERT_INT_EQ((long long)bytes[0], 156);
   mv_analysis_free(a);
@@ -141,11 +142,13 @@ static void one_collective(const char *region, int op, int root, const char *wai
   EXPECT_TICKS(a,
       {"critical_path", 0, region, 10}, {"critical_path", 2, "work", 400}, {"critical_path", -1, NULL, 410},
       {"critical_path_imbalance", -1, "work", 200});
-  if (!strcmp(wait_key, "wait_barrier")) {   /* kept: 3 members' calls of the barrier, 32 bytes each */
+  if (!strcmp(wait_key, "wait_barrier")) {   /* kept: synchronization points of 32 bytes: 3 members'
+                                              * calls of the barrier, both sides of its 2 waits */
     uint64_t n[4], bytes[4];
     mv_analysis_kept(a, n, bytes);
-    ASSERT_INT_EQ((long long)n[2], 3);
-    ASSERT_INT_EQ((long long)bytes[2], 96);
+    ASSERT_INT_EQ((long long)n[1], 2);
+    ASSERT_INT_EQ((long long)n[2], 3 + 2 * 2);
+    ASSERT_INT_EQ((long long)bytes[2], 7 * 32);
   }
   mv_analysis_free(a);
 }

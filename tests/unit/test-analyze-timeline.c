@@ -219,7 +219,7 @@ static void stencil_anchor(char *anchor, size_t size)
 }
 
 /* Text, JSON and HTML of the analysis of dir with the given sizes, in one buffer. */
-static char *reports(const char *dir, const char *block, const char *cache, const char *spill, uint64_t v[5])
+static char *reports(const char *dir, const char *block, const char *cache, const char *spill, uint64_t v[6])
 {
   set_sizes(block, cache, spill);
   struct mv_analysis *a = analyze(dir);
@@ -234,7 +234,7 @@ static char *reports(const char *dir, const char *block, const char *cache, cons
   ASSERT_INT_EQ(mv_analysis_write_json(a, fp), 0);
   ASSERT_INT_EQ(mv_analysis_write_html(a, fp, "t"), 0);
   fclose(fp);
-  mv_analysis_spill(a, v);
+  mv_analysis_spill(a, 0, v);
   mv_analysis_free(a);
   return buf;
 }
@@ -245,7 +245,7 @@ static void test_identical(void)
   struct mv__synth *s = open_archive(dir, sizeof dir, 4, 0);
   write_stencil(s);
   ASSERT_INT_EQ(mv__synth_close(s), 0);
-  uint64_t vm[5], vs[5], vd[5];
+  uint64_t vm[6], vs[6], vd[6];
   char *mem = reports(dir, "2", "2", "0", vm), *spilled = reports(dir, "2", "2", "1", vs);
   char *dflt = reports(dir, "", "", "", vd);
   ASSERT_TRUE(mem && spilled && dflt);
@@ -268,6 +268,129 @@ static void test_identical(void)
   ASSERT_INT_EQ((long long)vs[4], 48);
   ASSERT_INT_EQ((long long)vd[1], 4);   /* default blocks: one per rank */
   free(mem), free(spilled), free(dflt);
+}
+
+/* Reference order of synchronization points: leave, partner, comm, enter, done. */
+static int sp_ref_cmp(const void *x, const void *y)
+{
+  const struct mv__sp *a = x, *b = y;
+  uint64_t ka[5] = {a->leave, a->partner, a->comm, a->enter, a->done}, kb[5] = {b->leave, b->partner, b->comm,
+                                                                                 b->enter, b->done};
+  for (int i = 0; i < 5; i++)
+    if (ka[i] != kb[i])
+      return ka[i] < kb[i] ? -1 : 1;
+  return 0;
+}
+
+/* Items that come out of order: within the unwritten ones (a block of 2 and 2 more) they are
+ * sorted in; later ones are kept aside and their location rewritten at finish. Read back, each
+ * location must be the qsort of what was put, and mv__tl_find the first item at or after every
+ * key (a linear scan of the sorted reference). */
+static void test_late(void)
+{
+  set_sizes("2", "2", "1");
+  static const uint64_t leaves[2][14] = {{10, 20, 30, 40, 50, 5, 60, 25, 70, 25, 15, 80, 80, 1},
+                                         {3, 1, 2, 9, 8, 7, 30, 31, 32, 33, 34, 35, 36, 0}};
+  struct mv__sp ref[2][14];
+  struct mv__tlset s;
+  ASSERT_INT_EQ(mv__tlset_init_kind(&s, 2, &mv__tl_syncs), 0);
+  for (int k = 0; k < 14; k++)
+    for (uint32_t l = 0; l < 2; l++) {
+      /* equal leaves apart by partner (25) or by enter (80) */
+      struct mv__sp p = {leaves[l][k], leaves[l][k] / 2 + (uint64_t)k % 2, leaves[l][k], (uint32_t)k % 3, 0};
+      ref[l][k] = p;
+      mv__tl_put(&s, l, &p);
+    }
+  ASSERT_INT_EQ(mv__tlset_finish(&s), 0);
+  ASSERT_TRUE(s.nlate >= 4);   /* 5, 25, 25, 15, 1 after 30-50 were written; 0 on location 1 */
+  for (uint32_t l = 0; l < 2; l++) {
+    qsort(ref[l], 14, sizeof ref[l][0], sp_ref_cmp);
+    ASSERT_INT_EQ((long long)s.loc[l].n, 14);
+    struct mv__tlcur c = {0};
+    for (uint64_t k = 0; k < 14; k++) {
+      const void *item = mv__tl_item(&c, &s, l, k);
+      ASSERT_TRUE(item != NULL);
+      if (item)
+        ASSERT_INT_EQ(sp_ref_cmp(item, &ref[l][k]), 0);
+    }
+    ASSERT_TRUE(mv__tl_item(&c, &s, l, 14) == NULL);
+    for (uint64_t key = 0; key < 90; key++) {
+      uint64_t want = 0;
+      while (want < 14 && ref[l][want].leave < key)
+        want++;
+      ASSERT_INT_EQ((long long)mv__tl_find(&c, &s, l, key), (long long)want);
+    }
+  }
+  mv__tlset_release(&s);
+  unset_sizes();
+}
+
+/* The parallel analysis's rounds of wait states and synchronization points (causes.c): two
+ * processes found waits of the same locations (as the lock chains' process does), in another
+ * order; process 0 merges their pieces, round by round of one location, into the same streams
+ * as one process that found them all (the serial analysis), item by item. A process that failed
+ * sends a piece that fails the merge. */
+static void test_causes_rounds(void)
+{
+  set_sizes("2", "2", "1");
+  struct mv__causes part[2], one, all;
+  for (int p = 0; p < 2; p++)
+    ASSERT_INT_EQ(mv__causes_init(&part[p], 3), 0);
+  ASSERT_INT_EQ(mv__causes_init(&one, 3), 0);
+  ASSERT_INT_EQ(mv__causes_init(&all, 3), 0);
+  for (uint64_t k = 0; k < 40; k++) {
+    uint32_t wloc = (uint32_t)(k % 3), dloc = (wloc + 1 + (uint32_t)(k % 2)) % 3;
+    uint64_t enter = 37 * ((k * 11) % 40);   /* out of order, far beyond a block */
+    struct mv__wait w = {enter, enter + 50, 1 + k % 4, enter + 10, enter + 30, wloc, (uint32_t)k, dloc, 1, 4, 0};
+    ASSERT_INT_EQ(mv__causes_wait(&part[k % 5 == 0], &w), 0);
+    ASSERT_INT_EQ(mv__causes_wait(&one, &w), 0);
+  }
+  struct mv__sp c = {75, 70, 72, MV__NONE, 1};
+  ASSERT_INT_EQ(mv__causes_sync(&part[1], 2, &c), 0);
+  ASSERT_INT_EQ(mv__causes_sync(&one, 2, &c), 0);
+  for (int p = 0; p < 2; p++)
+    ASSERT_INT_EQ(mv__causes_finish(&part[p]), 0);
+  ASSERT_INT_EQ(mv__causes_finish(&one), 0);
+  for (uint32_t lo = 0; lo < 3; lo++) {
+    void *b[2];
+    size_t n[2];
+    for (int p = 0; p < 2; p++)
+      ASSERT_INT_EQ(mv__causes_pack(&part[p], lo, lo + 1, lo == 0, &b[p], &n[p]), 0);
+    char *cat = malloc(n[0] + n[1]);
+    memcpy(cat, b[0], n[0]), memcpy(cat + n[0], b[1], n[1]);
+    ASSERT_INT_EQ(mv__causes_merge(cat, n[0] + n[1], 2, lo, lo + 1, &all), 0);
+    free(cat), free(b[0]), free(b[1]);
+  }
+  ASSERT_INT_EQ(mv__causes_finish(&all), 0);
+  struct mv__tlset *got[2] = {all.waits, all.syncs}, *want[2] = {one.waits, one.syncs};
+  for (int k = 0; k < 2; k++)
+    for (uint32_t l = 0; l < 3; l++) {
+      ASSERT_INT_EQ((long long)got[k]->loc[l].n, (long long)want[k]->loc[l].n);
+      struct mv__tlcur cg = {0}, cw = {0};
+      for (uint64_t i = 0; i < want[k]->loc[l].n; i++) {
+        const void *x = mv__tl_item(&cg, got[k], l, i), *y = mv__tl_item(&cw, want[k], l, i);
+        ASSERT_TRUE(x && y && memcmp(x, y, want[k]->k->isz) == 0);
+      }
+    }
+  ASSERT_INT_EQ((long long)one.waits->loc[0].n + one.waits->loc[1].n + one.waits->loc[2].n, 40);
+  /* location 2: waiter of k = 2, 5, .., 38 (13), delayer of the odd k on 0 (7) and the even k on
+   * 1 (6), one collective call */
+  ASSERT_INT_EQ((long long)one.syncs->loc[2].n, 13 + 7 + 6 + 1);
+  ASSERT_TRUE(one.waits->nlate > 0);
+  struct mv__causes bad;
+  ASSERT_INT_EQ(mv__causes_init(&bad, 3), 0);
+  part[0].waits->err = MV_EIO;   /* a process whose stream failed: its piece says so */
+  void *b[2];
+  size_t n[2];
+  ASSERT_INT_EQ(mv__causes_pack(&part[0], 0, 1, 1, &b[0], &n[0]), MV_EIO);
+  ASSERT_INT_EQ(mv__causes_pack(&part[1], 0, 1, 1, &b[1], &n[1]), 0);
+  char *cat = malloc(n[0] + n[1]);
+  memcpy(cat, b[0], n[0]), memcpy(cat + n[0], b[1], n[1]);
+  ASSERT_INT_EQ(mv__causes_merge(cat, n[0] + n[1], 2, 0, 1, &bad), MV_EIO);
+  free(cat), free(b[0]), free(b[1]);
+  mv__causes_release(&bad), mv__causes_release(&all), mv__causes_release(&one);
+  mv__causes_release(&part[0]), mv__causes_release(&part[1]);
+  unset_sizes();
 }
 
 /* TMPDIR that does not exist: the analysis fails and says where. */
@@ -324,6 +447,8 @@ int main(void)
     return 1;
   RUN_TEST(test_blocks);
   RUN_TEST(test_pieces);
+  RUN_TEST(test_late);
+  RUN_TEST(test_causes_rounds);
   RUN_TEST(test_identical);
   RUN_TEST(test_no_tmpdir);
   RUN_TEST(test_file_full);
