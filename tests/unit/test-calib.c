@@ -119,6 +119,23 @@ static void half_power_sizes(struct mv_calib_data *d, double (*pp)(double), int 
   }
 }
 
+/* The largest relative error of SMPI's one-way time under calibration c against pp(x), over
+ * sizes 2^(i/2) for i = 20 (1 KiB, beyond the eager overheads) .. imax. SimGrid's network time is
+ * latency x lat-factor + size / (bandwidth x bw-factor), factors looked up at the payload + 16 B;
+ * eager sizes add os and or. */
+static double worst_smpi_error(const struct mv_calibration *c, double (*pp)(double), int imax)
+{
+  double worst = 0;
+  for (int i = 20; i <= imax; i++) {
+    double x = round(pow(2, i / 2.0));
+    double smpi = c->latency_s * mv_piecewise_eval(&c->lat_factor, x + 16) +
+                  x / (c->bandwidth_Bps * mv_piecewise_eval(&c->bw_factor, x + 16));
+    double over = x <= c->eager_bytes ? mv_piecewise_eval(&c->os, x) + mv_piecewise_eval(&c->orecv, x) : 0;
+    worst = fmax(worst, fabs((smpi + over) / pp(x) - 1));
+  }
+  return worst;
+}
+
 /* A regime whose line has a negative intercept, as MPICH's ping-pong on this machine (-99 us +
  * 0.27 ns/B from 512 KiB to 45 MiB, a cache regime ending near 1.2 MiB): one-way eager 2 us +
  * 0.2 ns/B up to 4096 B, 8 us + 0.15 ns/B up to 1 MiB, -150 us + 0.3 ns/B above (about 165 us at
@@ -144,15 +161,7 @@ static void test_network_negative_intercept(void)
   ASSERT_INT_EQ(mv_calib_fit_network(&d, &c), 0);
   for (size_t i = 0; i < c.net.n; i++)
     ASSERT_TRUE(c.net.p[i].a >= 0);
-  double worst = 0;
-  for (int i = 20; i <= 52; i++) {   /* 1 KiB .. 64 MiB: beyond the eager overheads */
-    double x = round(pow(2, i / 2.0));
-    double smpi = c.latency_s * mv_piecewise_eval(&c.lat_factor, x + 16) +   /* SimGrid: + 16 B */
-                  x / (c.bandwidth_Bps * mv_piecewise_eval(&c.bw_factor, x + 16));
-    double over = x <= c.eager_bytes ? mv_piecewise_eval(&c.os, x) + mv_piecewise_eval(&c.orecv, x) : 0;
-    worst = fmax(worst, fabs((smpi + over) / cache_pingpong(x) - 1));
-  }
-  ASSERT_TRUE(worst < 0.2);
+  ASSERT_TRUE(worst_smpi_error(&c, cache_pingpong, 52) < 0.2);   /* 1 KiB .. 64 MiB */
   mv_calib_data_release(&d);
 }
 
@@ -177,15 +186,7 @@ static void test_network_flat_top(void)
   for (size_t i = 0; i < c.bw_factor.n; i++)
     ASSERT_TRUE(c.bw_factor.p[i].a >= 1e-3 && c.bw_factor.p[i].a <= 1e3);
   ASSERT_DOUBLE_REL(mv_piecewise_eval(&c.bw_factor, 1000), 1 / (5e-11 * c.bandwidth_Bps), 1e-6);
-  double worst = 0;
-  for (int i = 20; i <= 32; i++) {
-    double x = round(pow(2, i / 2.0));
-    double smpi = c.latency_s * mv_piecewise_eval(&c.lat_factor, x + 16) +
-                  x / (c.bandwidth_Bps * mv_piecewise_eval(&c.bw_factor, x + 16));
-    double over = x <= c.eager_bytes ? mv_piecewise_eval(&c.os, x) + mv_piecewise_eval(&c.orecv, x) : 0;
-    worst = fmax(worst, fabs((smpi + over) / flat_pingpong(x) - 1));
-  }
-  ASSERT_TRUE(worst < 1e-3);
+  ASSERT_TRUE(worst_smpi_error(&c, flat_pingpong, 32) < 1e-3);
   mv_calib_data_release(&d);
 }
 
