@@ -76,7 +76,10 @@ int mv_calib_write_kernels_h(const struct mv_calibration *c, FILE *fp)
   fprintf(fp, "/* Kernel models written by mpivet calibrate (generated, do not edit) for mpivet/emulate.h:\n"
               " * {kernel, host, host index, seconds over mnk, mn, mk, nk, m, n, k, 1, noise sd over the\n"
               " * same terms}; host \"\" and index -1: every host pooled. */\n"
-              "#define MV_EMULATE_HOST_FLOPS %.9g\n#define MV_EMULATE_MODEL_TABLE \\\n", host_flops(c));
+              "#define MV_EMULATE_HOST_FLOPS %.9g\n", host_flops(c));
+  if (c->touch_s > 0)   /* receives into never-written memory pay it (mpivet/first-touch.h) */
+    fprintf(fp, "#define MV_PAGE_TOUCH_S %.6g\n#include \"mpivet/first-touch.h\"\n", c->touch_s);
+  fputs("#define MV_EMULATE_MODEL_TABLE \\\n", fp);
   for (int i = 0; i < c->nkernels; i++) {
     const struct mv_kernel_model *km = &c->kernels[i];
     double sd[MV_KERNEL_TERMS] = {0};
@@ -158,6 +161,7 @@ int mv_calib_write_json(const struct mv_calibration *c, FILE *fp)
   mv_json_kv_number(&j, "test_s", c->test_s);
   mv_json_kv_number(&j, "iprobe_s", c->iprobe_s);
   mv_json_kv_number(&j, "wtime_s", c->wtime_s);
+  mv_json_kv_number(&j, "page_touch_s", c->touch_s);
   mv_json_key(&j, "fits");
   mv_json_object_begin(&j);
   for (int op = 0; op < MV_CALIB_NNET; op++)
