@@ -156,6 +156,17 @@ static inline int mv__touch_is_root(int root, MPI_Comm comm)
     return rc_;                                         \
   }
 
+/* Calls of one signature: reductions into rb (count elements), and exchanges with every rank
+ * (rc elements from each). */
+#define MV__TOUCH_WRAP_REDUCTION(name)                                                          \
+  MV__TOUCH_WRAP(name, (const void *sb, void *rb, int c, MPI_Datatype t, MPI_Op op, MPI_Comm m), \
+                 (sb, rb, c, t, op, m), rb, mv__touch_bytes(c, t))
+#define MV__TOUCH_WRAP_ALL_TO(name)                                                              \
+  MV__TOUCH_WRAP(name,                                                                           \
+                 (const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,    \
+                  MPI_Comm m),                                                                   \
+                 (sb, sc, st, rb, rc, rt, m), rb, mv__touch_bytes(rc * mv__touch_comm_size(m), rt))
+
 MV__TOUCH_WRAP(MPI_Recv, (void *b, int c, MPI_Datatype t, int src, int tag, MPI_Comm m, MPI_Status *st),
                (b, c, t, src, tag, m, st), b, mv__touch_bytes(c, t))
 #define MPI_Recv mv__touch_MPI_Recv
@@ -179,18 +190,13 @@ MV__TOUCH_WRAP(MPI_Reduce,
                (const void *sb, void *rb, int c, MPI_Datatype t, MPI_Op op, int root, MPI_Comm m),
                (sb, rb, c, t, op, root, m), mv__touch_is_root(root, m) ? rb : NULL, mv__touch_bytes(c, t))
 #define MPI_Reduce mv__touch_MPI_Reduce
-MV__TOUCH_WRAP(MPI_Allreduce, (const void *sb, void *rb, int c, MPI_Datatype t, MPI_Op op, MPI_Comm m),
-               (sb, rb, c, t, op, m), rb, mv__touch_bytes(c, t))
+MV__TOUCH_WRAP_REDUCTION(MPI_Allreduce)
 #define MPI_Allreduce mv__touch_MPI_Allreduce
-MV__TOUCH_WRAP(MPI_Scan, (const void *sb, void *rb, int c, MPI_Datatype t, MPI_Op op, MPI_Comm m),
-               (sb, rb, c, t, op, m), rb, mv__touch_bytes(c, t))
+MV__TOUCH_WRAP_REDUCTION(MPI_Scan)
 #define MPI_Scan mv__touch_MPI_Scan
-MV__TOUCH_WRAP(MPI_Exscan, (const void *sb, void *rb, int c, MPI_Datatype t, MPI_Op op, MPI_Comm m),
-               (sb, rb, c, t, op, m), rb, mv__touch_bytes(c, t))
+MV__TOUCH_WRAP_REDUCTION(MPI_Exscan)
 #define MPI_Exscan mv__touch_MPI_Exscan
-MV__TOUCH_WRAP(MPI_Reduce_scatter_block,
-               (const void *sb, void *rb, int c, MPI_Datatype t, MPI_Op op, MPI_Comm m),
-               (sb, rb, c, t, op, m), rb, mv__touch_bytes(c, t))
+MV__TOUCH_WRAP_REDUCTION(MPI_Reduce_scatter_block)
 #define MPI_Reduce_scatter_block mv__touch_MPI_Reduce_scatter_block
 MV__TOUCH_WRAP(MPI_Gather,
                (const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt, int root,
@@ -214,18 +220,14 @@ MV__TOUCH_WRAP(MPI_Scatterv,
                 MPI_Datatype rt, int root, MPI_Comm m),
                (sb, scs, ds, st, rb, rc, rt, root, m), rb, mv__touch_bytes(rc, rt))
 #define MPI_Scatterv mv__touch_MPI_Scatterv
-MV__TOUCH_WRAP(MPI_Allgather,
-               (const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt, MPI_Comm m),
-               (sb, sc, st, rb, rc, rt, m), rb, mv__touch_bytes(rc * mv__touch_comm_size(m), rt))
+MV__TOUCH_WRAP_ALL_TO(MPI_Allgather)
 #define MPI_Allgather mv__touch_MPI_Allgather
 MV__TOUCH_WRAP(MPI_Allgatherv,
                (const void *sb, int sc, MPI_Datatype st, void *rb, const int *rcs, const int *ds,
                 MPI_Datatype rt, MPI_Comm m),
                (sb, sc, st, rb, rcs, ds, rt, m), rb, mv__touch_vbytes(rcs, ds, rt, m))
 #define MPI_Allgatherv mv__touch_MPI_Allgatherv
-MV__TOUCH_WRAP(MPI_Alltoall,
-               (const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt, MPI_Comm m),
-               (sb, sc, st, rb, rc, rt, m), rb, mv__touch_bytes(rc * mv__touch_comm_size(m), rt))
+MV__TOUCH_WRAP_ALL_TO(MPI_Alltoall)
 #define MPI_Alltoall mv__touch_MPI_Alltoall
 MV__TOUCH_WRAP(MPI_Alltoallv,
                (const void *sb, const int *scs, const int *sds, MPI_Datatype st, void *rb,
