@@ -2,9 +2,8 @@
  * makes the application's calls: preloaded (LD_PRELOAD) into a real-MPI program, it counts every
  * call of the wrapped functions per (function, communicator, peer as a world rank, tag, bytes,
  * root, number of requests) and writes PMPICOUNT_DIR/rank-N.txt at MPI_Finalize ("count key"
- * lines), with the rank's span from the end of MPI_Init to MPI_Finalize ("# span_s S") and the
- * time in it that the rank was runnable but not running ("# run_delay_s S": preemption, and the
- * real-time throttling that gives other tasks 50 ms of each second under chrt).
+ * lines), with the rank's span from the end of MPI_Init to MPI_Finalize ("# span_s S"). (What
+ * the scheduler did to the span is rt-span.c's, preloaded after this library.)
  * Receives are counted at completion with the actual source, tag and bytes of their status (a
  * posted receive may be larger than its message). PMPICOUNT_CALLS=0 records only the span.
  * PMPICOUNT_PROBE=1 also measures, outside the span (before it starts and after it ends), the
@@ -31,19 +30,6 @@ static long overflow;
 static int counting, wrank = -1;
 static double t0;
 static struct { MPI_Request r; MPI_Comm comm; } reqs[NREQS];
-
-/* Nanoseconds this thread has waited on a run queue (preempted, throttled), from the kernel's
- * /proc/thread-self/schedstat (second field); -1 when the kernel does not say. */
-static double run_delay(void)
-{
-  unsigned long long run = 0, wait = 0;
-  FILE *f = fopen("/proc/thread-self/schedstat", "r");
-  int got = f ? fscanf(f, "%llu %llu", &run, &wait) : 0;
-  if (f)
-    fclose(f);
-  return got == 2 ? (double)wait : -1;
-}
-static double wait0;
 
 static double now(void);
 /* The core's speed (PMPICOUNT_PROBE=1): CPU, ns per loop step, GB/s reading 64 MiB. */
@@ -197,7 +183,6 @@ int MPI_Init(int *argc, char ***argv)
   counting = getenv("PMPICOUNT_DIR") && !(c && !strcmp(c, "0"));
   probing = getenv("PMPICOUNT_PROBE") && !strcmp(getenv("PMPICOUNT_PROBE"), "1");
   probe("start");
-  wait0 = run_delay();
   t0 = now();
   return err;
 }
@@ -210,14 +195,13 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
   counting = getenv("PMPICOUNT_DIR") && !(c && !strcmp(c, "0"));
   probing = getenv("PMPICOUNT_PROBE") && !strcmp(getenv("PMPICOUNT_PROBE"), "1");
   probe("start");
-  wait0 = run_delay();
   t0 = now();
   return err;
 }
 
 int MPI_Finalize(void)
 {
-  double span = now() - t0, waited = run_delay();
+  double span = now() - t0;
   probe("end");
   const char *dir = getenv("PMPICOUNT_DIR");
   char path[4096];
@@ -230,8 +214,6 @@ int MPI_Finalize(void)
     if (overflow)
       fprintf(f, "%ld overflow\n", overflow);
     fprintf(f, "# span_s %.6f\n", span);
-    if (waited >= 0 && wait0 >= 0)
-      fprintf(f, "# run_delay_s %.6f\n", (waited - wait0) * 1e-9);
     struct rusage u;
     if (probing && getrusage(RUSAGE_SELF, &u) == 0)
       fprintf(f, "# probe%s\n# rusage user_s %.3f sys_s %.3f nvcsw %ld nivcsw %ld minflt %ld\n",
