@@ -259,6 +259,23 @@ static void check_marker(struct run *r)
   }
 }
 
+/* Every process's value of mine, in process order, into *all (malloc'ed, ex->size values). */
+static int every_value(const struct mv_analyze_exchange *ex, uint64_t mine, uint64_t **all)
+{
+  void **send = calloc((size_t)ex->size, sizeof *send), *recv = NULL;
+  size_t *lens = calloc((size_t)ex->size, sizeof *lens), rlen = 0;
+  for (int p = 0; send && lens && p < ex->size; p++)
+    send[p] = &mine, lens[p] = sizeof mine;
+  int err = send && lens ? ex->alltoallv(ex->ctx, send, lens, &recv, &rlen) : MV_ENOMEM;
+  free(send), free(lens);
+  if (!err && rlen != (size_t)ex->size * sizeof mine)
+    err = MV_EPARSE;
+  if (err)
+    free(recv), recv = NULL;
+  *all = recv;
+  return err;
+}
+
 /* Every process sends its timelines to process 0 in rounds of at most a quarter of a round of
  * events' worth of points (so process 0 holds a few blocks of each, never all): the processes
  * first agree on the number of rounds, then take part in every one, also after a failure.
@@ -268,20 +285,11 @@ static int send_timelines(struct run *r, const struct mv_analyze_exchange *ex)
   uint64_t max = step_events() / 4 ? step_events() / 4 : 1, pts = 0, rounds = 0;
   for (uint32_t l = 0; r->tls && l < r->defs.nloc; l++)
     pts += r->tls->loc[l].n;
-  uint64_t mine = pts / max + 1;
-  void **send = calloc((size_t)ex->size, sizeof *send), *recv = NULL;
-  size_t *lens = calloc((size_t)ex->size, sizeof *lens), rlen = 0;
-  for (int p = 0; send && lens && p < ex->size; p++)
-    send[p] = &mine, lens[p] = sizeof mine;
-  int err = send && lens ? 0 : MV_ENOMEM;
-  int xerr = send && lens ? ex->alltoallv(ex->ctx, send, lens, &recv, &rlen) : MV_ENOMEM;
-  free(send), free(lens);
-  for (size_t i = 0; !xerr && i + sizeof mine <= rlen; i += sizeof mine) {
-    uint64_t v;
-    memcpy(&v, (char *)recv + i, sizeof v);
-    rounds = v > rounds ? v : rounds;
-  }
-  free(recv);
+  uint64_t *all_rounds = NULL;
+  int err = 0, xerr = every_value(ex, pts / max + 1, &all_rounds);
+  for (int p = 0; !xerr && p < ex->size; p++)
+    rounds = all_rounds[p] > rounds ? all_rounds[p] : rounds;
+  free(all_rounds);
   if (xerr)
     return xerr;
   struct mv__tlset *all = ex->rank == 0 ? calloc(1, sizeof *all) : NULL;
@@ -311,36 +319,68 @@ static int send_timelines(struct run *r, const struct mv_analyze_exchange *ex)
   return err;
 }
 
-/* Locations per round of send_causes: at most 64 rounds. */
-static uint32_t causes_round(uint32_t nloc)
+/* Bytes of wait states and synchronization points process 0 holds per round of send_causes;
+ * MPIVET_ANALYZE_ROUND overrides it (the tests use tiny rounds to exercise many). */
+static uint64_t round_bytes(void)
 {
-  return nloc / 64 + 1;
+  const char *s = getenv("MPIVET_ANALYZE_ROUND");
+  long long n = s ? atoll(s) : 0;
+  return n > 0 ? (uint64_t)n : MV__CAUSES_ROUND_BYTES;
 }
 
-/* Every process sends its wait states and synchronization points to process 0 in rounds of a
- * few locations (process 0 holds those of one round at a time, not all), which merges them
- * location by location into r->merged, as the serial analysis has them. Every process takes part
- * in every round, also after a failure (its piece then fails process 0's merging). */
+/* The round's bound: the least of the processes' (0: that process failed, the round is the last). */
+static uint64_t least_bound(const uint64_t *all, int n, int *last)
+{
+  uint64_t t = UINT64_MAX;
+  for (int p = 0; p < n; p++) {
+    *last |= all[p] == 0;
+    t = all[p] && all[p] < t ? all[p] : t;
+  }
+  return t;
+}
+
+/* Every process sends its wait states and synchronization points to process 0 in rounds by time
+ * (process 0 holds about round_bytes() of them at a time, whatever the trace's length): the
+ * processes agree on the round's bound, the least of theirs for a share of round_bytes(), and
+ * send everything below it; process 0 merges them location by location into r->merged, as the
+ * serial analysis has them. The rounds end when every item is sent or a process failed (its
+ * last piece then fails process 0's merging). */
 static int send_causes(struct run *r, const struct mv_analyze_exchange *ex)
 {
-  uint32_t nloc = r->defs.nloc, per = causes_round(nloc);
-  int err = ex->rank == 0 ? mv__causes_init(&r->merged, nloc) : 0;
-  for (uint32_t lo = 0; lo == 0 || lo < nloc; lo += per) {
-    uint32_t hi = lo + per < nloc ? lo + per : nloc;
-    void *buf = NULL, *got = NULL;
-    size_t len = 0, glen = 0;
-    int perr = mv__causes_pack(&r->causes, lo, hi, lo == 0, &buf, &len);
-    err = err ? err : perr;
-    int gerr = ex->gather(ex->ctx, buf ? buf : "", buf ? len : 0, &got, &glen);
-    free(buf);
-    if (!gerr && ex->rank == 0 && !err)
-      err = mv__causes_merge(got, glen, ex->size, lo, hi, &r->merged);
-    free(got);
+  uint32_t nloc = r->defs.nloc;
+  uint64_t share = round_bytes() / (uint64_t)ex->size, *at = calloc(2 * (size_t)nloc + 1, sizeof *at);
+  int err = at ? 0 : MV_ENOMEM, last = 0;
+  if (ex->rank == 0) {
+    int ierr = mv__causes_init(&r->merged, nloc);
+    err = err ? err : ierr;
+  }
+  for (int k = 0; !last; k++) {
+    uint64_t mine = 0, bound, *all = NULL;
+    if (!err && (err = mv__causes_bound(&r->causes, at, share ? share : 1, &mine)) != 0)
+      mine = 0;
+    int gerr = every_value(ex, err ? 0 : mine, &all);
     if (gerr) {   /* the exchange itself failed: no agreement is possible any more */
       err = err ? err : gerr;
       break;
     }
+    bound = least_bound(all, ex->size, &last);
+    free(all);
+    last |= bound == UINT64_MAX;
+    void *buf = NULL, *got = NULL;
+    size_t len = 0, glen = 0;
+    int perr = mv__causes_pack(&r->causes, err ? NULL : at, bound, k == 0, &buf, &len);
+    err = err ? err : perr;
+    gerr = ex->gather(ex->ctx, buf ? buf : "", buf ? len : 0, &got, &glen);
+    free(buf);
+    if (!gerr && ex->rank == 0 && !err)
+      err = mv__causes_merge(got, glen, ex->size, &r->merged);
+    free(got);
+    if (gerr) {
+      err = err ? err : gerr;
+      break;
+    }
   }
+  free(at);
   return err ? err : ex->rank == 0 ? mv__causes_finish(&r->merged) : 0;
 }
 

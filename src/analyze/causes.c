@@ -133,27 +133,107 @@ int mv__causes_finish(struct mv__causes *c)
 }
 
 /* ---- rounds of the parallel analysis: per process a piece with its byte count (UINT64_MAX: the
- * sender failed), the messages (first round), then per stream and location in the round a
- * count and the items ---- */
-static int pack_set(struct mv__tlset *s, uint32_t lo, uint32_t hi, char **p, size_t *cap, size_t *n)
+ * sender failed), the messages (first round), then per stream and location a count and the items
+ * whose time is below the round's bound ---- */
+
+/* The item at[h] of head h: stream h / nloc (waits, then synchronization points), location h % nloc. */
+static struct mv__tlset *head_set(const struct mv__causes *c, uint32_t h)
+{
+  return h < c->waits->nloc ? c->waits : c->syncs;
+}
+
+static const void *head_item(const struct mv__causes *c, struct mv__tlcur *cur, uint32_t h, uint64_t k)
+{
+  struct mv__tlset *s = head_set(c, h);
+  uint32_t loc = h % c->waits->nloc;
+  return k < s->loc[loc].n ? mv__tl_item(&cur[s == c->syncs], s, loc, k) : NULL;
+}
+
+static void sift_down(uint32_t *heap, uint32_t n, const uint64_t *key, uint32_t i)
+{
+  for (;;) {
+    uint32_t l = 2 * i + 1, r = l + 1, top = i;
+    if (l < n && key[heap[l]] < key[heap[top]])
+      top = l;
+    if (r < n && key[heap[r]] < key[heap[top]])
+      top = r;
+    if (top == i)
+      return;
+    uint32_t t = heap[i];
+    heap[i] = heap[top], heap[top] = t;
+    i = top;
+  }
+}
+
+/* Items from at[] on, in time order over all locations and both streams (a heap with one head
+ * each), until they take more than budget bytes: *bound is that item's time, UINT64_MAX when all
+ * fit, one past the first time when more than fit share it (the round then holds more). */
+static int find_bound(const struct mv__causes *c, const uint64_t *at, uint64_t budget, uint64_t *next, uint64_t *key,
+                      uint32_t *heap, uint64_t *bound)
+{
+  uint32_t nh = 0, nheads = 2 * c->waits->nloc;
+  struct mv__tlcur cur[2] = {{0}};
+  for (uint32_t h = 0; h < nheads; h++) {
+    const void *item = head_item(c, cur, h, next[h] = at[h]);
+    if (item)
+      key[h] = mv__tl_key(item), heap[nh++] = h;
+  }
+  for (uint32_t i = nh / 2; i-- > 0;)
+    sift_down(heap, nh, key, i);
+  uint64_t used = 0, first = nh ? key[heap[0]] : 0;
+  *bound = UINT64_MAX;
+  while (nh) {
+    uint32_t h = heap[0];
+    used += head_set(c, h)->k->isz;
+    if (used > budget) {
+      *bound = key[h] > first ? key[h] : first + 1;
+      break;
+    }
+    const void *item = head_item(c, cur, h, ++next[h]);
+    if (item)
+      key[h] = mv__tl_key(item);
+    else
+      heap[0] = heap[--nh];
+    sift_down(heap, nh, key, 0);
+  }
+  return c->waits->err ? c->waits->err : c->syncs->err;
+}
+
+int mv__causes_bound(const struct mv__causes *c, const uint64_t *at, uint64_t budget, uint64_t *bound)
+{
+  size_t nheads = 2 * (size_t)c->waits->nloc + 1;
+  uint64_t *next = malloc(nheads * sizeof *next), *key = malloc(nheads * sizeof *key);
+  uint32_t *heap = malloc(nheads * sizeof *heap);
+  int err = next && key && heap ? find_bound(c, at, budget, next, key, heap, bound) : MV_ENOMEM;
+  free(next), free(key), free(heap);
+  return err;
+}
+
+/* Stream s's items below bound from at[l] on, per location: a count and the items; at moves on. */
+static int pack_set(struct mv__tlset *s, uint64_t *at, uint64_t bound, char **p, size_t *cap, size_t *n)
 {
   struct mv__tlcur cur = {0};
-  for (uint32_t l = lo; l < hi; l++) {
-    uint64_t k = s->loc[l].n;
-    if (mv_grow(p, cap, *n + sizeof k + k * s->k->isz, 1, 4096))
+  for (uint32_t l = 0; l < s->nloc; l++) {
+    size_t count_at = *n;
+    uint64_t k = 0;
+    if (mv_grow(p, cap, *n + sizeof k, 1, 4096))
       return MV_ENOMEM;
-    memcpy(*p + *n, &k, sizeof k), *n += sizeof k;
-    for (uint64_t i = 0; i < k; i++, *n += s->k->isz) {
-      const void *item = mv__tl_item(&cur, s, l, i);
-      if (!item)
+    *n += sizeof k;
+    for (const void *item; at[l] < s->loc[l].n; at[l]++, k++, *n += s->k->isz) {
+      if (!(item = mv__tl_item(&cur, s, l, at[l])))
         return s->err ? s->err : MV_EIO;
+      if (bound != UINT64_MAX && mv__tl_key(item) >= bound)
+        break;
+      if (mv_grow(p, cap, *n + s->k->isz, 1, 4096))
+        return MV_ENOMEM;
       memcpy(*p + *n, item, s->k->isz);
     }
+    memcpy(*p + count_at, &k, sizeof k);
   }
   return 0;
 }
 
-static int pack_round(const struct mv__causes *c, uint32_t lo, uint32_t hi, int msgs, char **p, size_t *cap,
+static int pack_round(const struct mv__causes *c, uint64_t *at, uint64_t bound, int msgs, char **p, size_t *cap,
                       size_t *n)
 {
   uint64_t nm = msgs ? c->msgs.len : 0;
@@ -164,16 +244,16 @@ static int pack_round(const struct mv__causes *c, uint32_t lo, uint32_t hi, int 
   if (nm)
     memcpy(*p + head, c->msgs.data, nm * sizeof(struct mv__msg));
   *n = head + nm * sizeof(struct mv__msg);
-  int err = pack_set(c->waits, lo, hi, p, cap, n);
-  return err ? err : pack_set(c->syncs, lo, hi, p, cap, n);
+  int err = pack_set(c->waits, at, bound, p, cap, n);
+  return err ? err : pack_set(c->syncs, at + c->waits->nloc, bound, p, cap, n);
 }
 
-int mv__causes_pack(const struct mv__causes *c, uint32_t lo, uint32_t hi, int msgs, void **buf, size_t *len)
+int mv__causes_pack(const struct mv__causes *c, uint64_t *at, uint64_t bound, int msgs, void **buf, size_t *len)
 {
   char *p = NULL;
   size_t cap = 0, n = 0;
-  int err = c->waits->err ? c->waits->err : c->syncs->err;
-  err = err ? err : pack_round(c, lo, hi, msgs, &p, &cap, &n);
+  int err = !at ? MV_EIO : c->waits->err ? c->waits->err : c->syncs->err;
+  err = err ? err : pack_round(c, at, bound, msgs, &p, &cap, &n);
   uint64_t size = err ? UINT64_MAX : n;
   if (err)   /* tell process 0 */
     n = mv_grow(&p, &cap, sizeof size, 1, 4096) ? 0 : sizeof size;
@@ -189,18 +269,18 @@ struct run {
   uint64_t n, at;
 };
 
-/* The lists of a stream in a piece: runs[l - lo] for the round's locations, each item checked. */
-static int parse_set(const char **p, const char *end, uint32_t lo, uint32_t hi, uint32_t nloc, size_t isz,
-                     struct run *runs, int (*ok)(const char *item, uint32_t loc, uint32_t nloc))
+/* The lists of a stream in a piece: runs[l] for every location, each item checked. */
+static int parse_set(const char **p, const char *end, uint32_t nloc, size_t isz, struct run *runs,
+                     int (*ok)(const char *item, uint32_t loc, uint32_t nloc))
 {
-  for (uint32_t l = lo; l < hi; l++) {
+  for (uint32_t l = 0; l < nloc; l++) {
     uint64_t k;
     if ((size_t)(end - *p) < sizeof k)
       return MV_EPARSE;
     memcpy(&k, *p, sizeof k), *p += sizeof k;
     if (k > (size_t)(end - *p) / isz)
       return MV_EPARSE;
-    runs[l - lo] = (struct run){*p, k, 0};
+    runs[l] = (struct run){*p, k, 0};
     for (uint64_t i = 0; i < k; i++)
       if (!ok(*p + i * isz, l, nloc))
         return MV_EPARSE;
@@ -243,8 +323,8 @@ static void merge_loc(struct mv__tlset *s, uint32_t l, struct run *runs, size_t 
 }
 
 /* One process's piece at *p: its messages into msgs, its lists into w and sy; *p moves past it. */
-static int parse_piece(const char **p, const char *end, uint32_t lo, uint32_t hi, uint32_t nloc, struct run *w,
-                       struct run *sy, struct mv__vec *msgs)
+static int parse_piece(const char **p, const char *end, uint32_t nloc, struct run *w, struct run *sy,
+                       struct mv__vec *msgs)
 {
   uint64_t size, nm;
   if ((size_t)(end - *p) < sizeof size)
@@ -267,26 +347,24 @@ static int parse_piece(const char **p, const char *end, uint32_t lo, uint32_t hi
     if (m->from >= nloc || m->to >= nloc)
       return MV_EPARSE;
   }
-  int err = parse_set(&q, stop, lo, hi, nloc, sizeof(struct mv__wait), w, wait_ok);
-  err = err ? err : parse_set(&q, stop, lo, hi, nloc, sizeof(struct mv__sp), sy, sync_ok);
+  int err = parse_set(&q, stop, nloc, sizeof(struct mv__wait), w, wait_ok);
+  err = err ? err : parse_set(&q, stop, nloc, sizeof(struct mv__sp), sy, sync_ok);
   return err ? err : q == stop ? 0 : MV_EPARSE;
 }
 
-int mv__causes_merge(const void *buf, size_t len, int nparts, uint32_t lo, uint32_t hi, struct mv__causes *c)
+int mv__causes_merge(const void *buf, size_t len, int nparts, struct mv__causes *c)
 {
-  size_t nr = (size_t)nparts * (hi - lo) + 1;
   uint32_t nloc = c->waits->nloc;
+  size_t nr = (size_t)nparts * nloc + 1;
   struct run *w = calloc(nr, sizeof *w), *sy = calloc(nr, sizeof *sy);
   const char *p = buf, *end = p + len;
   int err = w && sy ? 0 : MV_ENOMEM;
-  if (!err && (hi > nloc || lo > hi))
-    err = MV_EPARSE;
   for (int i = 0; i < nparts && !err; i++)
-    err = parse_piece(&p, end, lo, hi, nloc, w + (size_t)i * (hi - lo), sy + (size_t)i * (hi - lo), &c->msgs);
+    err = parse_piece(&p, end, nloc, w + (size_t)i * nloc, sy + (size_t)i * nloc, &c->msgs);
   err = err ? err : p == end ? 0 : MV_EPARSE;
-  for (uint32_t l = lo; l < hi && !err; l++) {
-    merge_loc(c->waits, l, w + (l - lo), hi - lo, nparts);
-    merge_loc(c->syncs, l, sy + (l - lo), hi - lo, nparts);
+  for (uint32_t l = 0; l < nloc && !err; l++) {
+    merge_loc(c->waits, l, w + l, nloc, nparts);
+    merge_loc(c->syncs, l, sy + l, nloc, nparts);
     err = c->waits->err ? c->waits->err : c->syncs->err;
   }
   free(w), free(sy);

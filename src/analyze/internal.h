@@ -332,12 +332,18 @@ int mv__causes_sync(struct mv__causes *c, uint32_t loc, const struct mv__sp *p);
 int mv__causes_finish(struct mv__causes *c);
 /* The first failure of the streams: its code (0: none) and message in *why. */
 int mv__causes_why(const struct mv__causes *c, const char **why);
-/* The parallel analysis: a round packs the waits and synchronization points of locations
- * [lo, hi) (and the messages when `msgs`) into a piece (one that makes merging fail when the
- * packing failed); process 0 merges the gathered pieces of all nparts processes into c (opened),
- * location by location, and finishes c after the last round. */
-int mv__causes_pack(const struct mv__causes *c, uint32_t lo, uint32_t hi, int msgs, void **buf, size_t *len);
-int mv__causes_merge(const void *buf, size_t len, int nparts, uint32_t lo, uint32_t hi, struct mv__causes *c);
+/* The parallel analysis sends the streams to process 0 in rounds by time: every process stands at
+ * at[l] (the next wait of location l) and at[nloc + l] (its next synchronization point), all 0 at
+ * first. mv__causes_bound: the time below which its next items take at most budget bytes
+ * (UINT64_MAX: all of them; more only when more items share the first time). The processes agree
+ * on the least bound; mv__causes_pack packs every item below it (and the messages when `msgs`)
+ * into a piece and moves at on (at NULL: this process failed, a piece that makes merging fail);
+ * process 0 merges the gathered pieces of all nparts processes into c (opened), location by
+ * location in the serial analysis's order, and finishes c after the last round. */
+#define MV__CAUSES_ROUND_BYTES ((uint64_t)4 << 20)   /* process 0's items per round; MPIVET_ANALYZE_ROUND */
+int mv__causes_bound(const struct mv__causes *c, const uint64_t *at, uint64_t budget, uint64_t *bound);
+int mv__causes_pack(const struct mv__causes *c, uint64_t *at, uint64_t bound, int msgs, void **buf, size_t *len);
+int mv__causes_merge(const void *buf, size_t len, int nparts, struct mv__causes *c);
 
 /* ---- the replay engine ---- */
 struct mv__engine;

@@ -4,7 +4,8 @@
 # (all patterns) and on a synthetic stencil with an imbalanced rank; with 3 processes the
 # records are exchanged in rounds of 50 events (MPIVET_ANALYZE_STEP) to exercise the streaming,
 # and the timelines go through the temporary file in blocks of 3 points with 2 blocks cached and
-# to process 0 in rounds of 12 points.
+# to process 0 in rounds of 12 points, the wait states and synchronization points in rounds by time
+# of 300 bytes (MPIVET_ANALYZE_ROUND: 100 per process, one wait or three sync points).
 # Also on the stencil with one rank's event file cut in half: every analysis reads the same events
 # (each location up to its cut) and names the same cut location.
 set -u
@@ -42,9 +43,9 @@ for flavor in openmpi mpich; do
     fi
     strip < "$work/serial.raw" > "$work/serial.json"
     for np in 2 3; do
-      step=0 block=0
-      [ $np = 3 ] && step=50 block=3
-      MPIVET_ANALYZE_STEP=$step MPIVET_ANALYZE_BLOCK=$block MPIVET_ANALYZE_CACHE=2 "${run[@]}" -np $np "$prog" "$dir" --json 2>/dev/null | strip > "$work/par.json"
+      step=0 block=0 round=0
+      [ $np = 3 ] && step=50 block=3 round=300
+      MPIVET_ANALYZE_STEP=$step MPIVET_ANALYZE_BLOCK=$block MPIVET_ANALYZE_ROUND=$round MPIVET_ANALYZE_CACHE=2 "${run[@]}" -np $np "$prog" "$dir" --json 2>/dev/null | strip > "$work/par.json"
       if ! cmp -s "$work/serial.json" "$work/par.json"; then
         echo "FAIL: $flavor -np $np differs from serial on $dir"
         diff "$work/serial.json" "$work/par.json" | head -20

@@ -327,9 +327,9 @@ static void test_late(void)
 
 /* The parallel analysis's rounds of wait states and synchronization points (causes.c): two
  * processes found waits of the same locations (as the lock chains' process does), in another
- * order; process 0 merges their pieces, round by round of one location, into the same streams
- * as one process that found them all (the serial analysis), item by item. A process that failed
- * sends a piece that fails the merge. */
+ * order; process 0 merges their pieces, round by round of 100 bytes per process by time, into the
+ * same streams as one process that found them all (the serial analysis), item by item. A process
+ * that failed sends a piece that fails the merge. */
 static void test_causes_rounds(void)
 {
   set_sizes("2", "2", "1");
@@ -351,16 +351,35 @@ static void test_causes_rounds(void)
   for (int p = 0; p < 2; p++)
     ASSERT_INT_EQ(mv__causes_finish(&part[p]), 0);
   ASSERT_INT_EQ(mv__causes_finish(&one), 0);
-  for (uint32_t lo = 0; lo < 3; lo++) {
+  /* rounds by time of at most 100 bytes per process (a wait is 64 bytes, a sync point 32) */
+  uint64_t at[2][6] = {{0}}, rounds = 0, most = 0, sent = 0;
+  for (int last = 0; !last; rounds++) {
+    uint64_t t[2], bound;
     void *b[2];
     size_t n[2];
     for (int p = 0; p < 2; p++)
-      ASSERT_INT_EQ(mv__causes_pack(&part[p], lo, lo + 1, lo == 0, &b[p], &n[p]), 0);
+      ASSERT_INT_EQ(mv__causes_bound(&part[p], at[p], 100, &t[p]), 0);
+    bound = t[0] < t[1] ? t[0] : t[1];
+    last = bound == UINT64_MAX;
+    for (int p = 0; p < 2; p++)
+      ASSERT_INT_EQ(mv__causes_pack(&part[p], at[p], bound, rounds == 0, &b[p], &n[p]), 0);
     char *cat = malloc(n[0] + n[1]);
     memcpy(cat, b[0], n[0]), memcpy(cat + n[0], b[1], n[1]);
-    ASSERT_INT_EQ(mv__causes_merge(cat, n[0] + n[1], 2, lo, lo + 1, &all), 0);
+    ASSERT_INT_EQ(mv__causes_merge(cat, n[0] + n[1], 2, &all), 0);
+    for (int p = 0; p < 2; p++) {   /* size, messages, 6 counts: the rest are items */
+      uint64_t items = n[p] - 8 * 8;
+      most = items > most ? items : most;
+    }
     free(cat), free(b[0]), free(b[1]);
   }
+  for (int p = 0; p < 2; p++)
+    for (int h = 0; h < 6; h++)
+      sent += at[p][h];
+  /* 40 waits and 81 sync points (2 per wait and a collective call), 5152 bytes: 26 rounds of 200
+   * bytes at least; no piece over its 100 bytes */
+  ASSERT_INT_EQ((long long)sent, 121);
+  ASSERT_TRUE(rounds >= 26);
+  ASSERT_TRUE(most <= 100);
   ASSERT_INT_EQ(mv__causes_finish(&all), 0);
   struct mv__tlset *got[2] = {all.waits, all.syncs}, *want[2] = {one.waits, one.syncs};
   for (int k = 0; k < 2; k++)
@@ -382,11 +401,13 @@ static void test_causes_rounds(void)
   part[0].waits->err = MV_EIO;   /* a process whose stream failed: its piece says so */
   void *b[2];
   size_t n[2];
-  ASSERT_INT_EQ(mv__causes_pack(&part[0], 0, 1, 1, &b[0], &n[0]), MV_EIO);
-  ASSERT_INT_EQ(mv__causes_pack(&part[1], 0, 1, 1, &b[1], &n[1]), 0);
+  uint64_t at0[6] = {0};
+  ASSERT_INT_EQ(mv__causes_pack(&part[0], at0, UINT64_MAX, 1, &b[0], &n[0]), MV_EIO);
+  ASSERT_INT_EQ(mv__causes_pack(&part[1], NULL, UINT64_MAX, 1, &b[1], &n[1]), MV_EIO);   /* failed elsewhere */
+  ASSERT_INT_EQ((long long)n[1], 8);
   char *cat = malloc(n[0] + n[1]);
   memcpy(cat, b[0], n[0]), memcpy(cat + n[0], b[1], n[1]);
-  ASSERT_INT_EQ(mv__causes_merge(cat, n[0] + n[1], 2, 0, 1, &bad), MV_EIO);
+  ASSERT_INT_EQ(mv__causes_merge(cat, n[0] + n[1], 2, &bad), MV_EIO);
   free(cat), free(b[0]), free(b[1]);
   mv__causes_release(&bad), mv__causes_release(&all), mv__causes_release(&one);
   mv__causes_release(&part[0]), mv__causes_release(&part[1]);
