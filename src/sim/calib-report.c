@@ -95,8 +95,9 @@ int mv_calib_write_report(const struct mv_calibration *c, const struct mv_calib_
               "<td>%.4g</td></tr><tr><th>eager threshold (bytes)</th><td>%.0f</td></tr>"
               "<tr><th>host speed (flop/s)</th><td>%.4g</td></tr><tr><th>MPI_Test (s)</th><td>%.3g</td>"
               "</tr><tr><th>MPI_Iprobe (s)</th><td>%.3g</td></tr><tr><th>MPI_Wtime (s)</th><td>%.3g</td>"
-              "</tr></table>\n", c->latency_s, c->bandwidth_Bps, c->eager_bytes, c->flops, c->test_s,
-          c->iprobe_s, c->wtime_s);
+              "</tr><tr><th>first write to a fresh page (s)</th><td>%.3g</td></tr></table>\n",
+          c->latency_s, c->bandwidth_Bps, c->eager_bytes, c->flops, c->test_s, c->iprobe_s, c->wtime_s,
+          c->touch_s);
   for (int op = 0; op < MV_CALIB_NNET; op++)
     if (d->n[op])
       op_plot(fp, d, &c->fit[op], op);
@@ -104,10 +105,10 @@ int mv_calib_write_report(const struct mv_calibration *c, const struct mv_calib_
               "<th>samples</th><th>R&sup2;</th><th>median relative error</th>"
               "<th>predicted / measured total</th></tr>\n");
   for (int i = 0; i < c->nkernels; i++)
-    fprintf(fp, "<tr><td>%s</td><td>%s</td><td>M-%d N-%d</td><td>%zu</td><td>%.4f</td>"
+    fprintf(fp, "<tr><td>%s</td><td>%s</td><td>%.4g</td><td>M-%d N-%d</td><td>%zu</td><td>%.4f</td>"
                 "<td>%.1f %%</td><td>%.3f</td></tr>\n",
             mv_calib_op_name(c->kernels[i].op), c->kernels[i].host < 0 ? "all" : c->kernels[i].host_name,
-            c->kernels[i].family, c->kernels[i].noise, c->kernels[i].n, c->kernels[i].r2,
+            c->kernels[i].from_work, c->kernels[i].family, c->kernels[i].noise, c->kernels[i].n, c->kernels[i].r2,
             100 * c->kernels[i].median_rel_err, c->kernels[i].sum_ratio);
   fprintf(fp, "</table>\n</body></html>\n");
   return ferror(fp) ? MV_EIO : 0;
