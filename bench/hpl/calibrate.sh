@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The calibration of the HPL case: builds HPL (build.sh), records every kernel call of real solves
 # of order N (default 1500, not a size of hpl.sh's table) on 1 rank and on 1 x 2 ranks
-# (hpl-record, MV_EMULATE_RECORD_DIR; each run solves twice, so warm calls outnumber the cold
-# first ones, which the fit drops as stalls), then `mpivet calibrate` of this machine's Open MPI
-# with those records as the kernel samples. Real runs with more ranks than cores are not recorded:
+# (hpl-record, MV_EMULATE_RECORD_DIR; each run solves twice and only the warm second solve's calls
+# are kept, warm-calls.awk, as the simulation predicts the warm solve), then `mpivet calibrate`
+# of this machine's Open MPI with those records as the kernel samples. Real runs with more ranks than cores are not recorded:
 # they never run under chrt (hpl.sh), and a descheduled call would time its neighbour's work.
 # Usage: calibrate.sh OUT CAL [N...]; N may list sizes ("1000 2000 3000": every size recorded, the
 # models fitted on all their calls, the shapes of every size of the table); as root the recording runs under chrt -f 20. Run it right
@@ -20,13 +20,16 @@ mkdir -p "$out"; out=$(cd "$out" && pwd)
 bash "$here/build.sh" "$out" > "$out/build.log"
 rt=(); [ "$(id -u)" = 0 ] && rt=(chrt -f 20)
 source "$here/keep-memory.sh"   # as hpl.sh's real runs
-record() {  # record NP P Q N [DIR]: DIR/kernels-RANK.csv of a real run (two solves), DIR OUT/record-NP-N
+# record NP P Q N [DIR]: DIR/kernels-RANK.csv of a real run (two solves), DIR OUT/record-NP-N, and
+# DIR/warm-RANK.csv, its warm solve's calls (warm-calls.awk): the kernel samples of the calibration
+record() {
   local np=$1 p=$2 q=$3 size=$4 d=${5:-$out/record-$1-$4}
   rm -rf "$d"; mkdir -p "$d"; cd "$d"
   sed -e "s/@N@/$size/; s/@NB@/128/; s/@P@/$p/; s/@Q@/$q/" "$here/hpccinf.in" > hpccinf.txt
   sed -i -E 's/^1( +# of problems sizes)/2\1/; s/^([0-9]+)( +Ns)/\1 \1\2/' hpccinf.txt
   MV_EMULATE_RECORD_DIR="$d" "${rt[@]}" mpirun.openmpi -x MV_EMULATE_RECORD_DIR "${keep[@]}" -np "$np" \
     "$out/hpl-record" > out.txt
+  for f in kernels-*.csv; do awk -F, -f "$here/warm-calls.awk" "$f" > "warm-${f#kernels-}"; done
 }
 records=()
 for grid in ${HPL_RECORD_GRIDS:-1x1x1 2x1x2}; do
@@ -34,7 +37,7 @@ for grid in ${HPL_RECORD_GRIDS:-1x1x1 2x1x2}; do
   [ "$np" -le "$(nproc)" ] || { echo "calibrate.sh: $np ranks > $(nproc) cores: not recorded" >&2; exit 2; }
   for size in $n; do
     record "$np" "$p" "$q" "$size"
-    for r in $(seq 0 $((np - 1))); do records+=(--kernel-records "$out/record-$np-$size/kernels-$r.csv"); done
+    for r in $(seq 0 $((np - 1))); do records+=(--kernel-records "$out/record-$np-$size/warm-$r.csv"); done
   done
 done
 # HPL's own code between the kernels, which a kernels-only simulation does not charge, on one rank
@@ -50,17 +53,11 @@ done
 # call at N = 1000 but 1.1 us at N = 3000 (0.44 s, 20155 calls): at load 5-6 the three sizes gave
 # 2.0e-8, 3.5e-7 and 5.5e-7 s, quiet 2.5e-8, 7.9e-8 and -4.0e-7 s. When the 1x1x1 grid is recorded, these recordings are kernel samples of the
 # calibration as well (HPL_CALL_RUNS more per size, a median behaviour rather than one run's).
-# The warm solve's calls: after the first verification dgemv (n > NB) and pdlange's idamax calls
-# right after it, up to the second verification dgemv; its time from HPL's Gflop/s
-# ((2/3 N^3 + 3/2 N^2) flops), the last WR line.
+# The warm solve's calls (warm-calls.awk); its time from HPL's Gflop/s ((2/3 N^3 + 3/2 N^2) flops),
+# the last WR line.
 warm_wall() { awk -v n="$1" '/^WR/ {g = $7} END {print (2 / 3 * n + 1.5) * n * n / (g * 1e9)}' "$2"; }
-warm_kernels() {  # seconds and non-empty calls of the warm solve's kernels in a 1-rank record
-  awk -F, 'FNR == 1 { next }
-    $2 == "dgemv" && $8 > 128 { v++; skip = 1; next }
-    v == 1 && skip && $2 == "idamax" { next }
-    { skip = 0 }
-    v == 1 { s += $11; if ($7 > 0 && $8 > 0) calls++ }
-    END { print s, calls }' "$1"
+warm_kernels() {  # seconds and non-empty calls of a warm-RANK.csv
+  awk -F, 'NR > 1 { s += $11; if ($7 > 0 && $8 > 0) calls++ } END { print s, calls }' "$1"
 }
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
 one_rank=0; case " ${HPL_RECORD_GRIDS:-1x1x1 2x1x2} " in *" 1x1x1 "*) one_rank=1 ;; esac
@@ -70,12 +67,12 @@ for size in $n; do
   for r in $(seq "${HPL_CALL_RUNS:-5}"); do
     record 1 1 1 "$size" "$d/record-$r"
     # 1-rank kernels recorded: these recordings are samples of the 1-rank models too
-    [ "$one_rank" = 0 ] || records+=(--kernel-records "$d/record-$r/kernels-0.csv")
+    [ "$one_rank" = 0 ] || records+=(--kernel-records "$d/record-$r/warm-0.csv")
     mkdir -p "$d/real-$r"; cd "$d/real-$r"; cp "$d/record-$r/hpccinf.txt" .
     "${rt[@]}" mpirun.openmpi "${keep[@]}" -np 1 "$out/hpl-openmpi" > out.txt
     warm_wall "$size" hpccoutf.txt >> "$d/real-wall.txt"
     warm_wall "$size" "$d/record-$r/hpccoutf.txt" >> "$d/record-wall.txt"
-    warm_kernels "$d/record-$r/kernels-0.csv" >> "$d/kernels.txt"
+    warm_kernels "$d/record-$r/warm-0.csv" >> "$d/kernels.txt"
   done
   real=$(median < "$d/real-wall.txt"); recorded=$(median < "$d/record-wall.txt")
   kernels=$(cut -d' ' -f1 "$d/kernels.txt" | median); calls=$(cut -d' ' -f2 "$d/kernels.txt" | median)

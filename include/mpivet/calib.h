@@ -20,7 +20,7 @@
 #define MV_CALIB_VERSION MV_JSON_CALIBRATION_VERSION
 #define MV_CALIB_MAX_PIECES 12   /* up to 8 fitted segments and the clipped tail */
 #define MV_CALIB_MAX_HOSTS 16
-#define MV_CALIB_MAX_MODELS 128   /* kernel models: pooled and per host */
+#define MV_CALIB_MAX_MODELS 512   /* kernel models: pooled and per host, per range of call size */
 #define MV_CALIB_MAX_RECORDS 64   /* files of recorded kernel calls */
 
 /* Operations of a calibration, in the order of mpivet-calib's op column names: the network
@@ -115,6 +115,8 @@ struct mv_kernel_model {
   int family, noise;                 /* 0..2 */
   int host;                          /* -1: every host pooled, else index in the data's hosts */
   char host_name[64];                /* "" when pooled */
+  double from_work;                  /* the model holds for calls of m n k >= from_work, up to the
+                                      * next range's (kernel-ranges.c); 0: the first range */
   double coef[MV_KERNEL_TERMS];      /* seconds per term */
   double sd[MV_KERNEL_TERMS];        /* N-2: sd polynomial; N-1: sd[7] = sigma */
   double r2, median_rel_err;         /* fit quality on the samples */
@@ -129,6 +131,11 @@ double mv_kernel_predict(const struct mv_kernel_model *km, int m, int n, int k);
  * MV_ENUMERIC when there are too few samples (twice the model's terms). */
 int mv_kernel_fit(const struct mv_calib_data *d, enum mv_calib_op op, int family, int noise,
                   int host, struct mv_kernel_model *km);
+/* The same fit per range of call size m n k (the thesis' piecewise family M', ranges chosen by
+ * BIC, kernel-ranges.c): up to max models into km, ascending from_work, their number in *nkm.
+ * MV_ENUMERIC when not even one range can be fitted, MV_ERANGE when max is too small. */
+int mv_kernel_fit_ranges(const struct mv_calib_data *d, enum mv_calib_op op, int family,
+                         int noise, int host, struct mv_kernel_model *km, int max, int *nkm);
 
 /* Everything `mpivet calibrate` derives. */
 struct mv_calibration {
@@ -154,7 +161,7 @@ struct mv_calibration {
  * polling costs. MV_ENUMERIC when an op has too few sizes. */
 int mv_calib_fit_network(const struct mv_calib_data *d, struct mv_calibration *c);
 /* Kernel part: family/noise fits of every kernel with enough samples (pooled, and per host when
- * the data has several hosts); flops from dgemm. */
+ * the data has several hosts), each in ranges of call size; flops from dgemm. */
 int mv_calib_fit_kernels(const struct mv_calib_data *d, struct mv_calibration *c);
 
 /* The calibrated platform: spec (NULL: "cluster:<hosts>") with calibrated speed, links and

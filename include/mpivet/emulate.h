@@ -64,18 +64,21 @@
 #define MV_EMULATE_CALL_SECONDS 0.0
 #endif
 
-/* One model: kernel name, calibrated host ("" pooled) and its index (-1 pooled), coefficients. */
+/* One model: kernel name, calibrated host ("" pooled) and its index (-1 pooled), the lower bound
+ * of m n k from which it holds (the rows of one kernel and host follow each other, ascending:
+ * ranges of call size), coefficients. */
 struct mv_emulate_model {
   const char *kernel, *host;
   int host_index;
+  double from_work;
   double coef[8], sd[8];
 };
 
 #if MV_EMULATING && defined(MV_EMULATE_MODEL_TABLE)
 __attribute__((unused)) static const struct mv_emulate_model mv_emulate_models[] = {
-    MV_EMULATE_MODEL_TABLE{0, 0, 0, {0}, {0}}};
+    MV_EMULATE_MODEL_TABLE{0, 0, 0, 0, {0}, {0}}};
 #else
-__attribute__((unused)) static const struct mv_emulate_model mv_emulate_models[] = {{0, 0, 0, {0}, {0}}};
+__attribute__((unused)) static const struct mv_emulate_model mv_emulate_models[] = {{0, 0, 0, 0, {0}, {0}}};
 #endif
 
 /* A uniform draw in (0, 1) from a per-rank generator (SMPI privatizes this static per rank). */
@@ -116,19 +119,22 @@ static inline void mv_emulate_seconds(double seconds)
 #endif
 }
 
-/* Model + noise of a table row. */
+/* Model + noise of the call's range, from the first row of its kernel and host. */
 static inline void mv_emulate_model(const struct mv_emulate_model *km, double m, double n, double k)
 {
   if (m <= 0 || n <= 0)
     return;   /* an empty call costs nothing (k = 0 may not: dgemm still scales C) */
+  while (km[1].kernel && km[1].host_index == km->host_index && km[1].from_work <= m * n * k &&
+         strcmp(km[1].kernel, km->kernel) == 0)
+    km++;
   double t = mv_emulate_poly(km->coef, m, n, k), s = mv_emulate_poly(km->sd, m, n, k);
   if (s > 0)
     t += s * mv_emulate_normal();
   mv_emulate_seconds((t > 0 ? t : 0) + MV_EMULATE_CALL_SECONDS);
 }
 
-/* The row for kernel on this rank's host: same host name, else node-I for calibrated host I,
- * else the pooled row; -1 when the kernel has no model. */
+/* The first row for kernel on this rank's host: same host name, else node-I for calibrated host
+ * I, else the pooled rows; -1 when the kernel has no model. */
 static inline int mv_emulate_find(const char *kernel)
 {
   char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
@@ -140,11 +146,11 @@ static inline int mv_emulate_find(const char *kernel)
     const struct mv_emulate_model *km = &mv_emulate_models[i];
     if (strcmp(km->kernel, kernel) != 0)
       continue;
-    if (km->host_index < 0)
+    if (km->host_index < 0 && pooled < 0)
       pooled = i;
-    else if (strcmp(km->host, host) == 0)
+    else if (km->host_index >= 0 && strcmp(km->host, host) == 0)
       return i;
-    else if (km->host_index == node)
+    else if (km->host_index >= 0 && km->host_index == node && by_index < 0)
       by_index = i;
   }
   return by_index >= 0 ? by_index : pooled;

@@ -37,7 +37,7 @@ void mv_json_kv_int(struct mv_json *j, const char *key, long long v);
   XX(META, "mpivet-meta", 3)               /* meta.json of a results folder */  \
   XX(REPORT, "mpivet-report", 2)           /* report.json of mpivet check */    \
   XX(JUDGEMENT, "mpivet-judgement", 2)     /* mpivet model --json */            \
-  XX(CALIBRATION, "mpivet-calibration", 2) /* calibration.json; 2: kernels.h's model table */ \
+  XX(CALIBRATION, "mpivet-calibration", 3) /* calibration.json; 3: kernel models per range of call size */ \
   XX(REGRESS, "mpivet-regress", 1)         /* mpivet regress --json */          \
   XX(ANALYSIS, "mpivet-analysis", 1)       /* mpivet analyze --json */          \
   XX(SIMULATION, "mpivet-simulation", 1)   /* mpivet simulate --json */        \

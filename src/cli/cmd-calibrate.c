@@ -121,9 +121,10 @@ static void print_result(const struct mv_calibrate_result *r, const char *dir)
   for (int op = 0; op < MV_CALIB_NNET; op++)
     printf("  %-8s %zu segments\n", mv_calib_op_name(op), c->fit[op].n);
   for (int i = 0; i < c->nkernels; i++)
-    printf("  %-8s%s%s M-%d N-%d: %zu samples (%zu stalls dropped), R^2 %.4f, median relative "
-           "error %.1f %%, predicted/measured total %.3f\n", mv_calib_op_name(c->kernels[i].op),
-           c->kernels[i].host < 0 ? "" : " on ", c->kernels[i].host_name, c->kernels[i].family,
+    printf("  %-8s%s%s m n k >= %.4g: M-%d N-%d: %zu samples (%zu stalls dropped), R^2 %.4f, "
+           "median relative error %.1f %%, predicted/measured total %.3f\n",
+           mv_calib_op_name(c->kernels[i].op), c->kernels[i].host < 0 ? "" : " on ",
+           c->kernels[i].host_name, c->kernels[i].from_work, c->kernels[i].family,
            c->kernels[i].noise, c->kernels[i].n, c->kernels[i].stalls, c->kernels[i].r2,
            100 * c->kernels[i].median_rel_err, c->kernels[i].sum_ratio);
   if (!r->checked)

@@ -104,10 +104,10 @@ int mv_calib_write_report(const struct mv_calibration *c, const struct mv_calib_
               "<th>samples</th><th>R&sup2;</th><th>median relative error</th>"
               "<th>predicted / measured total</th></tr>\n");
   for (int i = 0; i < c->nkernels; i++)
-    fprintf(fp, "<tr><td>%s</td><td>%s</td><td>M-%d N-%d</td><td>%zu</td><td>%.4f</td>"
+    fprintf(fp, "<tr><td>%s</td><td>%s</td><td>%.4g</td><td>M-%d N-%d</td><td>%zu</td><td>%.4f</td>"
                 "<td>%.1f %%</td><td>%.3f</td></tr>\n",
             mv_calib_op_name(c->kernels[i].op), c->kernels[i].host < 0 ? "all" : c->kernels[i].host_name,
-            c->kernels[i].family, c->kernels[i].noise, c->kernels[i].n, c->kernels[i].r2,
+            c->kernels[i].from_work, c->kernels[i].family, c->kernels[i].noise, c->kernels[i].n, c->kernels[i].r2,
             100 * c->kernels[i].median_rel_err, c->kernels[i].sum_ratio);
   fprintf(fp, "</table>\n</body></html>\n");
   return ferror(fp) ? MV_EIO : 0;

@@ -70,12 +70,14 @@ static void coef_list(FILE *fp, const double *v)
 }
 
 /* One MV_EMULATE_MODEL_TABLE row per model: kernel, host name ("" pooled), host index (-1
- * pooled), coefficients and noise coefficients (N-1: the constant term only). */
+ * pooled), the range's lower bound of m n k, coefficients and noise coefficients (N-1: the
+ * constant term only); the ranges of one kernel and host follow each other, ascending. */
 int mv_calib_write_kernels_h(const struct mv_calibration *c, FILE *fp)
 {
   fprintf(fp, "/* Kernel models written by mpivet calibrate (generated, do not edit) for mpivet/emulate.h:\n"
-              " * {kernel, host, host index, seconds over mnk, mn, mk, nk, m, n, k, 1, noise sd over the\n"
-              " * same terms}; host \"\" and index -1: every host pooled. */\n"
+              " * {kernel, host, host index, from m n k, seconds over mnk, mn, mk, nk, m, n, k, 1, noise sd\n"
+              " * over the same terms}; host \"\" and index -1: every host pooled; a row holds for calls\n"
+              " * of m n k from its bound up to the next row's of the same kernel and host. */\n"
               "#define MV_EMULATE_HOST_FLOPS %.9g\n#define MV_EMULATE_MODEL_TABLE \\\n", host_flops(c));
   for (int i = 0; i < c->nkernels; i++) {
     const struct mv_kernel_model *km = &c->kernels[i];
@@ -84,9 +86,9 @@ int mv_calib_write_kernels_h(const struct mv_calibration *c, FILE *fp)
       sd[MV_KERNEL_TERMS - 1] = km->sd[MV_KERNEL_TERMS - 1];
     else if (km->noise == 2)
       memcpy(sd, km->sd, sizeof sd);
-    fprintf(fp, "  /* M-%d, N-%d, %zu samples, R^2 %.4f, sum ratio %.4f */ \\\n  {\"%s\", \"%s\", %d, ",
+    fprintf(fp, "  /* M-%d, N-%d, %zu samples, R^2 %.4f, sum ratio %.4f */ \\\n  {\"%s\", \"%s\", %d, %.9g, ",
             km->family, km->noise, km->n, km->r2, km->sum_ratio, mv_calib_op_name(km->op),
-            km->host_name, km->host);
+            km->host_name, km->host, km->from_work);
     coef_list(fp, km->coef);
     fputs(", ", fp);
     coef_list(fp, sd);
@@ -120,6 +122,7 @@ static void json_kernels(struct mv_json *j, const struct mv_calibration *c)
     mv_json_object_begin(j);
     mv_json_kv_string(j, "kernel", mv_calib_op_name(km->op));
     mv_json_kv_string(j, "host", km->host_name);
+    mv_json_kv_number(j, "from_work", km->from_work);
     mv_json_kv_int(j, "family", km->family);
     mv_json_kv_int(j, "noise", km->noise);
     mv_json_kv_int(j, "samples", (long long)km->n);

@@ -12,6 +12,7 @@
 #include "mpivet/calib.h"
 #include "mpivet/error.h"
 #include "mpivet/stats.h"
+#include "kernel-model.h"
 
 /* Terms used by each family, as a mask over mnk, mn, mk, nk, m, n, k, 1, by kernel shape (the
  * shapes of mpivet/calib.h): m x n x k uses them all; triangular (k = m) drops nk and k, equal
@@ -201,29 +202,30 @@ static int fit_noise(struct mv_kernel_model *km, const struct mv_calib_sample *s
   return rc;
 }
 
-int mv_kernel_fit(const struct mv_calib_data *d, enum mv_calib_op op, int family, int noise,
-                  int host, struct mv_kernel_model *km)
+int mv__kernel_samples(const struct mv_calib_data *d, enum mv_calib_op op, int host,
+                       struct mv_calib_sample **s, double **y, size_t *n)
 {
-  if (family < 0 || family > 2 || noise < 0 || noise > 2 || op >= MV_CALIB_NOPS ||
-      !mv_calib_op_shape(op) || host >= d->nhosts)
-    return MV_EINVAL;
-  size_t n = 0;
-  struct mv_calib_sample *s = malloc((d->n[op] + 1) * sizeof *s);
-  double *y = malloc((d->n[op] + 1) * sizeof *y);
-  if (!s || !y) {
-    free(s);
-    free(y);
+  *n = 0;
+  *s = malloc((d->n[op] + 1) * sizeof **s);
+  *y = malloc((d->n[op] + 1) * sizeof **y);
+  if (!*s || !*y) {
+    free(*s);
+    free(*y);
     return MV_ENOMEM;
   }
-  for (size_t i = 0; i < d->n[op]; i++)   /* emulate.h skips calls with m or n = 0 */
+  for (size_t i = 0; i < d->n[op]; i++)
     if ((host < 0 || d->s[op][i].host == host) && d->s[op][i].m > 0 && d->s[op][i].n > 0) {
-      s[n] = d->s[op][i];
-      y[n++] = d->s[op][i].seconds;
+      (*s)[*n] = d->s[op][i];
+      (*y)[(*n)++] = d->s[op][i].seconds;
     }
-  *km = (struct mv_kernel_model){.op = op, .family = family, .noise = noise, .host = host, .n = n};
-  if (host >= 0)
-    snprintf(km->host_name, sizeof km->host_name, "%s", d->hosts[host]);
+  return 0;
+}
+
+int mv__kernel_fit_samples(struct mv_kernel_model *km, struct mv_calib_sample *s, double *y, size_t n)
+{
+  int family = km->family;
   unsigned mask = 0;
+  km->n = n;
   int rc = fit_identifiable(km, s, y, n, &mask);
   if (!rc && (n = drop_stalls(km, s, y, n)) < km->n) {
     km->family = family;
@@ -239,29 +241,26 @@ int mv_kernel_fit(const struct mv_calib_data *d, enum mv_calib_op op, int family
     km->coef[t] /= km->sum_ratio;
     km->sd[t] /= km->sum_ratio;
   }
-  free(s);
-  free(y);
   return rc;
 }
 
-/* Every kernel with samples: pooled, then per host when there are several. A kernel with too few
- * samples gets no model (it runs under SMPI and is timed); dgemm's and dtrsm's fits must work. */
-int mv_calib_fit_kernels(const struct mv_calib_data *d, struct mv_calibration *c)
+int mv_kernel_fit(const struct mv_calib_data *d, enum mv_calib_op op, int family, int noise,
+                  int host, struct mv_kernel_model *km)
 {
-  c->nkernels = 0;
-  for (int op = 0; op < MV_CALIB_NOPS; op++)
-    for (int h = -1; h < (d->nhosts > 1 ? d->nhosts : 0); h++) {
-      if (!mv_calib_op_shape(op) || d->n[op] == 0 || c->nkernels == MV_CALIB_MAX_MODELS)
-        continue;
-      int rc = mv_kernel_fit(d, op, c->family, c->noise, h, &c->kernels[c->nkernels]);
-      if (rc == MV_ENUMERIC && (h >= 0 || (op != MV_CALIB_DGEMM && op != MV_CALIB_DTRSM)))
-        continue;
-      if (rc)
-        return rc;
-      c->nkernels++;
-    }
-  struct mv_kernel_model m0;
-  if (d->n[MV_CALIB_DGEMM] && mv_kernel_fit(d, MV_CALIB_DGEMM, 0, 0, -1, &m0) == 0 && m0.coef[0] > 0)
-    c->flops = 2.0 / m0.coef[0];
-  return 0;
+  if (family < 0 || family > 2 || noise < 0 || noise > 2 || op >= MV_CALIB_NOPS ||
+      !mv_calib_op_shape(op) || host >= d->nhosts)
+    return MV_EINVAL;
+  struct mv_calib_sample *s;
+  double *y;
+  size_t n;
+  int rc = mv__kernel_samples(d, op, host, &s, &y, &n);
+  if (rc)
+    return rc;
+  *km = (struct mv_kernel_model){.op = op, .family = family, .noise = noise, .host = host, .n = n};
+  if (host >= 0)
+    snprintf(km->host_name, sizeof km->host_name, "%s", d->hosts[host]);
+  rc = mv__kernel_fit_samples(km, s, y, n);
+  free(s);
+  free(y);
+  return rc;
 }

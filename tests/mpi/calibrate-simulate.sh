@@ -19,12 +19,12 @@ for mpi in openmpi mpich; do
     [ -s "$cal/$f" ] || fail "$mpi: $f missing"
   done
   grep -q '"format": "mpivet-calibration"' "$cal/calibration.json" || fail "$mpi: format"
-  grep -q '"version": 2' "$cal/calibration.json" || fail "$mpi: version"
+  grep -q '"version": 3' "$cal/calibration.json" || fail "$mpi: version"
   for key in smpi/os smpi/or smpi/ois smpi/lat-factor smpi/bw-factor smpi/async-small-thresh \
              smpi/send-is-detached-thresh smpi/host-speed smpi/test smpi/iprobe smpi/wtime; do
     grep -q "^$key:" "$cal/smpi-settings.txt" || fail "$mpi: $key not in smpi-settings.txt"
   done
-  grep -q '{"dgemm", "", -1, ' "$cal/kernels.h" || fail "$mpi: no dgemm model"
+  grep -q '{"dgemm", "", -1, 0, ' "$cal/kernels.h" || fail "$mpi: no dgemm model"
   grep -q "^self-check" "$tmp/out-$mpi" || fail "$mpi: no self-check"
   for op in pingpong send isend recv test iprobe wtime; do
     grep -Eq "^  $op +[0-9.]+ %" "$tmp/out-$mpi" || fail "$mpi: no self-check error for $op"
@@ -77,20 +77,23 @@ C
 cp -r "$cal" "$tmp/incomplete"; rm "$tmp/incomplete/kernels.h"
 "$MPIVET" simulate --calibration "$tmp/incomplete" "$tmp/hello.c" 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "kernels.h is missing" "$tmp/err" || fail "incomplete folder: exit $rc"
-cp -r "$cal" "$tmp/v2"; sed -i 's/"version": 2/"version": 1/' "$tmp/v2/calibration.json"
+cp -r "$cal" "$tmp/v2"; sed -i 's/"version": 3/"version": 2/' "$tmp/v2/calibration.json"
 "$MPIVET" simulate --calibration "$tmp/v2" "$tmp/hello.c" 2>"$tmp/err"; rc=$?
-[ $rc = 2 ] && grep -q "version 1, this mpivet reads version 2" "$tmp/err" || fail "other version: exit $rc"
+[ $rc = 2 ] && grep -q "version 2, this mpivet reads version 3" "$tmp/err" || fail "other version: exit $rc"
 # per-host kernel models (M_H): a 2-host platform whose second host's dgemm model is twice the
 # first's; each rank emulates one dgemm of 1e-3 s (host node-0) or 2e-3 s (node-1, matched by
 # index) and prints the simulated time it took; a kernel without a row runs (pooled row absent).
+# Ranges of call size: node-0's dgemm has a second row from m n k = 1e7 at 5e-9 s per mnk, so a
+# 300 x 300 x 200 call (1.8e7) takes 0.09 s there and 2e-9 x 1.8e7 = 0.036 s on node-1.
 cp -r "$cal" "$tmp/hosts"
 flops=$(grep -o '"host_speed_flops": [0-9.e+-]*' "$cal/calibration.json" | awk '{print $2}')
 echo "#define MV_EMULATE_HOST_FLOPS $flops" > "$tmp/hosts/kernels.h"
 cat >> "$tmp/hosts/kernels.h" <<'H'
 #define MV_EMULATE_MODEL_TABLE \
-  {"dgemm", "", -1, {1e-9, 0, 0, 0, 0, 0, 0, 0}, {0}}, \
-  {"dgemm", "calibrated-a", 0, {1e-9, 0, 0, 0, 0, 0, 0, 0}, {0}}, \
-  {"dgemm", "calibrated-b", 1, {2e-9, 0, 0, 0, 0, 0, 0, 0}, {0}},
+  {"dgemm", "", -1, 0, {1e-9, 0, 0, 0, 0, 0, 0, 0}, {0}}, \
+  {"dgemm", "calibrated-a", 0, 0, {1e-9, 0, 0, 0, 0, 0, 0, 0}, {0}}, \
+  {"dgemm", "calibrated-a", 0, 1e7, {5e-9, 0, 0, 0, 0, 0, 0, 0}, {0}}, \
+  {"dgemm", "calibrated-b", 1, 0, {2e-9, 0, 0, 0, 0, 0, 0, 0}, {0}},
 H
 cat > "$tmp/hosts.c" <<'C'
 #include <mpi.h>
@@ -109,6 +112,9 @@ int main(int argc, char **argv)
   t0 = MPI_Wtime();
   MV_EMULATE_ALSO_RUN("dgemm", 100, 100, 100, also = 3);
   double t_also = MPI_Wtime() - t0;
+  t0 = MPI_Wtime();
+  MV_EMULATE("dgemm", 300, 300, 200, ran = 4);
+  printf("rank %d big %.6f s\n", r, MPI_Wtime() - t0);
   printf("rank %d dgemm %.6f s ran %d\n", r, t, ran);
   printf("rank %d also-run %.6f s ran %d\n", r, t_also, also);
   MPI_Finalize();
@@ -124,4 +130,7 @@ awk '/^rank 0 dgemm .* ran 2$/ {a = $4} /^rank 1 dgemm .* ran 2$/ {b = $4}
 awk '/^rank 0 also-run .* ran 3$/ {a = $4} /^rank 1 also-run .* ran 3$/ {b = $4}
      END {exit !(a > 0.00099 && a < 0.00102 && b > 0.00199 && b < 0.00203)}' "$tmp/o" \
   || { cat "$tmp/o"; fail "MV_EMULATE_ALSO_RUN: the statement must run and the model be charged (1 ms, 2 ms)"; }
+awk '/^rank 0 big / {a = $4} /^rank 1 big / {b = $4}
+     END {exit !(a > 0.0899 && a < 0.0902 && b > 0.0359 && b < 0.0362)}' "$tmp/o" \
+  || { cat "$tmp/o"; fail "ranges of call size: expected 0.09 s on node-0 (its second row), 0.036 s on node-1"; }
 echo "calibrate + simulate: ok"

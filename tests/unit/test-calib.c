@@ -2,9 +2,11 @@
  * synthetic measurements whose answers follow by construction (an eager protocol up to 4096 bytes
  * and a rendezvous protocol above: threshold, overheads, link latency and bandwidth, factors,
  * worked out by hand in the comments), kernel least squares recovering an exact polynomial (3-D,
- * 2-D and swap kernels, stalls dropped, rank-deficient families falling back, per host), the
+ * 2-D and swap kernels, stalls dropped, rank-deficient families falling back, per host, per range
+ * of call size), the
  * CSV reader's messages and the calibration.json member scanner. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -253,6 +255,54 @@ static void test_small_kernels(void)
   mv_calib_data_release(&d);
 }
 
+/* Ranges of call size (the thesis' M'): dgemm whose calls of m n k < 2^18 = 64^3 take
+ * 1e-10 mnk + 1e-6 s and larger ones 2e-10 mnk + 5e-6 s, 400 shapes with m, n, k log-uniform in
+ * 8..1024 (work 512..2^30). One line cannot hold both (below 2^18 it must be within 2x of either);
+ * the candidate ranges are cut at powers of 64 and merged by BIC, so exactly two models remain:
+ * from 0 with (1e-10, 1e-6) and from 262144 with (2e-10, 5e-6), the generating values. The same
+ * shapes on the first line alone keep one range. */
+static void dgemm_regimes(struct mv_calib_data *d, int two)
+{
+  uint64_t x = 88172645463325252ull;
+  for (int i = 0; i < 400; i++) {
+    int dim[3];
+    for (int j = 0; j < 3; j++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      dim[j] = (int)lround(8 * pow(128, (double)(x >> 11) / 9007199254740992.0));
+    }
+    double w = (double)dim[0] * dim[1] * dim[2];
+    add(d, MV_CALIB_DGEMM, 0, dim[0], dim[1], dim[2],
+        two && w >= 262144 ? 2e-10 * w + 5e-6 : 1e-10 * w + 1e-6);
+  }
+}
+
+static void test_kernel_ranges(void)
+{
+  struct mv_calib_data d;
+  struct mv_kernel_model km[8];
+  int n = 0;
+  mv_calib_data_init(&d);
+  dgemm_regimes(&d, 1);
+  ASSERT_INT_EQ(mv_kernel_fit_ranges(&d, MV_CALIB_DGEMM, 1, 0, -1, km, 8, &n), 0);
+  ASSERT_INT_EQ(n, 2);
+  ASSERT_DOUBLE_NEAR(km[0].from_work, 0, 0);
+  ASSERT_DOUBLE_REL(km[0].coef[0], 1e-10, 1e-6);
+  ASSERT_DOUBLE_REL(km[0].coef[7], 1e-6, 1e-6);
+  ASSERT_DOUBLE_NEAR(km[1].from_work, 262144, 0);
+  ASSERT_DOUBLE_REL(km[1].coef[0], 2e-10, 1e-6);
+  ASSERT_DOUBLE_REL(km[1].coef[7], 5e-6, 1e-6);
+  ASSERT_DOUBLE_REL(km[0].sum_ratio, 1, 1e-6);
+  ASSERT_INT_EQ((int)(km[0].n + km[1].n), 400);
+  ASSERT_INT_EQ(mv_kernel_fit_ranges(&d, MV_CALIB_DGEMM, 1, 0, -1, km, 1, &n), MV_ERANGE);
+  mv_calib_data_release(&d);
+  mv_calib_data_init(&d);
+  dgemm_regimes(&d, 0);
+  ASSERT_INT_EQ(mv_kernel_fit_ranges(&d, MV_CALIB_DGEMM, 1, 0, -1, km, 8, &n), 0);
+  ASSERT_INT_EQ(n, 1);
+  ASSERT_DOUBLE_REL(km[0].coef[0], 1e-10, 1e-6);
+  mv_calib_data_release(&d);
+}
+
 /* Per-host models (the thesis' M_H): host b is twice as slow as host a; the pooled model comes
  * first, then one per host, named; recorded calls replace the random shapes of the same kernel
  * and keep their host names. */
@@ -288,9 +338,9 @@ static void test_per_host(void)
   FILE *fp = fmemopen(buf, sizeof buf - 1, "w");
   ASSERT_INT_EQ(mv_calib_write_kernels_h(&c, fp), 0);
   fclose(fp);
-  ASSERT_TRUE(strstr(buf, "{\"dgemm\", \"\", -1, {") != NULL);
-  ASSERT_TRUE(strstr(buf, "{\"dgemm\", \"a\", 0, {") != NULL);
-  ASSERT_TRUE(strstr(buf, "{\"dgemm\", \"b\", 1, {") != NULL);
+  ASSERT_TRUE(strstr(buf, "{\"dgemm\", \"\", -1, 0, {") != NULL);
+  ASSERT_TRUE(strstr(buf, "{\"dgemm\", \"a\", 0, 0, {") != NULL);
+  ASSERT_TRUE(strstr(buf, "{\"dgemm\", \"b\", 1, 0, {") != NULL);
   mv_calib_data_release(&d);
   mv_calib_data_release(&rec);
 }
@@ -351,6 +401,7 @@ int main(void)
   RUN_TEST(test_network_flat_top);
   RUN_TEST(test_kernels);
   RUN_TEST(test_small_kernels);
+  RUN_TEST(test_kernel_ranges);
   RUN_TEST(test_per_host);
   RUN_TEST(test_csv);
   RUN_TEST(test_json_member);
