@@ -2,6 +2,7 @@
  * library): piecewise-linear fits of ping-pong, Send, Isend and Recv by segmented regression
  * (mv_stats_segreg), the eager/rendezvous threshold, link bandwidth and latency from the top
  * segment, latency and bandwidth factors and overheads per segment, Test/Iprobe/Wtime costs, the
+ * cost of the first write to a fresh page (charged by include/mpivet/first-touch.h), the
  * host's flop rate and kernel models (the thesis' polynomial families M-0/M-1/M-2 and noise models
  * N-0/N-1/N-2, least squares with GSL). A calibration folder holds platform.xml, smpi-settings.txt,
  * kernels.h, calibration.json and report.html; mv_calib_load refuses incomplete or foreign ones. */
@@ -36,6 +37,7 @@
   XX(TEST,     "test",     0, "one MPI_Test on a pending request")                 \
   XX(IPROBE,   "iprobe",   0, "one MPI_Iprobe that finds nothing")                 \
   XX(WTIME,    "wtime",    0, "one MPI_Wtime")                                     \
+  XX(TOUCH,    "touch",    0, "first write to one page of fresh memory")           \
   XX(DGEMM,    "dgemm",    3, "dgemm C -= A B, m x k times k x n")                 \
   XX(DTRSM,    "dtrsm",    4, "dtrsm left lower unit, m x m into m x n")           \
   XX(DGEMV,    "dgemv",    2, "dgemv, m x n matrix times vector")                  \
@@ -145,6 +147,7 @@ struct mv_calibration {
   struct mv_piecewise lat_factor, bw_factor; /* a = factor (b unused) */
   double latency_s, bandwidth_Bps;          /* link values, from the top network segment */
   double test_s, iprobe_s, wtime_s;
+  double touch_s;                           /* first write to a fresh page, 0: not measured */
   double eager_bytes;                       /* async-small-thresh and send-is-detached-thresh */
   double flops;                             /* host speed (dgemm rate), 0: unknown */
   struct mv_kernel_model kernels[MV_CALIB_MAX_MODELS];   /* pooled, then per host if several */

@@ -55,6 +55,9 @@ uint64_t calib_random(uint64_t *state);
 double calib_net_measure(struct calib_run *r, const struct calib_job *j);
 /* The median of empty MPI_Wtime intervals on this rank (SMPI: its injected smpi/wtime). */
 double calib_timer_overhead(void);
+/* Seconds per page of the first write to fresh anonymous memory, on this rank: what a receive
+ * into a buffer never written before pays in its copy (SMPI does not; mpivet/first-touch.h). */
+double calib_touch_measure(const struct calib_run *r);
 /* Kernel measurement on this rank; 0 when the kernel is not built in (no CBLAS). */
 double calib_kernel_measure(struct calib_run *r, const struct calib_job *j);
 /* 1 when this build can time BLAS kernels. */

@@ -74,7 +74,7 @@ static struct calib_job *plan(const struct calib_run *r, uint64_t seed, int *n)
 {
   const struct calib_opts *o = r->o;
   int64_t sizes[CALIB_MAX_SIZES];
-  int ns = message_sizes(o, sizes), cap = 2 * (4 * ns + 3) * o->reps + 2 * o->kernel_samples;
+  int ns = message_sizes(o, sizes), cap = 2 * (4 * ns + 3) * o->reps + 2 * o->kernel_samples + o->reps;
   struct calib_job *jobs = calloc((size_t)cap, sizeof *jobs);
   if (!jobs)
     return NULL;
@@ -89,6 +89,8 @@ static struct calib_job *plan(const struct calib_run *r, uint64_t seed, int *n)
                                             .bytes = op <= MV_CALIB_RECV ? sizes[i] : 0};
     }
   }
+  for (int rep = 0; rep < o->reps; rep++)   /* every rank, on its own memory */
+    jobs[(*n)++] = (struct calib_job){.op = MV_CALIB_TOUCH, .rep = rep};
   uint64_t s = seed;
   if (o->dgemm && calib_kernels_available())
     add_kernel_jobs(o, MV_CALIB_DGEMM, &s, jobs, n);
@@ -169,9 +171,9 @@ static int write_rows(const struct calib_run *r, const struct calib_job *jobs, i
   fprintf(fp, "order,op,rank,host,pair,bytes,m,n,k,rep,seconds\n");
   for (int i = 0; i < n; i++) {
     const struct calib_job *j = &jobs[i];
-    int kernel = j->op >= MV_CALIB_DGEMM;
+    int kernel = j->op >= MV_CALIB_DGEMM, every_rank = j->op >= MV_CALIB_TOUCH;
     for (int rank = 0; rank < r->size; rank++) {
-      if (!kernel && rank != timing_rank(r, j))
+      if (!every_rank && rank != timing_rank(r, j))
         continue;
       fprintf(fp, "%d,%s,%d,%s,%s,%lld,%d,%d,%d,%d,%.9e\n", i, op_names[j->op], rank,
               hosts[rank], kernel ? "" : pairs[j->pair], (long long)j->bytes, j->m, j->n, j->k,
@@ -188,8 +190,9 @@ static void run_jobs(struct calib_run *r, const struct calib_job *jobs, int n, d
   r->timer_s = calib_timer_overhead();
   for (int i = 0; i < n; i++) {
     MPI_Barrier(MPI_COMM_WORLD);
-    vals[i] = jobs[i].op >= MV_CALIB_DGEMM ? calib_kernel_measure(r, &jobs[i])
-                                         : calib_net_measure(r, &jobs[i]);
+    vals[i] = jobs[i].op >= MV_CALIB_DGEMM  ? calib_kernel_measure(r, &jobs[i])
+              : jobs[i].op == MV_CALIB_TOUCH ? calib_touch_measure(r)
+                                             : calib_net_measure(r, &jobs[i]);
   }
   calib_load_stop(load);
 }

@@ -118,6 +118,7 @@ static void print_result(const struct mv_calibrate_result *r, const char *dir)
          c->bandwidth_Bps, c->eager_bytes);
   printf("  MPI_Test %.3g s, MPI_Iprobe %.3g s, MPI_Wtime %.3g s, host speed %.4g flop/s\n",
          c->test_s, c->iprobe_s, c->wtime_s, c->flops);
+  printf("  first write to a fresh page %.3g s (charged to receives into such pages)\n", c->touch_s);
   for (int op = 0; op < MV_CALIB_NNET; op++)
     printf("  %-8s %zu segments\n", mv_calib_op_name(op), c->fit[op].n);
   for (int i = 0; i < c->nkernels; i++)

@@ -78,7 +78,10 @@ int mv_calib_write_kernels_h(const struct mv_calibration *c, FILE *fp)
               " * {kernel, host, host index, from m n k, seconds over mnk, mn, mk, nk, m, n, k, 1, noise sd\n"
               " * over the same terms}; host \"\" and index -1: every host pooled; a row holds for calls\n"
               " * of m n k from its bound up to the next row's of the same kernel and host. */\n"
-              "#define MV_EMULATE_HOST_FLOPS %.9g\n#define MV_EMULATE_MODEL_TABLE \\\n", host_flops(c));
+              "#define MV_EMULATE_HOST_FLOPS %.9g\n", host_flops(c));
+  if (c->touch_s > 0)   /* receives into never-written memory pay it (mpivet/first-touch.h) */
+    fprintf(fp, "#define MV_PAGE_TOUCH_S %.6g\n#include \"mpivet/first-touch.h\"\n", c->touch_s);
+  fputs("#define MV_EMULATE_MODEL_TABLE \\\n", fp);
   for (int i = 0; i < c->nkernels; i++) {
     const struct mv_kernel_model *km = &c->kernels[i];
     double sd[MV_KERNEL_TERMS] = {0};
@@ -161,6 +164,7 @@ int mv_calib_write_json(const struct mv_calibration *c, FILE *fp)
   mv_json_kv_number(&j, "test_s", c->test_s);
   mv_json_kv_number(&j, "iprobe_s", c->iprobe_s);
   mv_json_kv_number(&j, "wtime_s", c->wtime_s);
+  mv_json_kv_number(&j, "page_touch_s", c->touch_s);
   mv_json_key(&j, "fits");
   mv_json_object_begin(&j);
   for (int op = 0; op < MV_CALIB_NNET; op++)

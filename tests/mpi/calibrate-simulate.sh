@@ -25,6 +25,9 @@ for mpi in openmpi mpich; do
     grep -q "^$key:" "$cal/smpi-settings.txt" || fail "$mpi: $key not in smpi-settings.txt"
   done
   grep -q '{"dgemm", "", -1, 0, ' "$cal/kernels.h" || fail "$mpi: no dgemm model"
+  # the first write to a fresh page: a positive figure, charged through first-touch.h
+  grep -Eq '"page_touch_s": [0-9.]+e-0[4-8]' "$cal/calibration.json" || fail "$mpi: page_touch_s"
+  grep -q '^#include "mpivet/first-touch.h"' "$cal/kernels.h" || fail "$mpi: first-touch.h not included"
   grep -q "^self-check" "$tmp/out-$mpi" || fail "$mpi: no self-check"
   for op in pingpong send isend recv test iprobe wtime; do
     grep -Eq "^  $op +[0-9.]+ %" "$tmp/out-$mpi" || fail "$mpi: no self-check error for $op"

@@ -42,6 +42,7 @@ static void synthetic_network(struct mv_calib_data *d)
     add(d, MV_CALIB_TEST, 0, 0, 0, 0, 1e-8 * (1 + rep));      /* median 3e-8 */
     add(d, MV_CALIB_IPROBE, 0, 0, 0, 0, 2e-8);
     add(d, MV_CALIB_WTIME, 0, 0, 0, 0, 3e-8);
+    add(d, MV_CALIB_TOUCH, 0, 0, 0, 0, rep == 4 ? 1.0 : 1.6e-5 + 1e-6 * rep);   /* median 1.8e-5 */
   }
 }
 
@@ -60,6 +61,8 @@ static void test_network(void)
   ASSERT_DOUBLE_REL(mv_piecewise_eval(&c.os, 100), 5e-7 + 1e-8, 1e-6);
   ASSERT_DOUBLE_REL(mv_piecewise_eval(&c.os, 1 << 20), 9.096e-7, 1e-6);
   ASSERT_DOUBLE_REL(mv_piecewise_eval(&c.orecv, 1000), 4e-7 + 5e-8, 1e-6);
+  /* first touch: the median of 1.6e-5, 1.7e-5, 1.8e-5, 1.9e-5 and a descheduled 1 s */
+  ASSERT_DOUBLE_REL(c.touch_s, 1.8e-5, 1e-12);
   ASSERT_DOUBLE_REL(mv_piecewise_eval(&c.ois, 1 << 20), 3e-7 + 1e-12 * 1048576, 1e-6);
   /* network = ping-pong - os - or: eager 1.1 us + 0.05 ns/B; rendezvous 8 us + 0.25 ns/B. The link
    * latency is the first segment's 1.1 us, the bandwidth the top segment's 4 GB/s; factors: eager
@@ -341,6 +344,13 @@ static void test_per_host(void)
   ASSERT_TRUE(strstr(buf, "{\"dgemm\", \"\", -1, 0, {") != NULL);
   ASSERT_TRUE(strstr(buf, "{\"dgemm\", \"a\", 0, 0, {") != NULL);
   ASSERT_TRUE(strstr(buf, "{\"dgemm\", \"b\", 1, 0, {") != NULL);
+  ASSERT_TRUE(strstr(buf, "MV_PAGE_TOUCH_S") == NULL);   /* not measured: nothing charged */
+  c.touch_s = 1.8e-5;
+  memset(buf, 0, sizeof buf);
+  fp = fmemopen(buf, sizeof buf - 1, "w");
+  ASSERT_INT_EQ(mv_calib_write_kernels_h(&c, fp), 0);
+  fclose(fp);
+  ASSERT_TRUE(strstr(buf, "#define MV_PAGE_TOUCH_S 1.8e-05\n#include \"mpivet/first-touch.h\"\n") != NULL);
   mv_calib_data_release(&d);
   mv_calib_data_release(&rec);
 }
