@@ -1,9 +1,11 @@
 """mpivet's leading terms against Extra-P's on Extra-P's own text corpus (tests/data/extrap/text).
 Reads reference.tsv (one line per series: the leading terms Extra-P 4.2.5's default modeler gives,
-where they come from, and, for a series where mpivet answers otherwise, why), runs `mpivet model
---json` on every file named there, prints one line per series and the agreement ratio.
-Exit 1 when a one-parameter difference has no explanation in reference.tsv, when an explained
-difference is gone (stale explanation), when the one-parameter ratio falls below --min, or when
+where they come from, and, for a series where mpivet answers otherwise, why, with the leading terms
+mpivet gave when that was written), runs `mpivet model --json` on every file named there, prints
+one line per series and the agreement ratio.
+Exit 1 when a one-parameter difference has no explanation in reference.tsv, when an explanation is
+stale (the difference is gone, or mpivet now answers other terms than the ones it explains), when
+the one-parameter ratio falls below --min, or when
 the ratio on series of several parameters (counted apart; their differences are explained in
 reference.tsv where investigated, not required) falls below --min-multi. Usage:
   compare.py MPIVET CORPUS_DIR REFERENCE_TSV [--min 0.9] [--min-multi 0.5]"""
@@ -46,7 +48,7 @@ def main(argv):
     cache, bad, unexplained = {}, [], 0
     agree, total = {1: 0, 2: 0}, {1: 0, 2: 0}    # one parameter, several
     print(f"{'file':34} {'series':40} {'Extra-P':26} {'mpivet':26} agree")
-    for file, callpath, metric, lead, _model, source, note in rows:
+    for file, callpath, metric, lead, _model, source, note, explained in rows:
         if file not in cache:
             cache[file] = mpivet_leads(mpivet, f"{corpus}/{file}")
         got, segs = cache[file].get((callpath, metric), ("(missing)", ""))
@@ -66,6 +68,9 @@ def main(argv):
                   if kind == 2 else "    why: (no explanation)")
             if not note and kind == 1:
                 bad.append(f"{file} {callpath} {metric}: differs without an explanation")
+            elif note and explained != got:
+                bad.append(f"{file} {callpath} {metric}: reference.tsv explains mpivet's "
+                           f"{explained or '(none recorded)'}, but mpivet now answers {got}")
             unexplained += not note and kind == 2
         elif note:
             bad.append(f"{file} {callpath} {metric}: agrees now, but reference.tsv explains a difference")

@@ -90,9 +90,10 @@ const char *mv_measure_name(enum mv_measure m);
 double mv_measure_apply(enum mv_measure m, const double *v, size_t n);
 
 void mv_fit_options_init(struct mv_fit_options *o);
-/* Extra-P's default one-parameter search space: poly exponents 0, 1/4, 1/3, 1/2, 2/3, 3/4,
- * 4/5, 1, 5/4, 4/3, 3/2, 5/3, 7/4, 2, 9/4, 7/3, 5/2, 8/3, 11/4, 3 times log exponents 0, 1, 2
- * (59 terms, the constant excluded). The array is static; *n gets its length. */
+/* Extra-P 4.2.5's default one-parameter search space (its 42 building blocks: poly exponents
+ * 0, 1/4, 1/3, 1/2, 2/3, 3/4, 4/5, 1, 5/4, 4/3, 3/2, 5/3, 7/4, 2, 9/4, 7/3, 5/2, 8/3, 11/4, 3,
+ * log2 powers 0-2 on some of them; the constant excluded). The array is static; *n gets its
+ * length. */
 const struct mv_term *mv_model_default_space(size_t *n);
 
 /* Fit the best model to a series (any number of parameters up to MV_MODEL_MAX_PARAMS; two or

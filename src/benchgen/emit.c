@@ -125,6 +125,12 @@ static void comms(struct mv__gen *g)
       first++;
     if (sym < 2 || first < i)  /* this number's split was written with its first communicator */
       continue;
+    const struct mv__bg_split *sp = g->sc && sym < g->sc->nsyms ? &g->sc->split[sym] : NULL;
+    if (sp && sp->term >= 0) {  /* for any count: rows, columns, lines, planes of the grids */
+      fprintf(g->out, "  MPI_Comm_split(MPI_COMM_WORLD, rank %s %s, %s, &comm[%" PRIu32 "]);\n",
+              sp->mod ? "%" : "/", mv__bg_term_name(sp->term), sp->desc ? "P - rank" : "rank", sym);
+      continue;
+    }
     if (g->sc && !is_world(t, &t->comms[i]))  /* for any count: unused (scale.c refuses others) */
       continue;
     if (is_world(t, &t->comms[i])) {
@@ -302,7 +308,7 @@ static void size_check(struct mv__gen *g)
 {
   fprintf(g->out, "  int dims[3] = {0, 0, 0};\n  MPI_Dims_create(size, 2, dims);\n"
           "  P = size, D0 = dims[0], D1 = dims[1];\n");
-  if (g->sc && g->sc->dims == 3)
+  if (g->sc)  /* the 3-D grid's sides also for splits into its lines and planes */
     fprintf(g->out, "  dims[0] = dims[1] = 0;\n  MPI_Dims_create(size, 3, dims);\n"
             "  T0 = dims[0], T1 = dims[1], T2 = dims[2];\n");
   else

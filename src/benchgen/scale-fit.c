@@ -126,25 +126,25 @@ static int matches(double e, double v, double m)
 
 /* The form through points f and l (values shifted by kf, kl times the modulus), if it matches
  * every point. */
-static int through(int term, const uint32_t *p, const double *v, size_t n, int modular, size_t f,
-                   size_t l, int kf, int kl, struct mv__bg_form *out)
+static int through(int term, const uint32_t *p, const double *v, size_t n, const uint32_t *mod,
+                   size_t f, size_t l, int kf, int kl, struct mv__bg_form *out)
 {
   double xf = mv__bg_term(term, p[f]), xl = mv__bg_term(term, p[l]);
-  double vf = v[f] + kf * (double)p[f], vl = v[l] + kl * (double)p[l];
+  double vf = v[f] + (mod ? kf * (double)mod[f] : 0), vl = v[l] + (mod ? kl * (double)mod[l] : 0);
   double b = term == MV__BG_T_ONE ? 0 : (vl - vf) / (xl - xf), a = vf - b * xf;
   for (size_t i = 0; i < n; i++)
-    if (!matches(a + b * mv__bg_term(term, p[i]), v[i], modular ? p[i] : 0))
+    if (!matches(a + b * mv__bg_term(term, p[i]), v[i], mod ? mod[i] : 0))
       return 0;
   *out = (struct mv__bg_form){term, a, b};
   return 1;
 }
 
 /* The first form in term order through the points, from term on; 0 or -1. */
-static int first_fit(int dims, const uint32_t *p, const double *v, size_t n, int modular, int term,
-                     struct mv__bg_form *f)
+static int first_fit(int dims, const uint32_t *p, const double *v, size_t n, const uint32_t *mod,
+                     int term, struct mv__bg_form *f)
 {
   static const int shift[] = {0, -1, 1};
-  int ks = modular ? 3 : 1;
+  int ks = mod ? 3 : 1;
   for (; term < MV__BG_T_COUNT && n; term++) {
     size_t l = n - 1;
     while (term != MV__BG_T_ONE && l > 0 && mv__bg_term(term, p[l]) == mv__bg_term(term, p[0]))
@@ -153,20 +153,20 @@ static int first_fit(int dims, const uint32_t *p, const double *v, size_t n, int
       continue;
     for (int i = 0; i < ks; i++)
       for (int j = 0; j < (term == MV__BG_T_ONE ? 1 : ks); j++)
-        if (through(term, p, v, n, modular, 0, l, shift[i], shift[j], f))
+        if (through(term, p, v, n, mod, 0, l, shift[i], shift[j], f))
           return 0;
   }
   return -1;
 }
 
-int mv__bg_fit_int(int dims, const uint32_t *p, const double *v, size_t n, int modular,
+int mv__bg_fit_int(int dims, const uint32_t *p, const double *v, size_t n, const uint32_t *mod,
                    struct mv__bg_form *f, int *other)
 {
   struct mv__bg_form g;
   *other = -1;
-  if (first_fit(dims, p, v, n, modular, 0, f))
+  if (first_fit(dims, p, v, n, mod, 0, f))
     return -1;
-  if (f->term != MV__BG_T_ONE && f->b != 0 && !first_fit(dims, p, v, n, modular, f->term + 1, &g)) {
+  if (f->term != MV__BG_T_ONE && f->b != 0 && !first_fit(dims, p, v, n, mod, f->term + 1, &g)) {
     *other = g.term;  /* two terms agree at every traced count: which one holds beyond is a guess */
     return -2;
   }

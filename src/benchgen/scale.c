@@ -18,6 +18,7 @@ struct ctx {
   size_t msgsize;
   uint32_t *p;                /* fit points */
   double *v;
+  uint32_t *m;                /* for peers: the size of their communicator at p */
 };
 
 static int refuse(struct ctx *x, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -72,22 +73,94 @@ static const struct mv_mvt_sig *user_of(const struct mv_mvt *t, uint32_t sym)
   return NULL;
 }
 
-/* Which layout, and every communicator used a copy of MPI_COMM_WORLD. */
+static int is_world(const struct mv_mvt *t, const struct mv_mvt_comm *c)
+{
+  int world = c->n == t->nranks;
+  for (size_t m = 0; world && m < c->n; m++)
+    world = c->members[m] == m;
+  return world;
+}
+
+/* Whether the communicators numbered sym of t are those split makes: every rank in one of them,
+ * each the ranks of one colour in the key's order. */
+static int split_fits(const struct mv_mvt *t, uint32_t sym, struct mv__bg_split sp)
+{
+  uint32_t w = (uint32_t)mv__bg_term(sp.term, t->nranks), covered = 0;
+  for (size_t i = 0; w && i < t->ncomms; i++) {
+    const struct mv_mvt_comm *c = &t->comms[i];
+    if (c->sym != sym || !c->n)
+      continue;
+    uint32_t col = sp.mod ? c->members[0] % w : c->members[0] / w, in = 0;
+    for (size_t m = 0; m < c->n; m++)
+      if ((sp.mod ? c->members[m] % w : c->members[m] / w) != col ||
+          (m && (sp.desc ? c->members[m] >= c->members[m - 1] : c->members[m] <= c->members[m - 1])))
+        return 0;
+    for (uint32_t r = 0; r < t->nranks; r++)
+      in += (sp.mod ? r % w : r / w) == col;
+    if (in != c->n)
+      return 0;
+    covered += in;
+  }
+  return w && covered == t->nranks;
+}
+
+static const char *split_name(struct mv__bg_split sp, char *buf, size_t size)
+{
+  snprintf(buf, size, "colour r %s %s, key %s", sp.mod ? "%" : "/", mv__bg_term_name(sp.term),
+           sp.desc ? "P - r" : "r");
+  return buf;
+}
+
+/* The split that makes communicator number sym at every traced count (sc->split[sym]); refused
+ * when none does or two different ones do. */
+static int find_split(struct ctx *x, uint32_t sym, const struct mv_mvt_sig *u, uint32_t at)
+{
+  static const int terms[] = {MV__BG_T_D1, MV__BG_T_T2, MV__BG_T_T12};
+  struct mv__bg_scale *sc = x->sc;
+  struct mv__bg_split found = {-1, 0, 0};
+  char a[64], b[64];
+  for (size_t k = 0; k < 12; k++) {
+    struct mv__bg_split sp = {terms[k / 4], (int)(k / 2 % 2), (int)(k % 2)};
+    size_t j = 0;
+    while (j < sc->n && split_fits(sc->t[j], sym, sp))
+      j++;
+    if (j < sc->n)
+      continue;
+    if (found.term >= 0)
+      return refuse(x, MV_EUNSUP, "communicator %" PRIu32 " (used by %s, call site %016" PRIx64 ") is made "
+                    "at every traced count both by MPI_Comm_split with %s and with %s: trace a process "
+                    "count that tells them apart", sym, u->func, u->site, split_name(found, a, sizeof a),
+                    split_name(sp, b, sizeof b));
+    found = sp;
+  }
+  if (found.term < 0)
+    return refuse(x, MV_EUNSUP, "%s (call site %016" PRIx64 ") at %" PRIu32 " ranks communicates on "
+                  "communicator %" PRIu32 ", a subset of the ranks that no split of the grids explains "
+                  "(colour r / x or r %% x, x = D1, T2 or T1*T2, key r or P - r, at every traced count): "
+                  "benchmarks for any process count replay only such communicators", u->func, u->site,
+                  at, sym);
+  sc->split[sym] = found;
+  return 0;
+}
+
+/* Which layout, and how each communicator used is made at any count. */
 static int layout(struct ctx *x)
 {
   struct mv__bg_scale *sc = x->sc;
   for (size_t j = 0; j < sc->n; j++)
+    for (size_t i = 0; i < sc->t[j]->ncomms; i++)
+      sc->nsyms = sc->t[j]->comms[i].sym >= sc->nsyms ? sc->t[j]->comms[i].sym + 1 : sc->nsyms;
+  if (!(sc->split = calloc(sc->nsyms + 1, sizeof *sc->split)))
+    return MV_ENOMEM;
+  for (size_t s = 0; s < sc->nsyms; s++)
+    sc->split[s] = (struct mv__bg_split){-1, 0, 0};
+  for (size_t j = 0; j < sc->n; j++)
     for (size_t i = 0; i < sc->t[j]->ncomms; i++) {
       const struct mv_mvt_comm *c = &sc->t[j]->comms[i];
-      int world = c->n == sc->t[j]->nranks;
-      for (size_t m = 0; world && m < c->n; m++)
-        world = c->members[m] == m;
-      const struct mv_mvt_sig *u = c->sym >= 2 && !world ? user_of(sc->t[j], c->sym) : NULL;
-      if (u)  /* one made and never used is not made by the benchmark (emit.c) */
-        return refuse(x, MV_EUNSUP, "%s (call site %016" PRIx64 ") at %" PRIu32 " ranks communicates on "
-                      "communicator %" PRIu32 ", a subset of the ranks (made by MPI_Comm_split, "
-                      "MPI_Comm_create, MPI_Cart_sub or the like): benchmarks for any process count "
-                      "replay only copies of MPI_COMM_WORLD", u->func, u->site, sc->t[j]->nranks, c->sym);
+      const struct mv_mvt_sig *u = c->sym >= 2 && !is_world(sc->t[j], c) ? user_of(sc->t[j], c->sym) : NULL;
+      int rc;  /* one made and never used is not made by the benchmark (emit.c) */
+      if (u && sc->split[c->sym].term < 0 && (rc = find_split(x, c->sym, u, sc->t[j]->nranks)))
+        return rc;
     }
   sc->dims = layout_fits(sc, 1) ? 1 : layout_fits(sc, 2) ? 2 : layout_fits(sc, 3) ? 3 : 0;
   if (!sc->dims)
@@ -223,6 +296,15 @@ static void points_fail(struct ctx *x, size_t n, const char *what, size_t k, int
            "log2 P, floor or ceil of log2 P) gives these at every traced count", what, buf, k, pts);
 }
 
+/* The size of communicator number sym in t (those of one number have one size: find_split). */
+static uint32_t comm_size(const struct mv_mvt *t, uint32_t sym)
+{
+  for (size_t i = 0; sym >= 2 && i < t->ncomms; i++)
+    if (t->comms[i].sym == sym)
+      return (uint32_t)t->comms[i].n;
+  return sym == 1 ? 1 : t->nranks;
+}
+
 /* The points of class k: field f of operation i of local signature s, or (f = 0) item i of the
  * flattened rules. */
 static size_t points(struct ctx *x, size_t k, size_t s, size_t i, char f)
@@ -237,7 +319,9 @@ static size_t points(struct ctx *x, size_t k, size_t s, size_t i, char f)
     const struct mv_mvt_class *cl = &t->classes[c];
     x->p[n] = t->nranks;
     if (f) {
-      x->v[n++] = field(&t->sigs[cl->sigs[s]].ops[i], f);
+      const struct mv_mvt_opv *o = &t->sigs[cl->sigs[s]].ops[i];
+      x->m[n] = comm_size(t, o->comm);
+      x->v[n++] = field(o, f);
       continue;
     }
     size_t at = i;
@@ -274,7 +358,7 @@ static int op_forms(struct ctx *x, size_t k)
         size_t n = points(x, k, s, i, fl[f]);
         int free_field = strchr(fitted, fl[f]) != NULL;
         snprintf(what, sizeof what, "field %c of %s (call site %016" PRIx64 ")", fl[f], g->func, g->site);
-        int other, rc = mv__bg_fit_int(x->sc->dims, x->p, x->v, n, fl[f] == 'p', &form, &other);
+        int other, rc = mv__bg_fit_int(x->sc->dims, x->p, x->v, n, fl[f] == 'p' ? x->m : NULL, &form, &other);
         if (rc || (!free_field && form.term != MV__BG_T_ONE)) {
           points_fail(x, n, what, k, rc, form.term, other);
           return MV_EUNSUP;
@@ -300,7 +384,7 @@ static int count_forms(struct ctx *x, size_t k)
   for (size_t i = 0; i < items; i++) {
     size_t n = points(x, k, 0, i, 0);
     struct mv__bg_form *f = &x->sc->counts[k][i];
-    int other, rc = mv__bg_fit_int(x->sc->dims, x->p, x->v, n, 0, f, &other);
+    int other, rc = mv__bg_fit_int(x->sc->dims, x->p, x->v, n, NULL, f, &other);
     if (rc) {
       points_fail(x, n, "a repeat count", k, rc, f->term, other);
       return MV_EUNSUP;
@@ -390,12 +474,14 @@ int mv__bg_scale_build(struct mv__bg_scale *sc, const struct mv_mvt *const *t, s
   x.map = malloc((n * tt->nclasses + 1) * sizeof *x.map);
   x.p = malloc(n * sizeof *x.p);
   x.v = malloc(n * sizeof *x.v);
-  int rc = sc->mask && sc->ops && sc->counts && sc->comp && x.map && x.p && x.v ? 0 : MV_ENOMEM;
+  x.m = malloc(n * sizeof *x.m);
+  int rc = sc->mask && sc->ops && sc->counts && sc->comp && x.map && x.p && x.v && x.m ? 0 : MV_ENOMEM;
   if (!rc && !(rc = layout(&x)) && !(rc = classes(&x)) && !(rc = shapes(&x)))
     rc = forms(&x);
   free(x.map);
   free(x.p);
   free(x.v);
+  free(x.m);
   return rc;
 }
 
@@ -412,6 +498,7 @@ void mv__bg_scale_release(struct mv__bg_scale *sc)
   free(sc->counts);
   free(sc->comp);
   free(sc->mask);
+  free(sc->split);
   free((void *)sc->t);
   memset(sc, 0, sizeof *sc);
 }

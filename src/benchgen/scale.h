@@ -26,6 +26,11 @@ enum mv__bg_term {
   MV__BG_T_COUNT
 };
 struct mv__bg_form { int term; double a, b; };   /* a + b * term */
+/* How the benchmark makes a communicator number at any count: MPI_Comm_split(MPI_COMM_WORLD,
+ * colour, key) with colour r / x (mod 0) or r % x (mod 1), x the term D1, T2 or T1 * T2 (rows or
+ * columns of the 2-D grid; lines or planes of the 3-D one), key r (desc 0) or P - r (desc 1).
+ * term -1: a copy of MPI_COMM_WORLD, or not used. */
+struct mv__bg_split { int term, mod, desc; };
 
 struct mv__bg_scale {
   const struct mv_mvt *const *t;  /* the traces by process count; t[n - 1] is the template */
@@ -37,6 +42,8 @@ struct mv__bg_scale {
   struct mv__bg_form **counts;    /* per template class: the items of its rules, then of main */
   struct mv__bg_form **comp;      /* per template class, 2 per item (as counts): the first computation
                                    * before the call and the mean of the others (ns) */
+  size_t nsyms;                   /* communicator numbers 0 .. nsyms - 1 */
+  struct mv__bg_split *split;     /* per number */
 };
 
 /* 0, or MV_EUNSUP / MV_EINVAL with msg saying what cannot be extrapolated; MV_ENOMEM. */
@@ -52,13 +59,13 @@ const char *mv__bg_region_name(int dims, unsigned region);
 /* The generated program's region(rank) function, the same rule as mv__bg_region. */
 extern const char mv__bg_region_c[];
 
-/* Fits (scale-fit.c): integer values v[i] at p[i] ranks (modular: equal modulo p[i], for peers)
- * exactly with the first form of the term order: 0, -1 when none fits, -2 when a second term
- * (*other) fits too (the traced counts do not tell them apart); real values (computation) with
- * the least relative residual, a constant when that is within 5 %. */
+/* Fits (scale-fit.c): integer values v[i] at p[i] ranks (mod non-NULL: equal modulo mod[i], the
+ * size of a peer's communicator) exactly with the first form of the term order: 0, -1 when none
+ * fits, -2 when a second term (*other) fits too (the traced counts do not tell them apart); real
+ * values (computation) with the least relative residual, a constant when that is within 5 %. */
 double mv__bg_term(int term, uint32_t p);
 const char *mv__bg_term_name(int term);
-int mv__bg_fit_int(int dims, const uint32_t *p, const double *v, size_t n, int modular,
+int mv__bg_fit_int(int dims, const uint32_t *p, const double *v, size_t n, const uint32_t *mod,
                    struct mv__bg_form *f, int *other);
 void mv__bg_fit_real(int dims, const uint32_t *p, const double *v, size_t n, struct mv__bg_form *f);
 /* The form as C: an integer rounded (lround) unless constant or with integer coefficients. */

@@ -6,8 +6,11 @@
 # time within 2 %: a ring (peers +-1 modulo P), an all-to-all FFT-like pattern (bytes 512 * P),
 # a strong-scaled 1-D halo (rank 0, interior, last rank; sizes and computation 1 / P), the
 # 2-D stencil example (9 regions of the grid MPI_Dims_create makes; peers +-D1) and a 3-D halo
-# (grid3d.c: 27 regions). Irregular ranks (master-worker), traced counts that cannot tell two
-# forms apart and collectives on sub-communicators must be refused by name.
+# (grid3d.c: 27 regions), also with collectives on its sub-communicators (x-lines by
+# MPI_Cart_sub, y-z planes by MPI_Comm_split with reversed keys, a dup of the plane). Irregular
+# ranks (master-worker), traced counts that cannot tell two forms apart and sub-communicators
+# that no split of the grids makes (kinds.c: rows of size / 2 ranks, the even ranks) must be
+# refused by name.
 set -u
 . "$MV_SRC/tests/mpi/trace-lib.bash"
 . "$MV_SRC/tests/smpi/benchgen-lib.bash"
@@ -49,6 +52,12 @@ scaled stencil "12 16 30" 36 "$(example smpi stencil-2d)" 16 20
 # MPI_Dims_create(36, 3) gives 9 x 2 x 2, MPICH's and Open MPI's 4 x 3 x 3)
 build_program smpi "$P/grid3d.c" "$WORK/bin-grid3d" || finish
 scaled grid3d "27 48 64" 45 "$WORK/bin-grid3d" 10 halo
+# the same with its sub-communicators: lines colour r % (T1 * T2), planes colour r / (T1 * T2)
+# with key P - r, made by the benchmark with one MPI_Comm_split each (root0: the Reduce to the
+# plane's rank 0; grid3d's rank 1 is an interior rank, refused as irregular below)
+scaled grid3d-subs "27 48 64" 45 "$WORK/bin-grid3d" 10 root0
+grep -q 'MPI_Comm_split(MPI_COMM_WORLD, rank / (T1 \* T2), P - rank' "$WORK/grid3d-subs.c" ||
+  fail "grid3d-subs: the planes are not split by rank / (T1 * T2) with key P - rank"
 
 # refusals (exit 2, by name): workers that differ rank by rank; D1 and floor(log2 P) agree at
 # 12, 16 and 20 ranks, so the stencil's peers cannot be told apart.
@@ -64,9 +73,12 @@ for n in 4 6 8; do NP=$n trace_run smpi "$WORK/master-$n" -- "$WORK/bin-master" 
 refused master "ranks behave irregularly\|classes of ranks change" "$WORK/master-4" "$WORK/master-6" "$WORK/master-8"
 NP=20 trace_run smpi "$WORK/stencil-20" -- "$(example smpi stencil-2d)" 16 20
 refused ambiguous "both D1 and floor" "$WORK/stencil-12" "$WORK/stencil-16" "$WORK/stencil-20"
-# collectives on sub-communicators are refused, named by the call
-for n in 12 18 27; do NP=$n trace_run smpi "$WORK/g3s-$n" -- "$WORK/bin-grid3d" 4; done
-refused subcomm "MPI_Allreduce (call site [0-9a-f]*) at 12 ranks communicates on communicator" \
-  "$WORK/g3s-12" "$WORK/g3s-18" "$WORK/g3s-27"
+# sub-communicators no split of the grids makes are refused, named by the call
+build_program smpi "$P/kinds.c" "$WORK/bin-kinds" || finish
+for n in 4 6 8; do NP=$n trace_run smpi "$WORK/kinds-$n" -- "$WORK/bin-kinds" 2; done
+refused subcomm "(call site [0-9a-f]*) at 4 ranks communicates on communicator [0-9]*, a subset of the ranks that no split" \
+  "$WORK/kinds-4" "$WORK/kinds-6" "$WORK/kinds-8"
+for n in 27 48 64; do NP=$n trace_run smpi "$WORK/g3r1-$n" -- "$WORK/bin-grid3d" 4; done
+refused root1 "ranks behave irregularly" "$WORK/g3r1-27" "$WORK/g3r1-48" "$WORK/g3r1-64"
 refused two-counts "3 or more process counts" "$WORK/ring-4" "$WORK/ring-6"
 finish

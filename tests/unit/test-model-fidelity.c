@@ -8,6 +8,8 @@
 #include "mpivet/error.h"
 #include "mpivet/model.h"
 
+#include "../../bench/model_accuracy/extrap-terms.h"
+
 /* A series with `reps` identical repetitions per point (SMPI is deterministic). */
 static int fit(const double *x, const double *y, size_t n, size_t reps, struct mv_model *m)
 {
@@ -113,6 +115,76 @@ static void test_misfit_bic(void)
   struct mv_model m;
   ASSERT_INT_EQ(mv_model_fit_1p(x, nv, pv, 3, "p", NULL, &m), 0);
   assert_term(&m.fn, 0, 1, 70.68516707, 62.45359801);
+}
+
+/* mpivet's default space is Extra-P 4.2.5's 42 building blocks, in its order: the list its own
+ * noise-free test walks (tests/test_basic_modeler.py, bench/model_accuracy/extrap-terms.h), not
+ * every exponent times log^0..2 (59 terms until stop 28). */
+static void test_default_space_is_extrap(void)
+{
+  size_t n;
+  const struct mv_term *sp = mv_model_default_space(&n);
+  ASSERT_INT_EQ((long)n, MV_EXTRAP_NTERMS);
+  for (size_t k = 0; k < n && k < MV_EXTRAP_NTERMS; k++) {
+    const int *t = mv_extrap_terms[k];
+    ASSERT_INT_EQ(sp[k].nfactors, 1);
+    ASSERT_DOUBLE_NEAR(sp[k].f[0].poly, (double)t[0] / t[1], 1e-12);
+    ASSERT_DOUBLE_NEAR(sp[k].f[0].log, t[2], 1e-12);
+  }
+}
+
+static void fit_reps(const double *x, const double (*v)[6], size_t n, size_t r, struct mv_model *m)
+{
+  const double *pv[8];
+  size_t nv[8];
+  for (size_t i = 0; i < n; i++) {
+    pv[i] = v[i];
+    nv[i] = r;
+  }
+  ASSERT_INT_EQ(mv_model_fit_1p(x, nv, pv, n, "p", NULL, m), 0);
+}
+
+/* Extra-P's mpa/gpr_test_data_1 compute: 4 points of its synthetic 1 + 0.2 x^2 (uniform +-2 %,
+ * tests/data/input/synthetic-data.py). In the 59-term space x^(5/3) log2(x)^2 won (5x smaller
+ * residual on these 4 points); Extra-P has no such term and neither has mpivet now: x^2, the
+ * truth, fitted on the medians with weights 1/y^2 (computed apart in Python: 1.9066613 +
+ * 0.19909384 x^2). */
+static void test_extrap_space_four_points(void)
+{
+  static const double x[] = {20, 30, 40, 50};
+  static const double v[4][6] = {
+    {82.00848518948744, 81.42023198759563, 81.98984501217201, 80.76019835580321,
+     82.54252892405795, 82.54252892405795},
+    {184.5140079299443, 177.46069577925178, 179.12260901809867, 178.9221229310546,
+     177.93461023001083, 177.93461023001083},
+    {315.26845992523744, 314.8769218843138, 315.7165660477195, 324.22329944880516,
+     323.2719163782126, 323.2719163782126},
+    {509.81064352081336, 495.74457198852593, 501.0059487282256, 502.5272204028191,
+     509.6665018646357, 509.6665018646357}};
+  struct mv_model m;
+  fit_reps(x, v, 4, 6, &m);
+  assert_term(&m.fn, 2, 0, 0.19909384, 1.9066613);
+}
+
+/* Extra-P's mpa/1_param_base3 (406, 510, 617, 800 at p = 10, 20, 40, 50, 2 repetitions 0.2 %
+ * apart) and base2 (the same values at p = 32, 64, 256, 512): no one-term fit is within the
+ * noise, so BIC is taken over the 4 points, and it cannot separate them (computed apart in
+ * Python, relative weighted residuals of the means, n ln(wrss / wrss_best) + 0.85 ln 4 per log
+ * factor: base3 p^(4/3) 0, p^(3/2) 0.01, p^(5/4) 0.03, ..., p 0.27, ..., p^(5/2) 1.15; base2
+ * p^(1/3) 0, ..., p^(4/5) 1.12). Among the fits within 2 units the lowest leave-one-out SMAPE of
+ * unweighted fits (Extra-P's criterion) wins: p (8.48 %, p^(4/3) 8.98 %) and p^(4/5) (7.91 %,
+ * p^(1/3) 8.81 %), Extra-P 4.2.5's answers (314.7 + 8.947 p, 385.1 + 2.756 p^(4/5)), fitted on
+ * the medians with weights 1/y^2: 323.22561 + 8.5276378 p, 385.14143 + 2.8402846 p^(4/5). */
+static void test_misfit_tie_break(void)
+{
+  static const double v[4][6] = {{406.498, 405.58}, {509.797, 509.876}, {616.758, 616.42},
+                                 {800, 800}};
+  static const double x3[] = {10, 20, 40, 50}, x2[] = {32, 64, 256, 512};
+  struct mv_model m;
+  fit_reps(x3, v, 4, 2, &m);
+  assert_term(&m.fn, 1, 0, 8.5276378, 323.22561);
+  fit_reps(x2, v, 4, 2, &m);
+  assert_term(&m.fn, 0.8, 0, 2.8402846, 385.14143);
 }
 
 static void test_extrap_segmented(void)
@@ -283,6 +355,9 @@ int main(void)
   RUN_TEST(test_no_spurious_regime);
   RUN_TEST(test_few_points);
   RUN_TEST(test_misfit_bic);
+  RUN_TEST(test_default_space_is_extrap);
+  RUN_TEST(test_extrap_space_four_points);
+  RUN_TEST(test_misfit_tie_break);
   RUN_TEST(test_strong_scaling);
   RUN_TEST(test_two_terms_negative_constant);
   return TEST_EXIT();
