@@ -44,16 +44,23 @@ build record mpicc.openmpi -DMV_EMULATE_RECORD
 # types): built with the option, real HPL ran 47-48 Gflop/s instead of 60-62 at N 2000 on 2 ranks.
 # HPL_CALL_SECONDS=S (emulated builds): S seconds of HPL's own code charged with every emulated
 # kernel call (MV_EMULATE_CALL_SECONDS, mpivet/emulate.h; calibrate.sh measures it on one rank).
+# HPL_HANDOFF_SECONDS=H (> 0) also builds hpl-smpi-handoff, for ranks that share cores: every
+# completed receive sleeps H simulated seconds (MV_EMULATE_HANDOFF_SECONDS,
+# mpivet/emulate-handoff.h; hpl.sh measures H with bench/sim/oversub.sh).
 if [ -n "$cal" ]; then   # every object includes kernels.h: another calibration rebuilds them
   flavors="smpi"; [ "${HPL_CONTIG:-1}" = 0 ] || flavors="smpi smpi-contig"
+  handoff=${HPL_HANDOFF_SECONDS:-0}
+  if awk -v h="$handoff" 'BEGIN {exit !(h > 0)}'; then flavors="$flavors smpi-handoff"
+  else rm -f "$out/hpl-smpi-handoff"; fi   # hpl.sh takes it when it exists
   emu=(-include "$cal/kernels.h" -DMV_EMULATE_CALL_SECONDS="${HPL_CALL_SECONDS:-0.0}")
   for flavor in $flavors; do
     o="$out/obj-$flavor$sfx"
-    { cat "$cal/kernels.h"; echo "/* ${emu[*]} */"; } > "$out/kernels.h.new"
+    { cat "$cal/kernels.h"; echo "/* ${emu[*]} handoff $handoff */"; } > "$out/kernels.h.new"
     cmp -s "$out/kernels.h.new" "$o/kernels.h" || rm -rf "$o"
     mkdir -p "$o"; mv "$out/kernels.h.new" "$o/kernels.h"
   done
   build smpi smpicc "${emu[@]}"
   [ "${HPL_CONTIG:-1}" = 0 ] || build smpi-contig smpicc "${emu[@]}" -DHPL_NO_MPI_DATATYPE
+  case " $flavors " in *" smpi-handoff "*) build smpi-handoff smpicc "${emu[@]}" -DMV_EMULATE_HANDOFF_SECONDS="$handoff" ;; esac
 fi
 echo "build: $(ls -d "$out"/hpl-openmpi "$out"/hpl-record "$out"/hpl-smpi* 2>/dev/null | tr '\n' ' ')"

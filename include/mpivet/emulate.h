@@ -2,11 +2,11 @@
  * replaced by its calibrated model (the duration is injected with smpi_execute_flops_benched, the
  * kernel does not run), on a real MPI it runs untouched. Models come from the kernels.h of a
  * calibration folder (`mpivet simulate --calibration DIR` force-includes it): one table row per
- * kernel and host (MV_EMULATE_MODEL_TABLE), seconds as a polynomial over mnk, mn, mk, nk, m, n, k,
- * 1 with a noise standard deviation of the same form, drawn from a per-rank seeded normal
- * generator (MV_EMULATE_SEED, default 1, plus the rank). A rank takes the model of its simulated
- * host (the host's name, or node-I for the calibration's I-th host), else the pooled one (host
- * ""); a kernel without a model runs and SMPI times it.
+ * kernel, host and range of call size m n k (MV_EMULATE_MODEL_TABLE), seconds as a polynomial
+ * over mnk, mn, mk, nk, m, n, k, 1 with a noise standard deviation of the same form, drawn from
+ * a per-rank seeded normal generator (MV_EMULATE_SEED, default 1, plus the rank). A rank takes
+ * the model of its simulated host (the host's name, or node-I for the calibration's I-th host),
+ * else the pooled one (host ""); a kernel without a model runs and SMPI times it.
  *
  *   MV_EMULATE("dgemm", m, n, k, cblas_dgemm(...));   any kernel named in mpivet/calib.h
  *   MV_EMULATE_DGEMM(m, n, k, cblas_dgemm(...));      MV_EMULATE_DTRSM(m, n, cblas_dtrsm(...));
@@ -276,5 +276,11 @@ static inline void mv_emulate_record(const char *kernel, int m, int n, int k, do
       stmt;                               \
     }                                     \
   } while (0)
+
+/* Ranks sharing a core: -DMV_EMULATE_HANDOFF_SECONDS=S charges S per received message under SMPI
+ * (mpivet/emulate-handoff.h). */
+#if MV_EMULATING && defined(MV_EMULATE_HANDOFF_SECONDS)
+#include "mpivet/emulate-handoff.h"
+#endif
 
 #endif

@@ -16,9 +16,12 @@ struct cpacc {
   struct mv__store *out;
   uint32_t loc;
   double *total;   /* per call path: time on the critical path, all locations */
-  struct mv__vec *segs;   /* struct mv__cpseg, or NULL */
-  int nomem;
+  struct mv__tlset *segs;   /* struct mv__cpseg, or NULL */
 };
+
+/* Stretches come in order (from the end back): 64 KiB of unwritten ones and of cache. */
+const struct mv__tlkind mv__tl_cpath = {"critical-path stretches", sizeof(struct mv__cpseg), 0, (size_t)64 << 10,
+                                        (size_t)64 << 10, NULL, NULL};
 
 static void on_path(void *arg, uint32_t cp, uint64_t dt)
 {
@@ -31,11 +34,10 @@ static void on_path(void *arg, uint32_t cp, uint64_t dt)
 static void stretch(const struct mv__rc_input *in, struct cpacc *acc, uint64_t t0, uint64_t t1)
 {
   mv__rc_times(in, acc->loc, t0, t1, on_path, acc);
-  struct mv__cpseg *s = acc->segs && t1 > t0 ? mv__vec_push(acc->segs) : NULL;
-  if (s)
-    *s = (struct mv__cpseg){t0, t1, acc->loc};
-  else if (acc->segs && t1 > t0)
-    acc->nomem = 1;
+  if (acc->segs && t1 > t0) {
+    struct mv__cpseg s = {acc->segs->loc[0].n, t0, t1, acc->loc};
+    mv__tl_put(acc->segs, 0, &s);
+  }
 }
 
 /* When wait w ended: the delayer's synchronizing event, E(send), E(recv), the latest entrant's
@@ -160,19 +162,20 @@ static int impact(struct mv__store *values, uint32_t nloc, uint32_t ncp, const d
   return err;
 }
 
-int mv__critpath(struct mv__rc_input *in, uint32_t ncp, struct mv__store *values, struct mv__vec *segs)
+int mv__critpath(struct mv__rc_input *in, uint32_t ncp, struct mv__store *values, struct mv__tlset *segs)
 {
   double *total = calloc(ncp + 1, sizeof *total);
   struct rows r = {calloc(ncp + 1, sizeof(double)), calloc(ncp + 1, sizeof(double))};
   int err = !total || !r.time || !r.wait ? MV_ENOMEM : 0;
   if (!err && in->tl) {
-    struct cpacc acc = {values, 0, total, segs, 0};
+    struct cpacc acc = {values, 0, total, segs};
     uint64_t *seen = malloc((in->nloc + 1) * sizeof *seen);
     if (seen)
       walk(in, &acc, seen);
     free(seen);
     err = !seen ? MV_ENOMEM : err;
-    err = err ? err : acc.nomem ? MV_ENOMEM : in->waits->err;
+    err = err ? err : in->waits->err;
+    err = err ? err : segs ? mv__tlset_finish(segs) : 0;
     sum_rows(values, ncp, &r);
     err = err ? err : impact(values, in->nloc, ncp, total, &r);
   }

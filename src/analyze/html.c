@@ -196,7 +196,7 @@ static int aggregated(const struct page *p)
 
 /* Wait states [row, start, end, metric], messages [from, send, to, receive], critical path
  * [row, start, end] (from the end backwards). Aggregated: no wait states or messages. */
-static void events(const struct page *p, int agg)
+static int events(const struct page *p, int agg)
 {
   const struct mv_analysis *a = p->v->a;
   fputs(",\"waits\":[", p->fp);
@@ -213,12 +213,13 @@ static void events(const struct page *p, int agg)
             p->row_of[m->to], (unsigned long long)rel(p, m->recv));
   }
   fputs("],\"cpath\":[", p->fp);
-  for (size_t i = 0; i < a->cpath.len; i++) {
-    const struct mv__cpseg *c = &MV__VEC_AT(&a->cpath, struct mv__cpseg, i);
-    fprintf(p->fp, "%s%u,%llu,%llu", i ? "," : "", p->row_of[c->loc], (unsigned long long)rel(p, c->t0),
-            (unsigned long long)rel(p, c->t1));
-  }
+  struct mv__tlcur cur = {0};
+  struct mv__cpseg c;
+  for (uint64_t i = 0; mv__cpath_at(a, &cur, i, &c); i++)
+    fprintf(p->fp, "%s%u,%llu,%llu", i ? "," : "", p->row_of[c.loc], (unsigned long long)rel(p, c.t0),
+            (unsigned long long)rel(p, c.t1));
   fputc(']', p->fp);
+  return a->cpath ? a->cpath->err : 0;
 }
 
 /* Metrics [key, title, parent, unit, inclusive], call paths (canonical order) with their class
@@ -277,7 +278,8 @@ static int data(const struct page *p)
     err = aggregated(p);
   else
     err = timelines(p);
-  events(p, agg);
+  int eerr = events(p, agg);
+  err = err ? err : eerr;
   cube(p);
   fputs(",\"wnames\":{", p->fp);
   for (int m = 0, n = 0; m < MV__M_COUNT; m++)

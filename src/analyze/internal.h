@@ -303,11 +303,13 @@ struct mv__causes {
   struct mv__vec msgs;      /* struct mv__msg */
 };
 extern const struct mv__tlkind mv__tl_waits, mv__tl_syncs;
-/* A stretch [t0, t1] of the critical path on location loc (critpath.c). */
+/* A stretch [t0, t1] of the critical path on location loc, the k-th from the end (critpath.c);
+ * they are kept in a stream of one location (k, first, is its key; mv__tl_cpath). */
 struct mv__cpseg {
-  uint64_t t0, t1;
+  uint64_t k, t0, t1;
   uint32_t loc;
 };
+extern const struct mv__tlkind mv__tl_cpath;
 /* Who a delay made wait (rootcause.c): the delay costs that call path dcp on dloc got from the
  * waits of wloc, the delay itself (dloc's time in dcp minus wloc's, over their synchronization
  * intervals) and the rank groups (mv__rank_group) whose waits the long-term part came from. */
@@ -390,8 +392,9 @@ int mv__reader_close(struct mv__reader *m, struct mv__read_result *res);
  * A set holds, per location, items of a fixed size in one order (the first 8 bytes of an item are
  * its key, a time; the set's cmp orders items of equal key), in blocks written to a temporary
  * file as they come; an item may come up to a block later than its place (it is sorted into the
- * unwritten ones); one that comes later still is kept aside and its location rewritten once at
- * finish. Read back through a cache of whole blocks. The call-path timelines are such a set: per
+ * unwritten ones); one that comes later still is kept aside (a few blocks' worth in memory, then
+ * in sorted runs in the file, at most 8, merged into one when there are more) and its location
+ * rewritten once at finish. Read back through a cache of whole blocks. The call-path timelines are such a set: per
  * location the call path current from each point's time on (computation gaps get their call path
  * at the next Enter); the wait states and synchronization points of the backward passes are two
  * more (rcinput.c). */
@@ -408,6 +411,9 @@ struct mv__tl {
   struct mv__vec blocks;    /* struct mv__tlblock, in order; all but the last hold s->block items */
   char *tail;               /* unwritten items (room for block + slack), then the last written one */
   uint32_t ntail;
+};
+struct mv__tlrun {          /* late items (location, item) in the file, sorted */
+  uint64_t off, n;
 };
 struct mv__tlslot {         /* a cached block */
   uint64_t used;            /* last use (0: empty) */
@@ -434,6 +440,7 @@ struct mv__tlset {
   size_t memcap;
   uint64_t bytes, nblocks, loads;   /* written; blocks; blocks read back */
   struct mv__vec late;      /* items that came after their block was written: loc, item */
+  struct mv__vec runs;      /* struct mv__tlrun: more of them, sorted, in the file */
   uint64_t nlate;           /* such items, all told */
   uint32_t *cpmap;          /* call paths of all parts' trees -> global, applied as blocks are read */
   size_t *map_off;          /* per part: its first entry in cpmap (NULL: no translation) */

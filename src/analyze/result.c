@@ -154,7 +154,10 @@ static int rc_passes(struct mv_analysis *a, struct mv__defs *d, struct mv__tlset
   mv__rc_input_build(&in, d, tls, c);
   int err = mv__rootcause(&in, a->tree.n, &a->values, &a->explained, &a->blames);
   t1 = mv__now();
-  err = err ? err : mv__critpath(&in, a->tree.n, &a->values, &a->cpath);
+  if (!err && (a->cpath = malloc(sizeof *a->cpath)) == NULL)
+    err = MV_ENOMEM;
+  err = err ? err : mv__tlset_init_kind(a->cpath, 1, &mv__tl_cpath);
+  err = err ? err : mv__critpath(&in, a->tree.n, &a->values, a->cpath);
   a->pass_sec[MV__PASS_ROOTCAUSE] = t1 - t0;
   a->pass_sec[MV__PASS_CRITPATH] = mv__now() - t1;
   return err ? err : tls->err;
@@ -181,7 +184,6 @@ int mv__result_build(struct mv__defs *d, const void *buf, size_t len, int nparts
   struct mv__store raw = {0};
   if (a) {
     mv__vec_init(&a->causes.msgs, sizeof(struct mv__msg));
-    mv__vec_init(&a->cpath, sizeof(struct mv__cpseg));
     mv__vec_init(&a->blames, sizeof(struct mv__blame));
   }
   int err = !a || !parts ? MV_ENOMEM : copy_defs(a, d);
@@ -278,6 +280,14 @@ void mv__node_label(const struct mv_analysis *a, uint32_t cp, char *buf, size_t 
     snprintf(buf, size, "%s@%016llx", name, (unsigned long long)site);
 }
 
+int mv__cpath_at(const struct mv_analysis *a, struct mv__tlcur *c, uint64_t k, struct mv__cpseg *s)
+{
+  const void *item = a->cpath ? mv__tl_item(c, a->cpath, 0, k) : NULL;
+  if (item)
+    memcpy(s, item, sizeof *s);
+  return item != NULL;
+}
+
 void mv_analysis_free(struct mv_analysis *a)
 {
   if (!a)
@@ -286,7 +296,9 @@ void mv_analysis_free(struct mv_analysis *a)
     mv__tlset_release(a->tls);
   free(a->tls);
   mv__causes_release(&a->causes);
-  mv__vec_release(&a->cpath);
+  if (a->cpath)
+    mv__tlset_release(a->cpath);
+  free(a->cpath);
   mv__vec_release(&a->blames);
   for (uint32_t i = 0; i < a->nsites; i++)
     free(a->site_labels[i]);

@@ -30,7 +30,7 @@ struct mv_analysis {
    * states with their causes and the messages, the critical path, who waited for which delay */
   struct mv__tlset *tls;
   struct mv__causes causes;
-  struct mv__vec cpath;     /* struct mv__cpseg, from the end backwards */
+  struct mv__tlset *cpath;  /* struct mv__cpseg, from the end backwards, location 0 */
   struct mv__vec blames;    /* struct mv__blame */
 };
 
@@ -59,6 +59,9 @@ int mv__result_build(struct mv__defs *d, const void *parts, size_t len, int npar
 uint32_t mv__owner(uint32_t loc, uint32_t nloc, int nparts);
 /* Labels of call sites from callsites.txt next to the anchor (absent file: no labels). */
 int mv__result_load_sites(struct mv_analysis *a, const char *anchor);
+/* Stretch k of the critical path (0: the last in time) into *s; 0 past the end or when reading
+ * it back failed (a->cpath->err). */
+int mv__cpath_at(const struct mv_analysis *a, struct mv__tlcur *c, uint64_t k, struct mv__cpseg *s);
 /* "MPI_Recv" or "MPI_Recv@late-sender+0x10ea" for call path cp. */
 void mv__node_label(const struct mv_analysis *a, uint32_t cp, char *buf, size_t size);
 

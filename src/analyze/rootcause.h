@@ -39,7 +39,8 @@ void mv__rc_times(const struct mv__rc_input *in, uint32_t loc, uint64_t a, uint6
 int mv__rootcause(struct mv__rc_input *in, uint32_t ncp, struct mv__store *out, double *explained,
                   struct mv__vec *blames);
 /* Critical path, its imbalance and the performance impact; `values` holds the wait states and
- * exclusive times (metric categories) of the analysis. */
-int mv__critpath(struct mv__rc_input *in, uint32_t ncp, struct mv__store *values, struct mv__vec *segs);
+ * exclusive times (metric categories) of the analysis; its stretches go to segs (opened with
+ * mv__tl_cpath, finished here; NULL: not kept). */
+int mv__critpath(struct mv__rc_input *in, uint32_t ncp, struct mv__store *values, struct mv__tlset *segs);
 
 #endif

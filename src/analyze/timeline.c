@@ -4,7 +4,8 @@
  * unwritten ones; full blocks go to an unlinked temporary file in $TMPDIR (gone on every exit, a
  * crash included); the passes read blocks back, in any order, through a cache of a fixed number
  * of blocks. Memory: the unwritten items (a block and a slack per location), the cache, a block
- * index (24 bytes per block) and the items that came too late for their block, not the trace. The
+ * index (24 bytes per block) and four blocks' worth of the items that came too late for their
+ * block (more go to the file in sorted runs, merged at finish), not the trace. The
  * parallel analysis sends the timelines to process 0 in pieces of bounded size (mv__tl_pack,
  * mv__tl_unpack). */
 #include <errno.h>
@@ -78,6 +79,7 @@ int mv__tlset_init_kind(struct mv__tlset *s, uint32_t nloc, const struct mv__tlk
   s->fd = -1;
   mv__map_init(&s->index);
   mv__vec_init(&s->late, sizeof(uint64_t) + k->isz);
+  mv__vec_init(&s->runs, sizeof(struct mv__tlrun));
   s->nloc = nloc;
   s->loc = calloc(nloc ? nloc : 1, sizeof *s->loc);
   if (!s->loc)
@@ -115,6 +117,7 @@ void mv__tlset_release(struct mv__tlset *s)
   free(s->mem);
   free(s->cpmap), free(s->map_off), free(s->map_part);
   mv__vec_release(&s->late);
+  mv__vec_release(&s->runs);
   mv__map_release(&s->index);
   if (s->fd >= 0)
     close(s->fd);
@@ -153,6 +156,12 @@ static size_t tail_room(const struct mv__tlset *s)
   return (size_t)s->block + (s->k->slack ? s->k->slack : s->block);
 }
 
+/* Late items held in memory before they go to the file as a sorted run: four blocks' worth. */
+static size_t late_room(const struct mv__tlset *s)
+{
+  return 4 * (size_t)s->block;
+}
+
 /* Write the first n unwritten items of location x as a block; the last of them is kept after the
  * room for block + slack items (the latest written: an item below it comes too late). */
 static int put_block(struct mv__tlset *s, struct mv__tl *x, uint32_t n)
@@ -179,7 +188,10 @@ int mv__tl_before(const struct mv__tlset *s, const void *a, const void *b)
   return s->k->cmp && s->k->cmp(a, b) < 0;
 }
 
-/* An item whose place is in a written block: kept aside until finish. */
+static int spill_late(struct mv__tlset *s);
+
+/* An item whose place is in a written block: kept aside until finish, in memory up to a few
+ * blocks' worth, then in sorted runs in the file (spill_late). */
 static void put_late(struct mv__tlset *s, uint32_t loc, const void *item)
 {
   char *e = mv__vec_push(&s->late);
@@ -191,6 +203,8 @@ static void put_late(struct mv__tlset *s, uint32_t loc, const void *item)
   memcpy(e, &l, sizeof l);
   memcpy(e + sizeof l, item, s->k->isz);
   s->nlate++;
+  if (s->late.len >= late_room(s))
+    spill_late(s);
 }
 
 void mv__tl_put(struct mv__tlset *s, uint32_t loc, const void *item)
@@ -279,30 +293,137 @@ static int late_order(const void *a, const void *b)
   return mv__tl_before(late_set, x, y) ? -1 : mv__tl_before(late_set, y, x) ? 1 : 0;
 }
 
-/* Location loc again, its written items merged with its late ones (late[0..n), in order): the
- * old blocks are read one by one and the merged items written as new blocks. */
-static int rewrite(struct mv__tlset *s, uint32_t loc, const char *late, size_t n)
+/* Runs of late items (location, item) in the file, each sorted by location then the set's order,
+ * read back together through one buffer each: the next item is the least of their heads. */
+#define LATE_RUNS 8       /* runs at most: more are merged into one */
+#define RUN_BUFFER 256    /* items read at a time per run */
+struct reader {
+  uint64_t off, left;     /* the run's unread items in the file */
+  char *buf;
+  uint32_t n, at;         /* items in buf, the next one */
+};
+struct late_merge {
+  struct reader r[LATE_RUNS + 1];
+  size_t nr;
+};
+
+static int fill(struct mv__tlset *s, struct reader *r)
+{
+  size_t esz = s->late.item;
+  r->n = r->left < RUN_BUFFER ? (uint32_t)r->left : RUN_BUFFER, r->at = 0;
+  if (get_bytes(s, r->buf, r->n * esz, r->off))
+    return s->err;
+  r->off += r->n * esz, r->left -= r->n;
+  return 0;
+}
+
+/* The least head of the runs (NULL: none left, or a failure in s->err); the caller takes it with
+ * (*from)->at++. */
+static const char *next_head(struct mv__tlset *s, struct late_merge *m, struct reader **from)
+{
+  const char *best = NULL;
+  late_set = s;
+  for (size_t i = 0; i < m->nr; i++) {
+    struct reader *r = &m->r[i];
+    if (r->at == r->n && (r->left == 0 || fill(s, r)))
+      continue;
+    const char *h = r->buf + (size_t)r->at * s->late.item;
+    if (!best || late_order(h, best) < 0)
+      best = h, *from = r;
+  }
+  return s->err ? NULL : best;
+}
+
+static void merge_release(struct late_merge *m)
+{
+  for (size_t i = 0; i < m->nr; i++)
+    free(m->r[i].buf);
+  m->nr = 0;
+}
+
+/* Readers over every run; they are forgotten (the merge takes them over). */
+static int merge_open(struct mv__tlset *s, struct late_merge *m)
+{
+  m->nr = 0;
+  for (size_t i = 0; i < s->runs.len; i++) {
+    const struct mv__tlrun *run = &MV__VEC_AT(&s->runs, struct mv__tlrun, i);
+    struct reader *r = &m->r[m->nr++];
+    *r = (struct reader){run->off, run->n, malloc((size_t)RUN_BUFFER * s->late.item), 0, 0};
+    if (!r->buf)
+      return nomem(s);
+  }
+  s->runs.len = 0;
+  return 0;
+}
+
+/* The late items in memory, sorted, as a run at the file's end; when there are LATE_RUNS runs,
+ * they are merged into one (the file keeps the old ones: late items are written a few times). */
+static int spill_late(struct mv__tlset *s)
+{
+  if (s->err || !s->late.len)
+    return s->err;
+  late_set = s;
+  qsort(s->late.data, s->late.len, s->late.item, late_order);
+  struct mv__tlrun *run = mv__vec_push(&s->runs);
+  if (!run)
+    return nomem(s);
+  *run = (struct mv__tlrun){s->bytes, s->late.len};
+  if (put_bytes(s, s->late.data, s->late.len * s->late.item))
+    return s->err;
+  s->late.len = 0;
+  if (s->runs.len < LATE_RUNS)
+    return 0;
+  struct late_merge m;
+  struct reader *from = NULL;
+  uint64_t off = s->bytes, n = 0;
+  size_t esz = s->late.item, nout = 0;
+  char *out = malloc((size_t)RUN_BUFFER * esz);
+  if (!out)
+    return nomem(s);
+  merge_open(s, &m);
+  for (const char *h; !s->err && (h = next_head(s, &m, &from)) != NULL; n++, from->at++) {
+    memcpy(out + nout * esz, h, esz);
+    if (++nout == RUN_BUFFER)
+      put_bytes(s, out, nout * esz), nout = 0;
+  }
+  if (nout && !s->err)
+    put_bytes(s, out, nout * esz);
+  free(out);
+  merge_release(&m);
+  run = s->err ? NULL : mv__vec_push(&s->runs);
+  if (run)
+    *run = (struct mv__tlrun){off, n};
+  return s->err ? s->err : run ? 0 : nomem(s);
+}
+
+/* Location loc again, its written items merged with its late ones (the heads of m while they are
+ * loc's: a late item's first 8 bytes are its location): the old blocks are read one by one and
+ * the merged items written as new blocks. */
+static int rewrite(struct mv__tlset *s, uint32_t loc, struct late_merge *m)
 {
   struct mv__tl *x = &s->loc[loc];
-  size_t isz = s->k->isz, esz = s->late.item, j = 0;
+  size_t isz = s->k->isz;
   struct mv__vec old = x->blocks;
   char *buf = malloc((size_t)s->block * isz);
   mv__vec_init(&x->blocks, sizeof(struct mv__tlblock));
   x->n = 0, x->ntail = 0;
   if (!buf)
     nomem(s);
-  for (size_t b = 0; !s->err && b < old.len; b++) {
-    const struct mv__tlblock *k = &MV__VEC_AT(&old, struct mv__tlblock, b);
-    if (get_bytes(s, buf, (size_t)k->n * isz, k->off))
+  struct reader *from = NULL;
+  const char *h = next_head(s, m, &from);
+  for (size_t b = 0; !s->err && b <= old.len; b++) {
+    const struct mv__tlblock *k = b < old.len ? &MV__VEC_AT(&old, struct mv__tlblock, b) : NULL;
+    if (k && get_bytes(s, buf, (size_t)k->n * isz, k->off))
       break;
-    for (uint32_t i = 0; i < k->n && !s->err; i++) {
-      for (; j < n && mv__tl_before(s, late + j * esz + sizeof(uint64_t), buf + (size_t)i * isz); j++)
-        mv__tl_put(s, loc, late + j * esz + sizeof(uint64_t));
-      mv__tl_put(s, loc, buf + (size_t)i * isz);
+    for (uint32_t i = 0; !s->err && i < (k ? k->n : 1); i++) {
+      const char *own = k ? buf + (size_t)i * isz : NULL;   /* NULL: after the last block */
+      for (; h && mv__tl_key(h) == loc && (!own || mv__tl_before(s, h + sizeof(uint64_t), own));
+           from->at++, h = next_head(s, m, &from))
+        mv__tl_put(s, loc, h + sizeof(uint64_t));
+      if (own)
+        mv__tl_put(s, loc, own);
     }
   }
-  for (; j < n && !s->err; j++)
-    mv__tl_put(s, loc, late + j * esz + sizeof(uint64_t));
   free(buf);
   mv__vec_release(&old);
   return flush_tail(s, x);
@@ -312,17 +433,16 @@ int mv__tlset_finish(struct mv__tlset *s)
 {
   for (uint32_t i = 0; i < s->nloc && !s->err; i++)
     flush_tail(s, &s->loc[i]);
-  late_set = s;
-  if (s->late.len && !s->err)
-    qsort(s->late.data, s->late.len, s->late.item, late_order);
-  for (size_t a = 0, b; a < s->late.len && !s->err; a = b) {
-    uint64_t loc;
-    memcpy(&loc, (char *)s->late.data + a * s->late.item, sizeof loc);
-    for (b = a; b < s->late.len && !memcmp((char *)s->late.data + b * s->late.item, &loc, sizeof loc); b++)
-      ;
-    rewrite(s, (uint32_t)loc, (char *)s->late.data + a * s->late.item, b - a);
-  }
+  spill_late(s);
+  struct late_merge m = {0};
+  struct reader *from = NULL;
+  if (!s->err)
+    merge_open(s, &m);
+  for (const char *h; !s->err && (h = next_head(s, &m, &from)) != NULL;)
+    rewrite(s, (uint32_t)mv__tl_key(h), &m);
+  merge_release(&m);
   mv__vec_release(&s->late);
+  mv__vec_release(&s->runs);
   for (uint32_t i = 0; i < s->nloc; i++) {
     free(s->loc[i].tail);
     s->loc[i].tail = NULL;

@@ -115,25 +115,26 @@ static void root_causes(const struct mv__view *v, FILE *fp, int top, struct who 
 }
 
 /* The critical path and its top call paths p[0..ncp) in words. */
-static void critical_path(const struct mv__view *v, FILE *fp, int top, struct who *w,
-                          const struct mv__cause *p, size_t ncp)
+static int critical_path(const struct mv__view *v, FILE *fp, int top, struct who *w,
+                         const struct mv__cause *p, size_t ncp)
 {
   const struct mv_analysis *a = v->a;
   double res = (double)a->resolution;
   memset(w->all, 0, w->nranks);
   uint32_t last = MV__NONE, hand = 0;
-  for (size_t i = 0; i < a->cpath.len; i++) {
-    const struct mv__cpseg *s = &MV__VEC_AT(&a->cpath, struct mv__cpseg, i);
-    uint32_t r = a->loc_rank[s->loc];
+  struct mv__tlcur cur = {0};
+  struct mv__cpseg s, first = {0}, end = {0};
+  uint64_t i = 0;
+  for (; mv__cpath_at(a, &cur, i, &s); i++, end = s) {
+    uint32_t r = a->loc_rank[s.loc];
     if (r < w->nranks)
       w->all[r] = 1;
-    hand += i > 0 && s->loc != MV__VEC_AT(&a->cpath, struct mv__cpseg, i - 1).loc;
+    hand += i > 0 && s.loc != end.loc;
     last = i == 0 ? r : last;
+    first = i == 0 ? s : first;
   }
-  const struct mv__cpseg *first = a->cpath.len ? &MV__VEC_AT(&a->cpath, struct mv__cpseg, 0) : NULL;
-  const struct mv__cpseg *end = a->cpath.len ? &MV__VEC_AT(&a->cpath, struct mv__cpseg, a->cpath.len - 1) : NULL;
-  int fin = first && a->tls && a->tls->loc[first->loc].fin_enter;
-  int init = end && a->tls && a->tls->loc[end->loc].init_end && a->tls->loc[end->loc].init_end == end->t0;
+  int fin = i && a->tls && a->tls->loc[first.loc].fin_enter;
+  int init = i && a->tls && a->tls->loc[end.loc].init_end && a->tls->loc[end.loc].init_end == end.t0;
   char ranks[262];
   fprintf(fp, "\ncritical path: %.6g s, back from the end of rank %u (%s) to %s, "
               "handed over %u times at wait states, through %s; longest on it:\n",
@@ -145,6 +146,7 @@ static void critical_path(const struct mv__view *v, FILE *fp, int top, struct wh
   fprintf(fp, "  critical-path imbalance %.6g s (time on the path above the call paths' average "
               "non-waiting time: what balancing them would save)\n",
           mv__xsum_value(v->total[MV__M_CPIMB]) / res);
+  return a->cpath ? a->cpath->err : 0;
 }
 
 int mv__text_causes(const struct mv__view *v, FILE *fp, int top)
@@ -157,7 +159,7 @@ int mv__text_causes(const struct mv__view *v, FILE *fp, int top)
   int err = !w.all || !w.direct || !c || !p ? MV_ENOMEM : 0;
   if (!err) {
     root_causes(v, fp, top, &w, c, n);
-    critical_path(v, fp, top, &w, p, ncp);
+    err = critical_path(v, fp, top, &w, p, ncp);
   }
   free(w.all), free(w.direct), free(c), free(p);
   return err;

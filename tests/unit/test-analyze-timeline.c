@@ -325,6 +325,49 @@ static void test_late(void)
   unset_sizes();
 }
 
+/* Items far out of order in bulk, blocks of one item (so every item more than two places late is
+ * late), in memory and in the file: 300 synchronization points per location in a scrambled order
+ * (leave = v / 2 for v = 7919 k mod 300, so pairs share a leave). Late items are held four at a
+ * time (four blocks' worth), then written as sorted runs, at most 8 (merged into one when there
+ * are more), whatever their number; read back, each location must be the qsort of what was put. */
+static void test_late_runs(void)
+{
+  for (int spill = 0; spill < 2; spill++) {
+    set_sizes("1", "2", spill ? "1" : "0");
+    enum { N = 300 };
+    static struct mv__sp ref[2][N];
+    struct mv__tlset s;
+    ASSERT_INT_EQ(mv__tlset_init_kind(&s, 2, &mv__tl_syncs), 0);
+    size_t most_late = 0, most_runs = 0;
+    for (uint64_t k = 0; k < N; k++)
+      for (uint32_t l = 0; l < 2; l++) {
+        uint64_t v = (7919 * k + 31 * l) % N;
+        struct mv__sp p = {v / 2, v, v + 1, (uint32_t)(v % 3), l};
+        ref[l][k] = p;
+        mv__tl_put(&s, l, &p);
+        most_late = s.late.len > most_late ? s.late.len : most_late;
+        most_runs = s.runs.len > most_runs ? s.runs.len : most_runs;
+      }
+    ASSERT_TRUE(s.nlate > N);   /* most of the 600 */
+    ASSERT_TRUE(most_late < 4);
+    ASSERT_TRUE(most_runs <= 8);
+    ASSERT_INT_EQ(mv__tlset_finish(&s), 0);
+    for (uint32_t l = 0; l < 2; l++) {
+      qsort(ref[l], N, sizeof ref[l][0], sp_ref_cmp);
+      ASSERT_INT_EQ((long long)s.loc[l].n, N);
+      struct mv__tlcur c = {0};
+      for (uint64_t k = 0; k < N; k++) {
+        const void *item = mv__tl_item(&c, &s, l, k);
+        ASSERT_TRUE(item != NULL);
+        if (item)
+          ASSERT_INT_EQ(sp_ref_cmp(item, &ref[l][k]), 0);
+      }
+    }
+    mv__tlset_release(&s);
+  }
+  unset_sizes();
+}
+
 /* The parallel analysis's rounds of wait states and synchronization points (causes.c): two
  * processes found waits of the same locations (as the lock chains' process does), in another
  * order; process 0 merges their pieces, round by round of 100 bytes per process by time, into the
@@ -469,6 +512,7 @@ int main(void)
   RUN_TEST(test_blocks);
   RUN_TEST(test_pieces);
   RUN_TEST(test_late);
+  RUN_TEST(test_late_runs);
   RUN_TEST(test_causes_rounds);
   RUN_TEST(test_identical);
   RUN_TEST(test_no_tmpdir);
