@@ -8,7 +8,8 @@
  * rows), and smpi/or is charged only for detached (eager) sends. So the cost is charged here, per
  * message and the same for every size: every completed receive (MPI_Recv, MPI_Sendrecv, MPI_Wait
  * on an MPI_Irecv request) sleeps MV_EMULATE_HANDOFF_SECONDS simulated seconds after it, through
- * the profiling interface (these definitions call PMPI_*). Build the program with
+ * the profiling interface (these definitions call PMPI_*; their names are parenthesized so that
+ * mpivet/first-touch.h's function-like macros of the same calls, which call them, leave them be). Build the program with
  * -DMV_EMULATE_HANDOFF_SECONDS=S only when its ranks share cores. */
 #ifndef MPIVET_EMULATE_HANDOFF_H
 #define MPIVET_EMULATE_HANDOFF_H
@@ -33,7 +34,7 @@ static inline void mv_emulate_handoff(void)
 struct mv_emulate_pending { MPI_Request r[MV_HANDOFF_MAX_PENDING]; int n; };
 __attribute__((weak)) struct mv_emulate_pending mv_emulate_pending;
 
-__attribute__((weak)) int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag,
+__attribute__((weak)) int (MPI_Recv)(void *buf, int count, MPI_Datatype type, int src, int tag,
                                    MPI_Comm comm, MPI_Status *status)
 {
   int rc = PMPI_Recv(buf, count, type, src, tag, comm, status);
@@ -41,7 +42,7 @@ __attribute__((weak)) int MPI_Recv(void *buf, int count, MPI_Datatype type, int 
   return rc;
 }
 
-__attribute__((weak)) int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dst,
+__attribute__((weak)) int (MPI_Sendrecv)(const void *sbuf, int scount, MPI_Datatype stype, int dst,
                                        int stag, void *rbuf, int rcount, MPI_Datatype rtype,
                                        int src, int rtag, MPI_Comm comm, MPI_Status *status)
 {
@@ -51,7 +52,7 @@ __attribute__((weak)) int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatyp
   return rc;
 }
 
-__attribute__((weak)) int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag,
+__attribute__((weak)) int (MPI_Irecv)(void *buf, int count, MPI_Datatype type, int src, int tag,
                                     MPI_Comm comm, MPI_Request *request)
 {
   int rc = PMPI_Irecv(buf, count, type, src, tag, comm, request);
@@ -61,7 +62,7 @@ __attribute__((weak)) int MPI_Irecv(void *buf, int count, MPI_Datatype type, int
   return rc;
 }
 
-__attribute__((weak)) int MPI_Wait(MPI_Request *request, MPI_Status *status)
+__attribute__((weak)) int (MPI_Wait)(MPI_Request *request, MPI_Status *status)
 {
   struct mv_emulate_pending *p = &mv_emulate_pending;
   int recv = 0;

@@ -145,12 +145,15 @@ static inline int mv__touch_is_root(int root, MPI_Comm comm)
   return rank == root;
 }
 
-/* One wrapper per call: count the receive buffer's fresh pages, call PMPI, charge them. */
+/* One wrapper per call: count the receive buffer's fresh pages, make the call, charge them. The
+ * call goes to the MPI_ function, not PMPI_, so that another profiling layer still sees it
+ * (mpivet/emulate-handoff.h, the tracer); the names become function-like macros, so a definition
+ * written `int (MPI_Recv)(...)` keeps its name. */
 #define MV__TOUCH_WRAP(name, params, args, buf, bytes)  \
   static inline int mv__touch_##name params             \
   {                                                     \
     size_t pages_ = mv__touch_pages((buf), (bytes));    \
-    int rc_ = P##name args;                             \
+    int rc_ = (name)args;                               \
     if (pages_)                                         \
       smpi_execute((double)pages_ * (MV_PAGE_TOUCH_S)); \
     return rc_;                                         \
@@ -169,71 +172,71 @@ static inline int mv__touch_is_root(int root, MPI_Comm comm)
 
 MV__TOUCH_WRAP(MPI_Recv, (void *b, int c, MPI_Datatype t, int src, int tag, MPI_Comm m, MPI_Status *st),
                (b, c, t, src, tag, m, st), b, mv__touch_bytes(c, t))
-#define MPI_Recv mv__touch_MPI_Recv
+#define MPI_Recv(...) mv__touch_MPI_Recv(__VA_ARGS__)
 MV__TOUCH_WRAP(MPI_Irecv, (void *b, int c, MPI_Datatype t, int src, int tag, MPI_Comm m, MPI_Request *r),
                (b, c, t, src, tag, m, r), b, mv__touch_bytes(c, t))
-#define MPI_Irecv mv__touch_MPI_Irecv
+#define MPI_Irecv(...) mv__touch_MPI_Irecv(__VA_ARGS__)
 MV__TOUCH_WRAP(MPI_Sendrecv,
                (const void *sb, int sc, MPI_Datatype st, int dst, int stag, void *rb, int rc,
                 MPI_Datatype rt, int src, int rtag, MPI_Comm m, MPI_Status *s),
                (sb, sc, st, dst, stag, rb, rc, rt, src, rtag, m, s), rb, mv__touch_bytes(rc, rt))
-#define MPI_Sendrecv mv__touch_MPI_Sendrecv
+#define MPI_Sendrecv(...) mv__touch_MPI_Sendrecv(__VA_ARGS__)
 MV__TOUCH_WRAP(MPI_Get,
                (void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc, MPI_Datatype tt,
                 MPI_Win w),
                (o, oc, ot, target, disp, tc, tt, w), o, mv__touch_bytes(oc, ot))
-#define MPI_Get mv__touch_MPI_Get
+#define MPI_Get(...) mv__touch_MPI_Get(__VA_ARGS__)
 MV__TOUCH_WRAP(MPI_Bcast, (void *b, int c, MPI_Datatype t, int root, MPI_Comm m), (b, c, t, root, m),
                mv__touch_is_root(root, m) ? NULL : b, mv__touch_bytes(c, t))
-#define MPI_Bcast mv__touch_MPI_Bcast
+#define MPI_Bcast(...) mv__touch_MPI_Bcast(__VA_ARGS__)
 MV__TOUCH_WRAP(MPI_Reduce,
                (const void *sb, void *rb, int c, MPI_Datatype t, MPI_Op op, int root, MPI_Comm m),
                (sb, rb, c, t, op, root, m), mv__touch_is_root(root, m) ? rb : NULL, mv__touch_bytes(c, t))
-#define MPI_Reduce mv__touch_MPI_Reduce
+#define MPI_Reduce(...) mv__touch_MPI_Reduce(__VA_ARGS__)
 MV__TOUCH_WRAP_REDUCTION(MPI_Allreduce)
-#define MPI_Allreduce mv__touch_MPI_Allreduce
+#define MPI_Allreduce(...) mv__touch_MPI_Allreduce(__VA_ARGS__)
 MV__TOUCH_WRAP_REDUCTION(MPI_Scan)
-#define MPI_Scan mv__touch_MPI_Scan
+#define MPI_Scan(...) mv__touch_MPI_Scan(__VA_ARGS__)
 MV__TOUCH_WRAP_REDUCTION(MPI_Exscan)
-#define MPI_Exscan mv__touch_MPI_Exscan
+#define MPI_Exscan(...) mv__touch_MPI_Exscan(__VA_ARGS__)
 MV__TOUCH_WRAP_REDUCTION(MPI_Reduce_scatter_block)
-#define MPI_Reduce_scatter_block mv__touch_MPI_Reduce_scatter_block
+#define MPI_Reduce_scatter_block(...) mv__touch_MPI_Reduce_scatter_block(__VA_ARGS__)
 MV__TOUCH_WRAP(MPI_Gather,
                (const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt, int root,
                 MPI_Comm m),
                (sb, sc, st, rb, rc, rt, root, m), mv__touch_is_root(root, m) ? rb : NULL,
                mv__touch_bytes(rc * mv__touch_comm_size(m), rt))
-#define MPI_Gather mv__touch_MPI_Gather
+#define MPI_Gather(...) mv__touch_MPI_Gather(__VA_ARGS__)
 MV__TOUCH_WRAP(MPI_Gatherv,
                (const void *sb, int sc, MPI_Datatype st, void *rb, const int *rcs, const int *ds,
                 MPI_Datatype rt, int root, MPI_Comm m),
                (sb, sc, st, rb, rcs, ds, rt, root, m), mv__touch_is_root(root, m) ? rb : NULL,
                mv__touch_vbytes(rcs, ds, rt, m))
-#define MPI_Gatherv mv__touch_MPI_Gatherv
+#define MPI_Gatherv(...) mv__touch_MPI_Gatherv(__VA_ARGS__)
 MV__TOUCH_WRAP(MPI_Scatter,
                (const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt, int root,
                 MPI_Comm m),
                (sb, sc, st, rb, rc, rt, root, m), rb, mv__touch_bytes(rc, rt))
-#define MPI_Scatter mv__touch_MPI_Scatter
+#define MPI_Scatter(...) mv__touch_MPI_Scatter(__VA_ARGS__)
 MV__TOUCH_WRAP(MPI_Scatterv,
                (const void *sb, const int *scs, const int *ds, MPI_Datatype st, void *rb, int rc,
                 MPI_Datatype rt, int root, MPI_Comm m),
                (sb, scs, ds, st, rb, rc, rt, root, m), rb, mv__touch_bytes(rc, rt))
-#define MPI_Scatterv mv__touch_MPI_Scatterv
+#define MPI_Scatterv(...) mv__touch_MPI_Scatterv(__VA_ARGS__)
 MV__TOUCH_WRAP_ALL_TO(MPI_Allgather)
-#define MPI_Allgather mv__touch_MPI_Allgather
+#define MPI_Allgather(...) mv__touch_MPI_Allgather(__VA_ARGS__)
 MV__TOUCH_WRAP(MPI_Allgatherv,
                (const void *sb, int sc, MPI_Datatype st, void *rb, const int *rcs, const int *ds,
                 MPI_Datatype rt, MPI_Comm m),
                (sb, sc, st, rb, rcs, ds, rt, m), rb, mv__touch_vbytes(rcs, ds, rt, m))
-#define MPI_Allgatherv mv__touch_MPI_Allgatherv
+#define MPI_Allgatherv(...) mv__touch_MPI_Allgatherv(__VA_ARGS__)
 MV__TOUCH_WRAP_ALL_TO(MPI_Alltoall)
-#define MPI_Alltoall mv__touch_MPI_Alltoall
+#define MPI_Alltoall(...) mv__touch_MPI_Alltoall(__VA_ARGS__)
 MV__TOUCH_WRAP(MPI_Alltoallv,
                (const void *sb, const int *scs, const int *sds, MPI_Datatype st, void *rb,
                 const int *rcs, const int *rds, MPI_Datatype rt, MPI_Comm m),
                (sb, scs, sds, st, rb, rcs, rds, rt, m), rb, mv__touch_vbytes(rcs, rds, rt, m))
-#define MPI_Alltoallv mv__touch_MPI_Alltoallv
+#define MPI_Alltoallv(...) mv__touch_MPI_Alltoallv(__VA_ARGS__)
 #endif
 
 #endif

@@ -103,6 +103,12 @@ check bcast t0 0; check bcast nonroot0 0.256; check bcast nonroot1 0
 awk -v t="$(val halves-with t0)" 'BEGIN {exit !(t >= 0.256 && t < 0.2565)}' ||
   { cat "$tmp/halves-with"; fail "halves: first receive $(val halves-with t0) s, expected 0.256 s (256 pages once)"; }
 check halves t1 0; check vector t0 0
+# with emulate.h's hand-off cost (emulate-handoff.h defines MPI_Recv itself): both are charged,
+# the touch wrapper calls that MPI_Recv (and the two headers compile together)
+run fresh-both-with fresh "${touch_flags[@]}" --cflag -DMV_EMULATE_HANDOFF_SECONDS=1e-3 \
+  --cflag -include --cflag mpivet/emulate.h
+cp "$tmp/fresh-without" "$tmp/fresh-both-without"
+check fresh-both t0 0.257; check fresh-both t1 0.001
 # without MV_PAGE_TOUCH_S the header changes nothing
 run fresh-off fresh --cflag -include --cflag mpivet/first-touch.h
 [ "$(val fresh-off t0)" = "$(val fresh-without t0)" ] || fail "header without MV_PAGE_TOUCH_S charged something"
