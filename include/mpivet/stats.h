@@ -94,6 +94,12 @@ const char *mv_stats_stars(double p);
 int mv_stats_ols(const double *X, const double *y, size_t n, size_t k,
                  double *coef, double *residuals, double *rss);
 
+/* Bayesian information criterion of a least-squares fit with Gaussian residuals:
+ * n ln(max(rss, rss_floor) / n) + nparams ln(n); rss_floor stands for the residual of an exact
+ * fit (so that exact fits tie and the penalty decides). The one formula of the segmented
+ * regression below, the kernel ranges (src/sim) and the few-points test (src/model). */
+double mv_stats_bic(double rss, double rss_floor, size_t n, double nparams);
+
 /* ---- segmented regression (breakpoints over sorted x) ----
  * Splits points sorted by x into 1..max_segments consecutive segments, each fitted by a
  * caller's function, as in Bai & Perron (2003): for every number of segments k the breakpoints

@@ -178,8 +178,7 @@ static int few_points_term(const struct mv__prep *p, double rss0, double rss1, d
       return rss0 - rss1 > 1e-12 * rss0;
     return (rss0 - rss1) / p->pe_var > mv_stats_f_quantile(1.0 - alpha, 1.0, p->pe_df);
   }
-  double n = (double)p->n, floor = 1e-300;
-  return n * log(fmax(rss1, floor) / n) + 2 * log(n) < n * log(fmax(rss0, floor) / n) + log(n);
+  return mv_stats_bic(rss1, 1e-300, p->n, 2) < mv_stats_bic(rss0, 1e-300, p->n, 1);
 }
 
 int mv__choose_level(const struct mv__prep *p, const double *rss, const double *cv,

@@ -15,6 +15,7 @@
 
 #include "mpivet/calib.h"
 #include "mpivet/error.h"
+#include "mpivet/stats.h"
 #include "kernel-model.h"
 
 #define RANGE_FACTOR 64.0   /* candidate ranges: w within a factor 64, 4 in each of m, n, k */
@@ -70,8 +71,7 @@ static int fit_range(const struct mv_kernel_model *proto, const struct mv_calib_
  * every coefficient and every cut a parameter. */
 static double bic(double rss, int p, int nr, size_t n, double total)
 {
-  rss = fmax(rss, REL_FLOOR * total);
-  return (double)n * log(rss / (double)n) + (p + nr - 1) * log((double)n);
+  return mv_stats_bic(rss, REL_FLOOR * total, n, p + nr - 1);
 }
 
 /* The largest power of RANGE_FACTOR at most w (0 for w < 1). */

@@ -111,9 +111,13 @@ static int segtab_trace(const struct segtab *t, size_t k, const double *best, co
   return np;
 }
 
+double mv_stats_bic(double rss, double rss_floor, size_t n, double nparams) {
+  return (double)n * log(fmax(rss, rss_floor) / (double)n) + nparams * log((double)n);
+}
+
 static double bic(double rss, size_t n, int np, const struct mv_segreg_options *o) {
   double floor = (double)n * (o->rel_floor * o->y_scale) * (o->rel_floor * o->y_scale);
-  return (double)n * log(fmax(rss, floor) / (double)n) + np * log((double)n);
+  return mv_stats_bic(rss, floor, n, np);
 }
 
 /* Chooses the number of segments by BIC over the DP's optima. */
