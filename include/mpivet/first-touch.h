@@ -119,23 +119,22 @@ static inline MPI_Aint mv__touch_bytes(int count, MPI_Datatype t)
   return (MPI_Aint)count * extent;
 }
 
-/* The span of a v-collective's receive buffer: the largest displs[i] + counts[i]. */
-static inline MPI_Aint mv__touch_vbytes(const int *counts, const int *displs, MPI_Datatype t,
-                                        MPI_Comm comm)
-{
-  int size = 0, top = 0;
-  PMPI_Comm_size(comm, &size);
-  for (int i = 0; counts && displs && i < size; i++)
-    if (counts[i] > 0 && displs[i] + counts[i] > top)
-      top = displs[i] + counts[i];
-  return mv__touch_bytes(top, t);
-}
-
 static inline int mv__touch_comm_size(MPI_Comm comm)
 {
   int size = 0;
   PMPI_Comm_size(comm, &size);
   return size;
+}
+
+/* The span of a v-collective's receive buffer: the largest displs[i] + counts[i]. */
+static inline MPI_Aint mv__touch_vbytes(const int *counts, const int *displs, MPI_Datatype t,
+                                        MPI_Comm comm)
+{
+  int size = mv__touch_comm_size(comm), top = 0;
+  for (int i = 0; counts && displs && i < size; i++)
+    if (counts[i] > 0 && displs[i] + counts[i] > top)
+      top = displs[i] + counts[i];
+  return mv__touch_bytes(top, t);
 }
 
 static inline int mv__touch_is_root(int root, MPI_Comm comm)
