@@ -22,7 +22,7 @@ if [ ! -d "$src" ]; then
 fi
 files=$(cd "$src" && find src testing -name '*.c' | sort)
 # The definitions of HPL's own kernels must not see the call-site macros of hpl_blas.h.
-defining() { case $1 in src/pauxil/HPL_dlaswp*|src/auxil/HPL_dlacpy.c|src/auxil/HPL_dlatcpy.c) echo -DMV_HPL_DEFINING ;; esac; }
+defining() { case $1 in src/pauxil/HPL_dlaswp*|src/auxil/HPL_dlacpy.c|src/auxil/HPL_dlatcpy.c|src/pfact/HPL_dlocswp[NT].c) echo -DMV_HPL_DEFINING ;; esac; }
 export -f defining
 timers=(); sfx=""; [ "${HPL_TIMERS:-0}" = 1 ] && timers=(-DHPL_DETAILED_TIMING) && sfx=-timers
 build() {  # build FLAVOR CC EXTRA...

@@ -62,7 +62,9 @@
   XX(LASWP06N, "HPL_dlaswp06N", 2, "HPL row swap with U, m x n")                   \
   XX(LASWP06T, "HPL_dlaswp06T", 2, "HPL row swap with U transposed, m x n")        \
   XX(DLACPY,   "HPL_dlacpy",    2, "HPL matrix copy, m x n")                       \
-  XX(DLATCPY,  "HPL_dlatcpy",   2, "HPL transposed matrix copy, m x n")
+  XX(DLATCPY,  "HPL_dlatcpy",   2, "HPL transposed matrix copy, m x n")            \
+  XX(DLOCSWPN, "HPL_dlocswpN",  1, "HPL pivot row swap in a panel, m columns")      \
+  XX(DLOCSWPT, "HPL_dlocswpT",  1, "HPL pivot row swap in a panel (L1 transposed)")
 
 enum mv_calib_op {
 #define XX(id, name, shape, what) MV_CALIB_##id,
