@@ -9,7 +9,10 @@
  * multiplied by the latency factor of the message's size (2.47 for HPL's pivot rows), and smpi/or
  * is charged only for detached (eager) sends. So the cost is charged here, per message and the
  * same for every size: every completed receive (MPI_Recv, MPI_Sendrecv, MPI_Wait on an MPI_Irecv
- * request) sleeps S simulated seconds after it, through the profiling interface (these
+ * request) computes S seconds of the receiver's core after it (the switch to the receiver is
+ * the core's time: two ranks of one core that receive at once pay it one after the other, as
+ * the core switches to each in turn; until stop 29 it was a sleep, paid in parallel), through
+ * the profiling interface (these
  * definitions call PMPI_*; their names are parenthesized so that mpivet/first-touch.h's
  * function-like macros of the same calls, which call them, leave them be).
  *
@@ -130,8 +133,9 @@ static inline void mv_emulate_handoff_after(int waited)
   if (!waited)
     return;
   struct mv_emulate_core *core = MV_EMULATE_WAKING ? mv_emulate_core() : NULL;
-  if (!core || core->computing == 0) {
-    mv_emulate_sleep(MV_EMULATE_HANDOFF_SECONDS);
+  if (!core || core->computing == 0) {   /* core time: two hand-offs on one core queue */
+    if (MV_EMULATE_HANDOFF_SECONDS > 0)
+      smpi_execute_benched(MV_EMULATE_HANDOFF_SECONDS);
     return;
   }
   double now = simgrid_get_clock(), until = now + mv_emulate_wake_draw(), step = 1e-7;
