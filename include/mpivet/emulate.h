@@ -108,12 +108,22 @@ static inline double mv_emulate_poly(const double *c, double m, double n, double
          c[6] * k + c[7];
 }
 
+/* Ranks sharing a core: -DMV_EMULATE_HANDOFF_SECONDS=S charges S per received message under SMPI,
+ * -DMV_EMULATE_WAKE_QUANTILES=... the wait of a receiver whose core-mate computes
+ * (mpivet/emulate-handoff.h, which then sees the emulated kernels through mv_emulate_compute). */
+#if MV_EMULATING && (defined(MV_EMULATE_HANDOFF_SECONDS) || defined(MV_EMULATE_WAKE_QUANTILES))
+#include "mpivet/emulate-handoff.h"
+#define MV_EMULATE_EXECUTE(flops) mv_emulate_compute(flops)
+#else
+#define MV_EMULATE_EXECUTE(flops) smpi_execute_flops_benched(flops)
+#endif
+
 /* Inject a duration measured on the calibrated host (scaled by the simulated host's speed). */
 static inline void mv_emulate_seconds(double seconds)
 {
 #if MV_EMULATING
   if (seconds > 0)
-    smpi_execute_flops_benched(seconds * MV_EMULATE_HOST_FLOPS);
+    MV_EMULATE_EXECUTE(seconds * MV_EMULATE_HOST_FLOPS);
 #else
   (void)seconds;
 #endif
@@ -277,10 +287,5 @@ static inline void mv_emulate_record(const char *kernel, int m, int n, int k, do
     }                                     \
   } while (0)
 
-/* Ranks sharing a core: -DMV_EMULATE_HANDOFF_SECONDS=S charges S per received message under SMPI
- * (mpivet/emulate-handoff.h). */
-#if MV_EMULATING && defined(MV_EMULATE_HANDOFF_SECONDS)
-#include "mpivet/emulate-handoff.h"
-#endif
 
 #endif
