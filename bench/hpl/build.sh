@@ -46,21 +46,25 @@ build record mpicc.openmpi -DMV_EMULATE_RECORD
 # kernel call (MV_EMULATE_CALL_SECONDS, mpivet/emulate.h; calibrate.sh measures it on one rank).
 # HPL_HANDOFF_SECONDS=H (> 0) also builds hpl-smpi-handoff, for ranks that share cores: every
 # completed receive sleeps H simulated seconds (MV_EMULATE_HANDOFF_SECONDS,
-# mpivet/emulate-handoff.h; hpl.sh measures H with bench/sim/oversub.sh).
+# mpivet/emulate-handoff.h; hpl.sh measures H with bench/sim/oversub.sh). HPL_WAKE_QUANTILES=q0,..,q100
+# adds to it the wake-up of a receiver whose core-mate computes (MV_EMULATE_WAKE_QUANTILES, the
+# deciles of the delay in seconds; oversub.sh's wake-quantiles line).
 if [ -n "$cal" ]; then   # every object includes kernels.h: another calibration rebuilds them
   flavors="smpi"; [ "${HPL_CONTIG:-1}" = 0 ] || flavors="smpi smpi-contig"
-  handoff=${HPL_HANDOFF_SECONDS:-0}
+  handoff=${HPL_HANDOFF_SECONDS:-0}; wake=()
+  [ -n "${HPL_WAKE_QUANTILES:-}" ] && wake=(-DMV_EMULATE_WAKE_QUANTILES="$HPL_WAKE_QUANTILES")
   if awk -v h="$handoff" 'BEGIN {exit !(h > 0)}'; then flavors="$flavors smpi-handoff"
   else rm -f "$out/hpl-smpi-handoff"; fi   # hpl.sh takes it when it exists
   emu=(-include "$cal/kernels.h" -DMV_EMULATE_CALL_SECONDS="${HPL_CALL_SECONDS:-0.0}")
   for flavor in $flavors; do
     o="$out/obj-$flavor$sfx"
-    { cat "$cal/kernels.h"; echo "/* ${emu[*]} handoff $handoff */"; } > "$out/kernels.h.new"
+    w=(); [ "$flavor" = smpi-handoff ] && w=("${wake[@]}")
+    { cat "$cal/kernels.h"; echo "/* ${emu[*]} handoff $handoff${w[*]:+ ${w[*]}} */"; } > "$out/kernels.h.new"
     cmp -s "$out/kernels.h.new" "$o/kernels.h" || rm -rf "$o"
     mkdir -p "$o"; mv "$out/kernels.h.new" "$o/kernels.h"
   done
   build smpi smpicc "${emu[@]}"
   [ "${HPL_CONTIG:-1}" = 0 ] || build smpi-contig smpicc "${emu[@]}" -DHPL_NO_MPI_DATATYPE
-  case " $flavors " in *" smpi-handoff "*) build smpi-handoff smpicc "${emu[@]}" -DMV_EMULATE_HANDOFF_SECONDS="$handoff" ;; esac
+  case " $flavors " in *" smpi-handoff "*) build smpi-handoff smpicc "${emu[@]}" -DMV_EMULATE_HANDOFF_SECONDS="$handoff" "${wake[@]}" ;; esac
 fi
 echo "build: $(ls -d "$out"/hpl-openmpi "$out"/hpl-record "$out"/hpl-smpi* 2>/dev/null | tr '\n' ' ')"

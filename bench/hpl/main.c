@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "hpl.h"
+#include "mpivet/emulate.h" /* MV_EMULATING: hpl.h includes it only with HPL_CALL_CBLAS */
 
 /* hpcc's fallback when hpccinf.txt is missing or illegal: here that is an error, not defaults. */
 int HPCC_Defaults(HPL_T_test *TEST, int *NS, int *N, int *NBS, int *NB, HPL_T_ORDER *PMAPPIN,
@@ -42,7 +43,7 @@ static void print_run_delay(int rank)
 
 int main(int argc, char **argv)
 {
-  HPL_RuntimeData r;
+  HPL_RuntimeData r = {0}; /* HPL_main keeps the best test's figures: r.Gflops must start at 0 */
   int failure = 0, rank;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

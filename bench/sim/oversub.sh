@@ -4,6 +4,9 @@
 # when it knows it is oversubscribed, as in hpl.sh's 4-rank runs), Open MPI by default, and
 # MPICH. Prints per MPI and run the computing rank's time alone and beside a waiting rank, the
 # waiter's share of the core, and the one-way time of an empty message between the two ranks.
+# Then, OVERSUB_WAKE=1 (default), the wake-up of a rank whose core-mate computes (oversub-wake.c,
+# 3 ranks bound round-robin to the cores as bench/hpl's 4-rank runs, Open MPI with yield): the
+# delay's distribution and its deciles ("wake-quantiles", for MV_EMULATE_WAKE_QUANTILES).
 # Never under chrt: 2 ranks on one core under SCHED_FIFO would hold it (see bench/hpl/hpl.sh).
 # Usage: oversub.sh [RUNS=3]
 set -euo pipefail
@@ -13,6 +16,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpicc.openmpi -O2 "$here/oversub.c" -o "$tmp/os-openmpi"
 mpicc.mpich -O2 "$here/oversub.c" -o "$tmp/os-mpich"
+mpicc.openmpi -O2 "$here/oversub-wake.c" -o "$tmp/wake-openmpi"
 for r in $(seq "$runs"); do
   echo "run $r, Open MPI, mpi_yield_when_idle 1:"
   timeout 60 mpirun.openmpi --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 -np 2 taskset -c 0 "$tmp/os-openmpi"
@@ -21,3 +25,7 @@ for r in $(seq "$runs"); do
   echo "run $r, MPICH:"
   timeout 60 mpirun.mpich -np 2 taskset -c 0 "$tmp/os-mpich"
 done
+[ "${OVERSUB_WAKE:-1}" = 1 ] || exit 0
+echo "wake-up beside a computing core-mate, Open MPI, mpi_yield_when_idle 1, 3 ranks:"
+timeout 120 mpirun.openmpi --oversubscribe --bind-to core:overload-allowed --map-by core \
+  --mca mpi_yield_when_idle 1 -np 3 "$tmp/wake-openmpi"

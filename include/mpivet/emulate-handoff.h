@@ -1,31 +1,165 @@
-/* The hand-off between MPI ranks that share a core, for include/mpivet/emulate.h (included from it
- * under SMPI when MV_EMULATE_HANDOFF_SECONDS is defined). With more ranks than cores a receiver is
- * not running when its message arrives: it must be scheduled first (bench/sim/oversub.sh measures
- * the one-way time of an empty message between two ranks on one core: 6-12 us with Open MPI's
- * mpi_yield_when_idle 1, against 0.3 us between two cores). SMPI's shared host divides the core's
- * speed between its ranks but passes a message in the calibrated network time; a larger loopback
- * latency would be multiplied by the latency factor of the message's size (2.47 for HPL's pivot
- * rows), and smpi/or is charged only for detached (eager) sends. So the cost is charged here, per
- * message and the same for every size: every completed receive (MPI_Recv, MPI_Sendrecv, MPI_Wait
- * on an MPI_Irecv request) sleeps MV_EMULATE_HANDOFF_SECONDS simulated seconds after it, through
- * the profiling interface (these definitions call PMPI_*; their names are parenthesized so that
- * mpivet/first-touch.h's function-like macros of the same calls, which call them, leave them be). Build the program with
- * -DMV_EMULATE_HANDOFF_SECONDS=S only when its ranks share cores. */
+/* Ranks that share a core, for include/mpivet/emulate.h (included from it under SMPI when
+ * MV_EMULATE_HANDOFF_SECONDS or MV_EMULATE_WAKE_QUANTILES is defined). With more ranks than cores
+ * a receiver is not running when its message arrives: it must be scheduled first.
+ *
+ * The hand-off (-DMV_EMULATE_HANDOFF_SECONDS=S): bench/sim/oversub.sh measures the one-way time of
+ * an empty message between two ranks on one core (6-12 us with Open MPI's mpi_yield_when_idle 1,
+ * against 0.3 us between two cores). SMPI's shared host divides the core's speed between its
+ * ranks but passes a message in the calibrated network time; a larger loopback latency would be
+ * multiplied by the latency factor of the message's size (2.47 for HPL's pivot rows), and smpi/or
+ * is charged only for detached (eager) sends. So the cost is charged here, per message and the
+ * same for every size: every completed receive (MPI_Recv, MPI_Sendrecv, MPI_Wait on an MPI_Irecv
+ * request) computes S seconds of the receiver's core after it (the switch to the receiver is
+ * the core's time: two ranks of one core that receive at once pay it one after the other, as
+ * the core switches to each in turn; until stop 29 it was a sleep, paid in parallel), through
+ * the profiling interface (these
+ * definitions call PMPI_*; their names are parenthesized so that mpivet/first-touch.h's
+ * function-like macros of the same calls, which call them, leave them be).
+ *
+ * The wake-up (-DMV_EMULATE_WAKE_QUANTILES=q0,q10,...,q100, seconds): when the message arrives
+ * while a rank that shares the receiver's core computes, the receiver runs only when the
+ * scheduler takes the core from that rank (a tick of the kernel's scheduler, 4 ms at HZ 250) or
+ * when that rank itself enters MPI and yields. bench/sim/oversub-wake.c measures the delay (the
+ * deciles of its distribution, for this argument). Under SMPI a receive that had to wait for its
+ * message (none had arrived when it was called: MPI_Iprobe, MPI_Test) and completes while another
+ * rank of the same simulated host is inside an emulated kernel (mpivet/emulate.h's
+ * mv_emulate_seconds) waits on (so does a rank that polled: MPI_Iprobe or MPI_Test on a receive
+ * that found nothing, no emulated kernel, then one that found its message: HPL's broadcasts): a delay drawn from the deciles (linear between them), cut short
+ * when no rank of the host computes any more. A receive that waited while no rank of its host
+ * computed is charged the hand-off; one that did not wait, nothing (without the wake-up model
+ * every receive is charged the hand-off). The ranks of a host meet in the host's user data (sg_host_get_data: SMPI ranks are
+ * threads of one process, and the program's globals are private per rank). Computation that
+ * SMPI times itself (not emulated) is not seen as computing.
+ *
+ * Build the program with these options only when its ranks share cores. */
 #ifndef MPIVET_EMULATE_HANDOFF_H
 #define MPIVET_EMULATE_HANDOFF_H
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include <mpi.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+
+#ifndef MV_EMULATE_HANDOFF_SECONDS
+#define MV_EMULATE_HANDOFF_SECONDS 0.0
+#endif
 
 int smpi_nanosleep(const struct timespec *tp, struct timespec *t);
 
-static inline void mv_emulate_handoff(void)
+static inline void mv_emulate_sleep(double s)
 {
-  double s = MV_EMULATE_HANDOFF_SECONDS;
   struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
   if (s > 0)
     smpi_nanosleep(&ts, NULL);
+}
+
+/* The ranks of one simulated host inside an emulated kernel, and the latest simulated time at
+ * which one of those kernels ends if it has the core to itself. */
+struct mv_emulate_core {
+  int computing;
+  double end;
+};
+
+static inline struct mv_emulate_core *mv_emulate_core(void)
+{
+  static struct mv_emulate_core *core;   /* private per rank */
+  if (!core) {
+    sg_host_t host = sg_host_self();
+    core = (struct mv_emulate_core *)sg_host_get_data(host);
+    if (!core) {   /* the host's first rank; lives as long as the simulation */
+      core = (struct mv_emulate_core *)calloc(1, sizeof *core);
+      if (!core)
+        abort();
+      sg_host_set_data(host, core);
+    }
+  }
+  return core;
+}
+
+/* Per rank (SMPI privatizes globals; weak: one for all files that include this): whether the
+ * rank's last MPI_Iprobe or MPI_Test on a receive found nothing with no kernel since (it polls for
+ * a message, as HPL's panel broadcasts do), and the state of its wake-up draws. */
+__attribute__((weak)) int mv_emulate_polling;
+__attribute__((weak)) uint64_t mv_emulate_wake_state;
+
+/* An emulated kernel: flops on this rank's simulated host, seen by the other ranks of the host. */
+static inline void mv_emulate_compute(double flops)
+{
+  struct mv_emulate_core *core = mv_emulate_core();
+  mv_emulate_polling = 0;
+  double end = simgrid_get_clock() + flops / sg_host_get_speed(sg_host_self());
+  core->computing++;
+  if (end > core->end)
+    core->end = end;
+  smpi_execute_flops_benched(flops);
+  core->computing--;
+}
+
+#ifdef MV_EMULATE_WAKE_QUANTILES
+static const double mv_emulate_wake_q[] = {MV_EMULATE_WAKE_QUANTILES};
+#define MV_EMULATE_WAKING 1
+#else
+static const double mv_emulate_wake_q[] = {0};
+#define MV_EMULATE_WAKING 0
+#endif
+
+/* A delay drawn from the deciles (inverse distribution, linear between them). */
+static inline double mv_emulate_wake_draw(void)
+{
+  uint64_t state = mv_emulate_wake_state;   /* its own stream: the kernels' noise keeps its own */
+  int nq = (int)(sizeof mv_emulate_wake_q / sizeof *mv_emulate_wake_q);
+  if (nq < 2)
+    return mv_emulate_wake_q[0];
+  if (state == 0) {
+    int rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    state = 0x2545f4914f6cdd1dull * (uint64_t)(rank + 1);
+  }
+  state ^= state << 13, state ^= state >> 7, state ^= state << 17;   /* xorshift64 */
+  mv_emulate_wake_state = state;
+  double u = ((double)(state >> 11) + 0.5) / 9007199254740992.0 * (nq - 1);
+  int i = (int)u;
+  return mv_emulate_wake_q[i] + (u - i) * (mv_emulate_wake_q[i + 1] - mv_emulate_wake_q[i]);
+}
+
+/* After a completed receive; waited: no message had arrived when it was called (always, without
+ * the wake-up model). */
+static inline void mv_emulate_handoff_after(int waited)
+{
+  mv_emulate_polling = 0;
+  if (!waited)
+    return;
+  struct mv_emulate_core *core = MV_EMULATE_WAKING ? mv_emulate_core() : NULL;
+  if (!core || core->computing == 0) {   /* core time: two hand-offs on one core queue */
+    if (MV_EMULATE_HANDOFF_SECONDS > 0)
+      smpi_execute_benched(MV_EMULATE_HANDOFF_SECONDS);
+    return;
+  }
+  double now = simgrid_get_clock(), until = now + mv_emulate_wake_draw(), step = 1e-7;
+  /* Sleep to the kernels' end, or to until (to SimGrid's precision: its clock lands a few ulps
+   * short of a sleep's end, and a sleep under 1 ns is none). */
+  while (core->computing > 0 && until - now > 1e-9) {
+    double to = core->end > now + step ? core->end : now + step;
+    step *= 2;   /* a kernel that shared the core ends after its estimate */
+    mv_emulate_sleep((to < until ? to : until) - now);
+    now = simgrid_get_clock();
+  }
+}
+
+/* Whether a receive from src/tag will wait: no matching message has arrived (under the wake-up
+ * model only; MPI_Iprobe costs smpi/iprobe, a few ns calibrated). */
+static inline int mv_emulate_will_wait(int src, int tag, MPI_Comm comm)
+{
+  int flag = 0;
+  if (!MV_EMULATE_WAKING)
+    return 1;
+  if (src == MPI_PROC_NULL)
+    return 0;
+  PMPI_Iprobe(src, tag, comm, &flag, MPI_STATUS_IGNORE);
+  return !flag;
 }
 
 /* The MPI_Irecv requests not yet waited for, per rank (SMPI privatizes globals per rank; weak:
@@ -37,8 +171,9 @@ __attribute__((weak)) struct mv_emulate_pending mv_emulate_pending;
 __attribute__((weak)) int (MPI_Recv)(void *buf, int count, MPI_Datatype type, int src, int tag,
                                    MPI_Comm comm, MPI_Status *status)
 {
+  int waited = mv_emulate_will_wait(src, tag, comm);
   int rc = PMPI_Recv(buf, count, type, src, tag, comm, status);
-  mv_emulate_handoff();
+  mv_emulate_handoff_after(waited);
   return rc;
 }
 
@@ -46,9 +181,10 @@ __attribute__((weak)) int (MPI_Sendrecv)(const void *sbuf, int scount, MPI_Datat
                                        int stag, void *rbuf, int rcount, MPI_Datatype rtype,
                                        int src, int rtag, MPI_Comm comm, MPI_Status *status)
 {
+  int waited = mv_emulate_will_wait(src, rtag, comm);
   int rc = PMPI_Sendrecv(sbuf, scount, stype, dst, stag, rbuf, rcount, rtype, src, rtag, comm,
                          status);
-  mv_emulate_handoff();
+  mv_emulate_handoff_after(waited);
   return rc;
 }
 
@@ -71,9 +207,52 @@ __attribute__((weak)) int (MPI_Wait)(MPI_Request *request, MPI_Status *status)
       p->r[i] = p->r[--p->n];
       recv = 1;
     }
+  if (recv && MV_EMULATE_WAKING) {   /* arrived already: no wait, no charge */
+    int done = 0;
+    int rc = PMPI_Test(request, &done, status);
+    if (rc != MPI_SUCCESS || done)
+      return rc;
+  }
   int rc = PMPI_Wait(request, status);
   if (recv)
-    mv_emulate_handoff();
+    mv_emulate_handoff_after(1);
+  return rc;
+}
+
+/* Polling: a successful MPI_Iprobe, or MPI_Test completing a receive, after one that found nothing
+ * with no emulated kernel in between, is a receive that waited (wake-up model only). */
+static inline void mv_emulate_polled(int found)
+{
+  if (!found)
+    mv_emulate_polling = 1;
+  else if (mv_emulate_polling) {
+    mv_emulate_polling = 0;
+    mv_emulate_handoff_after(1);
+  }
+}
+
+__attribute__((weak)) int (MPI_Iprobe)(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+  int rc = PMPI_Iprobe(src, tag, comm, flag, status);
+  if (MV_EMULATE_WAKING && rc == MPI_SUCCESS && src != MPI_PROC_NULL)
+    mv_emulate_polled(*flag);
+  return rc;
+}
+
+__attribute__((weak)) int (MPI_Test)(MPI_Request *request, int *flag, MPI_Status *status)
+{
+  struct mv_emulate_pending *p = &mv_emulate_pending;
+  int recv = -1;
+  for (int i = 0; i < p->n && recv < 0; i++)
+    if (p->r[i] == *request)
+      recv = i;
+  int rc = PMPI_Test(request, flag, status);
+  if (recv >= 0 && rc == MPI_SUCCESS) {
+    if (*flag)
+      p->r[recv] = p->r[--p->n];
+    if (MV_EMULATE_WAKING)
+      mv_emulate_polled(*flag);
+  }
   return rc;
 }
 

@@ -85,10 +85,13 @@ static void test_network(void)
 /* Overheads that exceed the round trip: the same network, but a Recv after arrival of up to 64 B
  * costs 2.5 us, more than the 2 us one-way time, as Open MPI's 0.33 us Recv against its 0.24 us
  * half round trip. ping-pong - os - or is negative there (2 us + 0.2 ns/B - 0.5 us - 0.1 ns/B -
- * 2.5 us), so those 8 sizes (0..64 B) say nothing of the network and are left out: the network
- * is still eager 1.1 us + 0.05 ns/B (from 128 B) and rendezvous 8 us + 0.25 ns/B, latency 1.1 us
- * and 2 segments. Floored at 5 % of the ping-pong instead, they formed a third segment of their
- * own and the latency came out 0.1 us. */
+ * 2.5 us), so those 8 sizes (0..64 B) say nothing of the network and are left out of the fit: the
+ * network is still eager 1.1 us + 0.05 ns/B (from 128 B) and rendezvous 8 us + 0.25 ns/B, latency
+ * 1.1 us. Floored at 5 % of the ping-pong instead, they formed a third segment of their own and
+ * the latency came out 0.1 us. The left-out sizes get a leading piece of network time 0 up to
+ * 64 B (latency factor 0; the fitted eager piece starts halfway to 128 B, at 96 B): without it the
+ * eager line reached down to 0 B and added its 1.1 us to the overheads that already exceed the
+ * one-way time. */
 static void test_network_overheads_exceed(void)
 {
   struct mv_calib_data d;
@@ -101,10 +104,14 @@ static void test_network_overheads_exceed(void)
   ASSERT_INT_EQ(mv_calib_fit_network(&d, &c), 0);
   ASSERT_DOUBLE_NEAR(c.eager_bytes, 4096, 0);
   ASSERT_DOUBLE_REL(mv_piecewise_eval(&c.orecv, 32), 2.5e-6, 1e-6);
-  ASSERT_INT_EQ(c.net.n, 2);
+  ASSERT_INT_EQ(c.net.n, 3);
   ASSERT_DOUBLE_REL(c.latency_s, 1.1e-6, 1e-6);
   ASSERT_DOUBLE_REL(c.bandwidth_Bps, 4e9, 1e-6);
   ASSERT_DOUBLE_REL(mv_piecewise_eval(&c.net, 1024), 1.1e-6 + 0.05e-9 * 1024, 1e-6);
+  ASSERT_DOUBLE_NEAR(mv_piecewise_eval(&c.net, 32), 0, 0);
+  ASSERT_DOUBLE_NEAR(c.lat_factor.p[0].a, 0, 0);
+  ASSERT_DOUBLE_NEAR(c.lat_factor.p[1].from, 96, 0);
+  ASSERT_DOUBLE_REL(c.lat_factor.p[1].a, 1.0, 1e-6);
   mv_calib_data_release(&d);
 }
 
