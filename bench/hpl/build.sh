@@ -58,7 +58,8 @@ if [ -n "$cal" ]; then   # every object includes kernels.h: another calibration 
   emu=(-include "$cal/kernels.h" -DMV_EMULATE_CALL_SECONDS="${HPL_CALL_SECONDS:-0.0}")
   for flavor in $flavors; do
     o="$out/obj-$flavor$sfx"
-    { cat "$cal/kernels.h"; echo "/* ${emu[*]} handoff $handoff${wake[*]:+ ${wake[*]}} */"; } > "$out/kernels.h.new"
+    w=(); [ "$flavor" = smpi-handoff ] && w=("${wake[@]}")
+    { cat "$cal/kernels.h"; echo "/* ${emu[*]} handoff $handoff${w[*]:+ ${w[*]}} */"; } > "$out/kernels.h.new"
     cmp -s "$out/kernels.h.new" "$o/kernels.h" || rm -rf "$o"
     mkdir -p "$o"; mv "$out/kernels.h.new" "$o/kernels.h"
   done

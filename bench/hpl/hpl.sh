@@ -45,16 +45,20 @@ median() { sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v
 # with mpi_yield_when_idle 1 as the real runs below: the median of 5 runs) unless
 # HPL_HANDOFF_SECONDS gives it; the simulation of such a grid charges it per received message
 # (hpl-smpi-handoff, mpivet/emulate-handoff.h). HPL_HANDOFF_SECONDS=0: not charged.
+# The same run of oversub.sh measures the wake-up of a rank whose core-mate computes (its deciles,
+# HPL_WAKE_QUANTILES, mpivet/emulate-handoff.h's MV_EMULATE_WAKE_QUANTILES) unless given.
 if [ -z "${HPL_HANDOFF_SECONDS:-}" ]; then
   for grid in ${HPL_GRIDS:-1x1x1 2x1x2}; do
     [ "${grid%%x*}" -gt "$cores" ] || continue
-    HPL_HANDOFF_SECONDS=$(bash "$top/bench/sim/oversub.sh" 5 2>/dev/null |
-      awk '/mpi_yield_when_idle 1/ {y = 1; next} y && /^pingpong/ {print $2} /^run/ {y = 0}' | median)
+    bash "$top/bench/sim/oversub.sh" 5 > "$out/oversub.txt" 2>&1
+    HPL_HANDOFF_SECONDS=$(awk '/mpi_yield_when_idle 1:/ {y = 1; next} y && /^pingpong/ {print $2} /^run/ {y = 0}' "$out/oversub.txt" | median)
     echo "hpl.sh: hand-off between ranks on one core (oversub.sh, median of 5): $HPL_HANDOFF_SECONDS s" >&2
+    : "${HPL_WAKE_QUANTILES:=$(awk '/^wake-quantiles/ {print $2}' "$out/oversub.txt")}"
+    echo "hpl.sh: wake-up beside a computing core-mate, deciles (oversub.sh): $HPL_WAKE_QUANTILES s" >&2
     break
   done
 fi
-export HPL_HANDOFF_SECONDS=${HPL_HANDOFF_SECONDS:-0}
+export HPL_HANDOFF_SECONDS=${HPL_HANDOFF_SECONDS:-0} HPL_WAKE_QUANTILES=${HPL_WAKE_QUANTILES:-}
 bash "$here/build.sh" "$out" "$cal" > "$out/build.log"
 rt=(); [ "$(id -u)" = 0 ] && rt=(chrt -f 20)
 compute=(); preload=()

@@ -9,7 +9,10 @@
  * multiplied by the latency factor of the message's size (2.47 for HPL's pivot rows), and smpi/or
  * is charged only for detached (eager) sends. So the cost is charged here, per message and the
  * same for every size: every completed receive (MPI_Recv, MPI_Sendrecv, MPI_Wait on an MPI_Irecv
- * request) sleeps S simulated seconds after it, through the profiling interface (these
+ * request) computes S seconds of the receiver's core after it (the switch to the receiver is
+ * the core's time: two ranks of one core that receive at once pay it one after the other, as
+ * the core switches to each in turn; until stop 29 it was a sleep, paid in parallel), through
+ * the profiling interface (these
  * definitions call PMPI_*; their names are parenthesized so that mpivet/first-touch.h's
  * function-like macros of the same calls, which call them, leave them be).
  *
@@ -20,7 +23,8 @@
  * deciles of its distribution, for this argument). Under SMPI a receive that had to wait for its
  * message (none had arrived when it was called: MPI_Iprobe, MPI_Test) and completes while another
  * rank of the same simulated host is inside an emulated kernel (mpivet/emulate.h's
- * mv_emulate_seconds) waits on: a delay drawn from the deciles (linear between them), cut short
+ * mv_emulate_seconds) waits on (so does a rank that polled: MPI_Iprobe or MPI_Test on a receive
+ * that found nothing, no emulated kernel, then one that found its message: HPL's broadcasts): a delay drawn from the deciles (linear between them), cut short
  * when no rank of the host computes any more. A receive that waited while no rank of its host
  * computed is charged the hand-off; one that did not wait, nothing (without the wake-up model
  * every receive is charged the hand-off). The ranks of a host meet in the host's user data (sg_host_get_data: SMPI ranks are
@@ -31,6 +35,7 @@
 #ifndef MPIVET_EMULATE_HANDOFF_H
 #define MPIVET_EMULATE_HANDOFF_H
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -74,10 +79,17 @@ static inline struct mv_emulate_core *mv_emulate_core(void)
   return core;
 }
 
+/* Per rank (SMPI privatizes globals; weak: one for all files that include this): whether the
+ * rank's last MPI_Iprobe or MPI_Test on a receive found nothing with no kernel since (it polls for
+ * a message, as HPL's panel broadcasts do), and the state of its wake-up draws. */
+__attribute__((weak)) int mv_emulate_polling;
+__attribute__((weak)) uint64_t mv_emulate_wake_state;
+
 /* An emulated kernel: flops on this rank's simulated host, seen by the other ranks of the host. */
 static inline void mv_emulate_compute(double flops)
 {
   struct mv_emulate_core *core = mv_emulate_core();
+  mv_emulate_polling = 0;
   double end = simgrid_get_clock() + flops / sg_host_get_speed(sg_host_self());
   core->computing++;
   if (end > core->end)
@@ -97,7 +109,7 @@ static const double mv_emulate_wake_q[] = {0};
 /* A delay drawn from the deciles (inverse distribution, linear between them). */
 static inline double mv_emulate_wake_draw(void)
 {
-  static uint64_t state;   /* private per rank: its own stream, the kernels' noise keeps its own */
+  uint64_t state = mv_emulate_wake_state;   /* its own stream: the kernels' noise keeps its own */
   int nq = (int)(sizeof mv_emulate_wake_q / sizeof *mv_emulate_wake_q);
   if (nq < 2)
     return mv_emulate_wake_q[0];
@@ -107,6 +119,7 @@ static inline double mv_emulate_wake_draw(void)
     state = 0x2545f4914f6cdd1dull * (uint64_t)(rank + 1);
   }
   state ^= state << 13, state ^= state >> 7, state ^= state << 17;   /* xorshift64 */
+  mv_emulate_wake_state = state;
   double u = ((double)(state >> 11) + 0.5) / 9007199254740992.0 * (nq - 1);
   int i = (int)u;
   return mv_emulate_wake_q[i] + (u - i) * (mv_emulate_wake_q[i + 1] - mv_emulate_wake_q[i]);
@@ -116,11 +129,13 @@ static inline double mv_emulate_wake_draw(void)
  * the wake-up model). */
 static inline void mv_emulate_handoff_after(int waited)
 {
+  mv_emulate_polling = 0;
   if (!waited)
     return;
   struct mv_emulate_core *core = MV_EMULATE_WAKING ? mv_emulate_core() : NULL;
-  if (!core || core->computing == 0) {
-    mv_emulate_sleep(MV_EMULATE_HANDOFF_SECONDS);
+  if (!core || core->computing == 0) {   /* core time: two hand-offs on one core queue */
+    if (MV_EMULATE_HANDOFF_SECONDS > 0)
+      smpi_execute_benched(MV_EMULATE_HANDOFF_SECONDS);
     return;
   }
   double now = simgrid_get_clock(), until = now + mv_emulate_wake_draw(), step = 1e-7;
@@ -201,6 +216,43 @@ __attribute__((weak)) int (MPI_Wait)(MPI_Request *request, MPI_Status *status)
   int rc = PMPI_Wait(request, status);
   if (recv)
     mv_emulate_handoff_after(1);
+  return rc;
+}
+
+/* Polling: a successful MPI_Iprobe, or MPI_Test completing a receive, after one that found nothing
+ * with no emulated kernel in between, is a receive that waited (wake-up model only). */
+static inline void mv_emulate_polled(int found)
+{
+  if (!found)
+    mv_emulate_polling = 1;
+  else if (mv_emulate_polling) {
+    mv_emulate_polling = 0;
+    mv_emulate_handoff_after(1);
+  }
+}
+
+__attribute__((weak)) int (MPI_Iprobe)(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+  int rc = PMPI_Iprobe(src, tag, comm, flag, status);
+  if (MV_EMULATE_WAKING && rc == MPI_SUCCESS && src != MPI_PROC_NULL)
+    mv_emulate_polled(*flag);
+  return rc;
+}
+
+__attribute__((weak)) int (MPI_Test)(MPI_Request *request, int *flag, MPI_Status *status)
+{
+  struct mv_emulate_pending *p = &mv_emulate_pending;
+  int recv = -1;
+  for (int i = 0; i < p->n && recv < 0; i++)
+    if (p->r[i] == *request)
+      recv = i;
+  int rc = PMPI_Test(request, flag, status);
+  if (recv >= 0 && rc == MPI_SUCCESS) {
+    if (*flag)
+      p->r[recv] = p->r[--p->n];
+    if (MV_EMULATE_WAKING)
+      mv_emulate_polled(*flag);
+  }
   return rc;
 }
 

@@ -91,7 +91,8 @@ cp -r "$cal" "$tmp/v2"; sed -i 's/"version": 3/"version": 2/' "$tmp/v2/calibrati
 [ $rc = 2 ] && grep -q "version 2, this mpivet reads version 3" "$tmp/err" || fail "other version: exit $rc"
 # per-host kernel models (M_H): a 2-host platform whose second host's dgemm model is twice the
 # first's; each rank emulates one dgemm of 1e-3 s (host node-0) or 2e-3 s (node-1, matched by
-# index) and prints the simulated time it took; a kernel without a row runs (pooled row absent).
+# index) and prints the simulated time it took; a kernel without a row runs (pooled row absent)
+# and is reported once on stderr.
 # Ranges of call size: node-0's dgemm has a second row from m n k = 1e7 at 5e-9 s per mnk, so a
 # 300 x 300 x 200 call (1.8e7) takes 0.09 s there and 2e-9 x 1.8e7 = 0.036 s on node-1.
 cp -r "$cal" "$tmp/hosts"
@@ -142,4 +143,7 @@ awk '/^rank 0 also-run .* ran 3$/ {a = $4} /^rank 1 also-run .* ran 3$/ {b = $4}
 awk '/^rank 0 big / {a = $4} /^rank 1 big / {b = $4}
      END {exit !(a > 0.0899 && a < 0.0902 && b > 0.0359 && b < 0.0362)}' "$tmp/o" \
   || { cat "$tmp/o"; fail "ranges of call size: expected 0.09 s on node-0 (its second row), 0.036 s on node-1"; }
+grep -q '^mpivet/emulate.h: .*hosts.c:[0-9]*: kernel dtrsm has no model in kernels.h' "$tmp/o" \
+  || { cat "$tmp/o"; fail "a kernel without a model must be reported"; }
+[ "$(grep -c 'has no model' "$tmp/o")" = 1 ] || { cat "$tmp/o"; fail "no-model report: once, rank 0"; }
 echo "calibrate + simulate: ok"
