@@ -138,7 +138,9 @@ static int simulate(struct opts *o)
     mv_cli_disk_note(o->s.workdir, disk, sizeof disk);
     rc = mv_cli_fail("simulate", rc, "%s%s", mv_error_text(&e, err, sizeof err), disk);
   }
-  if (!o->workdir) {
+  if (!o->workdir && rc && rmdir(tmp) != 0)   /* the error names its files: keep them */
+    fprintf(stderr, "mpivet simulate: kept %s (the build's and the run's logs; --workdir DIR chooses the folder)\n", tmp);
+  else if (!o->workdir && !rc) {
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
     if (system(cmd) != 0)

@@ -68,6 +68,11 @@ grep -q "uncalibrated platform" "$tmp/raw" || fail "uncalibrated not said"
 printf 'int main(void) { return undefined_thing; }\n' > "$tmp/bad.c"
 "$MPIVET" simulate "$tmp/bad.c" > "$tmp/o" 2>&1; rc=$?
 [ $rc = 3 ] && grep -q "undefined_thing" "$tmp/o" || fail "build failure: exit $rc"
+# the folder whose build.log the error names is kept (without --workdir: a temporary one)
+log=$(sed -n 's/.*smpicc failed (output in \([^)]*\)).*/\1/p' "$tmp/o")
+[ -s "$log" ] && grep -q "undefined_thing" "$log" && grep -q "^mpivet simulate: kept $(dirname "$log") " "$tmp/o" ||
+  { cat "$tmp/o"; fail "build failure: the build log the error names is gone"; }
+[ -z "$log" ] || rm -rf "$(dirname "$log")"
 cat > "$tmp/crash.c" <<'C'
 #include <mpi.h>
 #include <stdio.h>
@@ -75,6 +80,7 @@ int main(int argc, char **argv) { MPI_Init(&argc, &argv); printf("about to fail\
 C
 "$MPIVET" simulate --np 2 "$tmp/crash.c" > "$tmp/o" 2>&1; rc=$?
 [ $rc = 3 ] && grep -q "about to fail" "$tmp/o" || fail "run failure: exit $rc"
+rm -rf "$(sed -n 's/^mpivet simulate: kept \([^ ]*\) .*/\1/p' "$tmp/o")"
 
 # an incomplete folder and another format version are refused with exit 2
 cp -r "$cal" "$tmp/incomplete"; rm "$tmp/incomplete/kernels.h"

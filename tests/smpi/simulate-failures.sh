@@ -2,7 +2,8 @@
 # An outer `timeout` (SIGTERM) or Ctrl-C (SIGINT) of `mpivet simulate` ends the simulation too:
 # mpivet passes the signal to smpirun's process group (smpimain and the simulated program), then
 # dies of it. A program that never ends is simulated; after the signal nothing of it is left.
-# A simulation that deadlocks is a failure (exit 3 with SimGrid's report), not a prediction.
+# A simulation that deadlocks is a failure (exit 3 with SimGrid's report), not a prediction; the
+# temporary folder whose logs the error names is kept.
 set -u
 case " ${MV_FLAVORS//;/ } " in *" smpi "*) ;; *) echo "smpi flavor not built"; exit 77 ;; esac
 tmp=$(mktemp -d); cleanup() { local p; p=$(pgrep -f "$tmp/"); [ -z "$p" ] || kill -KILL $p 2>/dev/null; rm -rf "$tmp"; }
@@ -49,4 +50,8 @@ timeout 120 "$MPIVET" simulate --np 2 "$tmp/deadlock.c" > "$tmp/out-dl" 2>&1; rc
 [ $rc = 3 ] && grep -q "deadlocked" "$tmp/out-dl" && grep -q "Deadlock detected" "$tmp/out-dl" ||
   { cat "$tmp/out-dl"; fail "deadlock: exit $rc, expected 3 with SimGrid's report"; }
 ! grep -q "predicted time" "$tmp/out-dl" || fail "deadlock: a predicted time was printed"
+# without --workdir the failed simulation's folder, which the error names, is kept (and said)
+kept=$(sed -n 's|^mpivet simulate: kept \(/tmp/mpivet-simulate-[^ ]*\) .*|\1|p' "$tmp/out-dl")
+[ -n "$kept" ] && [ -s "$kept/simgrid-engine.log" ] || { cat "$tmp/out-dl"; fail "deadlock: the folder the error names was not kept"; }
+rm -rf "$kept"
 echo "simulate: signals end the simulation, a deadlock is exit 3: ok"
