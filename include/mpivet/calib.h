@@ -22,7 +22,8 @@
 #define MV_CALIB_MAX_PIECES 12   /* up to 8 fitted segments and the clipped tail */
 #define MV_CALIB_MAX_HOSTS 16
 #define MV_CALIB_MAX_MODELS 512   /* kernel models: pooled and per host, per range of call size */
-#define MV_CALIB_MAX_RECORDS 64   /* files of recorded kernel calls */
+#define MV_CALIB_MAX_RECORDS 1024 /* files of recorded kernel calls (64 was too few: one HPL
+                                      quiet block gave 96, one per run, rank and N) */
 
 /* Operations of a calibration, in the order of mpivet-calib's op column names: the network
  * operations it measures, then the kernels (shape: 3 = m x n x k, 4 = triangular m x m times

@@ -105,6 +105,10 @@ grep -q "applies to --engine srun only" "$work/err" || fail "srun option: $(cat 
 # a --kernel-records file that cannot be read was found after the whole measurement
 bad calibrate --np 2 --kernel-records "$work/none.csv" -o "$work/cal"
 [ ! -e "$work/cal" ] || fail "calibrate made its folder before refusing --kernel-records"
+# more --kernel-records files than the limit: said before anything is measured; 1024 are taken
+recs=(); for i in $(seq 1025); do recs+=(--kernel-records "$good"); done
+bad calibrate --np 2 "${recs[@]}" -o "$work/cal"
+grep -q -- "--kernel-records: at most 1024 files" "$work/err" || fail "1025 record files: $(cat "$work/err")"
 # a results.csv through a pipe (process substitution) is read once: before, model looked into
 # it for Extra-P first, then read nothing ("got an empty file", exit 2). convert: trust-convert.sh.
 "$MPIVET" model <(cat "$good") > "$work/out" 2> "$work/err" ||
