@@ -168,6 +168,20 @@ static inline int mv_emulate_will_wait(int src, int tag, MPI_Comm comm)
 struct mv_emulate_pending { MPI_Request r[MV_HANDOFF_MAX_PENDING]; int n; };
 __attribute__((weak)) struct mv_emulate_pending mv_emulate_pending;
 
+/* Where request is in the pending table, or -1; mv_emulate_pending_drop(i) takes it out. */
+static inline int mv_emulate_pending_find(MPI_Request request)
+{
+  for (int i = 0; i < mv_emulate_pending.n; i++)
+    if (mv_emulate_pending.r[i] == request)
+      return i;
+  return -1;
+}
+
+static inline void mv_emulate_pending_drop(int i)
+{
+  mv_emulate_pending.r[i] = mv_emulate_pending.r[--mv_emulate_pending.n];
+}
+
 __attribute__((weak)) int (MPI_Recv)(void *buf, int count, MPI_Datatype type, int src, int tag,
                                    MPI_Comm comm, MPI_Status *status)
 {
@@ -200,13 +214,9 @@ __attribute__((weak)) int (MPI_Irecv)(void *buf, int count, MPI_Datatype type, i
 
 __attribute__((weak)) int (MPI_Wait)(MPI_Request *request, MPI_Status *status)
 {
-  struct mv_emulate_pending *p = &mv_emulate_pending;
-  int recv = 0;
-  for (int i = 0; i < p->n && !recv; i++)
-    if (p->r[i] == *request) {
-      p->r[i] = p->r[--p->n];
-      recv = 1;
-    }
+  int i = mv_emulate_pending_find(*request), recv = i >= 0;
+  if (recv)
+    mv_emulate_pending_drop(i);
   if (recv && MV_EMULATE_WAKING) {   /* arrived already: no wait, no charge */
     int done = 0;
     int rc = PMPI_Test(request, &done, status);
@@ -241,15 +251,11 @@ __attribute__((weak)) int (MPI_Iprobe)(int src, int tag, MPI_Comm comm, int *fla
 
 __attribute__((weak)) int (MPI_Test)(MPI_Request *request, int *flag, MPI_Status *status)
 {
-  struct mv_emulate_pending *p = &mv_emulate_pending;
-  int recv = -1;
-  for (int i = 0; i < p->n && recv < 0; i++)
-    if (p->r[i] == *request)
-      recv = i;
+  int recv = mv_emulate_pending_find(*request);
   int rc = PMPI_Test(request, flag, status);
   if (recv >= 0 && rc == MPI_SUCCESS) {
     if (*flag)
-      p->r[recv] = p->r[--p->n];
+      mv_emulate_pending_drop(recv);
     if (MV_EMULATE_WAKING)
       mv_emulate_polled(*flag);
   }
