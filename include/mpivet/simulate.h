@@ -38,6 +38,8 @@ struct mv_simulate_result {
   char host_speed[32];              /* the simulated hosts' speed (SimGrid units, "1Gf") */
   char engine_log[4200];            /* SimGrid's kernel messages (a deadlock report) */
   int deadlock;                     /* SimGrid found the simulated ranks deadlocked */
+  int generated;                    /* SOURCE.c is an mpivet benchgen benchmark: its computation is
+                                       simulated sleeps, so smpi/simulate-computation:no */
 };
 
 /* Build (when the program ends in .c) and run. MV_EEXTERN when the build or the run fails (see
