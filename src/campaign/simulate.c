@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "mpivet/benchgen.h"
 #include "mpivet/calib.h"
 #include "mpivet/error.h"
 #include "mpivet/launch.h"
