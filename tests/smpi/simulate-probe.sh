@@ -68,10 +68,6 @@ run() {  # run NAME MODE [CFLAG...]: rank 0's result line in $tmp/out-NAME
   grep -q '^probe' "$tmp/out-$name" || { cat "$tmp/out-$name"; fail "$name: no result line"; }
 }
 field() { awk -v f="$2" '/^probe/ {print $f}' "$tmp/out-$1"; }   # field NAME N
-near() {  # near WHAT GOT WANT TOLERANCE
-  awk -v g="$2" -v w="$3" -v e="$4" 'BEGIN {exit !(g != "" && g > w - e && g < w + e)}' ||
-    fail "$1: $2 s, expected $3 s"
-}
 late=(--cflag -DMV_EMULATE_PROBE_LATE)
 run chunks0 chunks
 run chunks1 chunks "${late[@]}"
