@@ -1,6 +1,7 @@
-/* Ranks that share a core, for include/mpivet/emulate.h (included from it under SMPI when
- * MV_EMULATE_HANDOFF_SECONDS or MV_EMULATE_WAKE_QUANTILES is defined). With more ranks than cores
- * a receiver is not running when its message arrives: it must be scheduled first.
+/* Ranks that share a core, and the late probe, for include/mpivet/emulate.h (included from it
+ * under SMPI when MV_EMULATE_HANDOFF_SECONDS, MV_EMULATE_WAKE_QUANTILES or MV_EMULATE_PROBE_LATE
+ * is defined). With more ranks than cores a receiver is not running when its message arrives:
+ * it must be scheduled first.
  *
  * The hand-off (-DMV_EMULATE_HANDOFF_SECONDS=S): bench/sim/oversub.sh measures the one-way time of
  * an empty message between two ranks on one core (6-12 us with Open MPI's mpi_yield_when_idle 1,
