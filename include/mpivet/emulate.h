@@ -109,9 +109,12 @@ static inline double mv_emulate_poly(const double *c, double m, double n, double
 }
 
 /* Ranks sharing a core: -DMV_EMULATE_HANDOFF_SECONDS=S charges S per received message under SMPI,
- * -DMV_EMULATE_WAKE_QUANTILES=... the wait of a receiver whose core-mate computes
- * (mpivet/emulate-handoff.h, which then sees the emulated kernels through mv_emulate_compute). */
-#if MV_EMULATING && (defined(MV_EMULATE_HANDOFF_SECONDS) || defined(MV_EMULATE_WAKE_QUANTILES))
+ * -DMV_EMULATE_WAKE_QUANTILES=... the wait of a receiver whose core-mate computes;
+ * -DMV_EMULATE_PROBE_LATE: a message that arrived while the rank computed is found by its second
+ * MPI_Iprobe, not its first (mpivet/emulate-handoff.h, which then sees the emulated kernels through
+ * mv_emulate_compute). */
+#if MV_EMULATING && (defined(MV_EMULATE_HANDOFF_SECONDS) || defined(MV_EMULATE_WAKE_QUANTILES) || \
+                     defined(MV_EMULATE_PROBE_LATE))
 #include "mpivet/emulate-handoff.h"
 #define MV_EMULATE_EXECUTE(flops) mv_emulate_compute(flops)
 #else
