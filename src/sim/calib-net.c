@@ -1,6 +1,6 @@
 /* Network part of the calibration, after SimGrid's procedure: per-size medians of every operation,
  * piecewise-linear fits whose breakpoints the shared segmented regression chooses (BIC), the
- * eager/rendezvous threshold from where Send stops returning early, SMPI's overheads (os, or, ois),
+ * eager/rendezvous threshold from where Send starts to wait for a late receive, SMPI's overheads (os, or, ois),
  * and the network's own time (ping-pong minus overheads) as a link latency (first segment) and
  * bandwidth (top segment) with latency and bandwidth factors per segment. */
 #include <math.h>
@@ -13,7 +13,6 @@
 
 #define MIN_SIZES_PER_SEGMENT 5   /* 3 let the fits follow the noise of single sizes */
 #define MAX_SEGMENTS MV_SEGREG_MAX_SEGMENTS  /* 6 left one line from 185 KB to 1 GB: -15 % at 8 MB, +22 % at 1 GB */
-#define EAGER_RATIO 0.6     /* Send below this share of the one-way time: it returned early */
 #define MAX_BW_FACTOR 1000.0   /* bandwidth factors stay within 1/1000 .. 1000 */
 /* The link bandwidth is at most this many times the best rate any measured size achieved (its
  * bytes over its network time). A top segment that is almost flat (64 KiB at most, under load:
@@ -125,23 +124,25 @@ double mv_piecewise_eval(const struct mv_piecewise *f, double x)
   return f->n ? f->p[i].a + f->p[i].b * x : 0;
 }
 
-/* The largest size of the leading Send segments whose median time stays below EAGER_RATIO of the
- * one-way ping-pong time: Send returned before the message was delivered (eager protocol). */
-static double eager_threshold(const struct series *send, const struct series *pp,
-                              const struct mv_piecewise *f)
+/* The eager threshold: the largest size before MPI_Send starts to wait for a receive posted
+ * MV_CALIB_LATE_POST_S after it (late-send median of at least half that time). The split is the
+ * one that misclassifies the fewest sizes, the smallest of equals: one size disturbed on either
+ * side does not move it. Before, the threshold was the end of the leading Send segments whose
+ * Send took less than 0.6 of the one-way ping-pong: at MPICH's eager sizes 128 B-8 KiB that share
+ * is 0.5-0.8 (its ping-pong is mostly the two overheads), so two calibrations minutes apart said
+ * 8192 B and 91 B; measured with a late receive, MPICH waits from 11585 B and Open MPI from
+ * 362 B (docs/simulate.md). */
+static double eager_threshold(const struct series *late)
 {
-  double eager = 0;
-  for (size_t i = 0; i < f->n; i++) {
-    double ratio[256];
-    size_t n = 0;
-    for (size_t k = 0; k < send->n && k < pp->n; k++)
-      if ((i == 0 || send->x[k] > f->p[i].from) && send->x[k] <= f->p[i].to && pp->y[k] > 0)
-        ratio[n++] = send->y[k] / pp->y[k];
-    if (n == 0 || mv_stats_median_inplace(ratio, n) >= EAGER_RATIO)
-      break;
-    eager = f->p[i].to;
+  size_t best = 0, best_cost = (size_t)-1;
+  for (size_t k = 0; k <= late->n; k++) {
+    size_t cost = 0;
+    for (size_t i = 0; i < late->n; i++)
+      cost += (i < k) == (late->y[i] >= MV_CALIB_LATE_POST_S / 2);
+    if (cost < best_cost)
+      best_cost = cost, best = k;
   }
-  return eager;
+  return best ? late->x[best - 1] : 0;
 }
 
 /* f's pieces up to limit, then its value at limit for every larger size (an overhead SMPI applies
@@ -248,7 +249,7 @@ int mv_calib_fit_network(const struct mv_calib_data *d, struct mv_calibration *c
     rc = rc ? rc : piecewise_fit(&s[op], &c->fit[op]);
   }
   if (!rc) {
-    c->eager_bytes = eager_threshold(&s[MV_CALIB_SEND], &s[MV_CALIB_PINGPONG], &c->fit[MV_CALIB_SEND]);
+    c->eager_bytes = eager_threshold(&s[MV_CALIB_LATESEND]);
     clip(&c->fit[MV_CALIB_SEND], c->eager_bytes, &c->os);
     clip(&c->fit[MV_CALIB_RECV], c->eager_bytes, &c->orecv);
     c->ois = c->fit[MV_CALIB_ISEND];
