@@ -1,20 +1,21 @@
 /* Network measurements of mpivet-calib between rank 0 and its peer, following SimGrid's calibration
  * procedure: ping-pong, the time spent inside Send, Isend and Recv (the receive starts once the
  * message has arrived), and the cost of one Test, Iprobe and Wtime. Other ranks only take part in
- * the barrier that starts every job. Every job first runs one untimed ping-pong of its size, as
- * SimGrid's program times the iterations of a loop: the barrier leaves the two ranks skewed by
- * microseconds and the buffers cold, which made single small-message timings spread over a
- * factor of 10 (and the medians of 10 of them 30-40 % off any smooth model). Until stop 30 sizes
- * above 1 MiB had no warm-up: after the shuffled plan's previous job (up to 1 GiB) the cold
- * ping-pong took 1.6-1.8 x the Send with the receive posted and the Recv after arrival (2 MiB,
- * Open MPI: 478, 270 and 259 us), while warm the three agree within 20 % (Open MPI 2 MiB: 229,
- * 211, 198 us; MPICH: 190, 168, 160 us; docs/simulate.md, stop 30), as SMPI has them. */
+ * the barrier that starts every job. Up to WARM_MAX_BYTES a job first runs one untimed ping-pong of
+ * its size, as SimGrid's program times the iterations of a loop: the barrier leaves the two ranks
+ * skewed by microseconds and the buffers cold, which made single small-message timings spread
+ * over a factor of 10 (and the medians of 10 of them 30-40 % off any smooth model). Until stop 30
+ * the limit was 1 MiB: after the shuffled plan's previous job (up to 1 GiB) a cold ping-pong of
+ * 0.5-4 MiB took 1.2-2 x a warm one (Open MPI 2 MiB: 347 against 229 us; MPICH: 218 against
+ * 190 us), 0.97-1.18 x at 8 MiB and 0.93-0.98 x at 32 MiB (ten runs; docs/simulate.md, stop
+ * 30). */
 #include "calib.h"
 
 #define TAG_DATA 11
 #define TAG_UNUSED 12
 #define TAG_NEVER 13          /* no message ever carries it: Iprobe finds nothing */
 #define ARRIVAL_WAIT_S 2e-4   /* after Probe: lets the rest of an eager message land */
+#define WARM_MAX_BYTES (64 << 20)   /* cold is not slower from 32 MiB; above, time doubles */
 #define ISEND_BATCH 4                /* Isends timed together */
 
 /* Busy wait: a sleep would deschedule the rank and leave its caches cold for the timed Recv. */
@@ -67,7 +68,8 @@ static double pingpong(struct calib_run *r, int other, int count, int first)
 /* One untimed round trip of count bytes: both ranks leave it in step, buffers and paths warm. */
 static void warm_up(struct calib_run *r, int other, int count, int first)
 {
-  pingpong(r, other, count, first);
+  if (count <= WARM_MAX_BYTES)
+    pingpong(r, other, count, first);
 }
 
 /* Send timed on the sending side while the other side's receive is already posted. Send, Isend,
@@ -92,10 +94,10 @@ static double send_side(struct calib_run *r, int other, int count, int first)
   return elapsed(r, t0);
 }
 
-/* ISEND_BATCH Isends of the same buffer in a row on the sending side, the mean per call (one call lasts
- * 0.05-2 us, bimodal, so single timings gave medians 30-50 % apart between neighbouring sizes);
- * the other side has posted the first receive and takes the others one by one (one receive
- * buffer). */
+/* ISEND_BATCH Isends of the same buffer in a row on the sending side, the mean per call (one
+ * call lasts 0.05-2 us, bimodal, so single timings gave medians 30-50 % apart between neighbouring
+ * sizes); the other side has posted the first receive and takes the others one by one (one
+ * receive buffer). */
 static double isend_side(struct calib_run *r, int other, int count, int first)
 {
   MPI_Comm w = MPI_COMM_WORLD;
