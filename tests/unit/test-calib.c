@@ -36,7 +36,8 @@ static void synthetic_network(struct mv_calib_data *d)
       add(d, MV_CALIB_SEND, x, 0, 0, 0, x <= 4096 ? 5e-7 + 1e-10 * x : pingpong(x));
       add(d, MV_CALIB_ISEND, x, 0, 0, 0, 3e-7 + 1e-12 * x);
       add(d, MV_CALIB_RECV, x, 0, 0, 0, x <= 4096 ? 4e-7 + 5e-11 * x : pingpong(x));
-      add(d, MV_CALIB_LATESEND, x, 0, 0, 0, x <= 4096 ? 5e-7 + 1e-10 * x : MV_CALIB_LATE_POST_S + pingpong(x));
+      add(d, MV_CALIB_LATESEND, x, 0, 0, 0,
+          x <= 4096 ? 5e-7 + 1e-10 * x : MV_CALIB_LATE_POST_S + pingpong(x));
     }
   }
   for (int rep = 0; rep < 5; rep++) {
@@ -128,7 +129,8 @@ static void half_power_sizes(struct mv_calib_data *d, double (*pp)(double), int 
       add(d, MV_CALIB_SEND, x, 0, 0, 0, x <= 4096 ? 5e-7 + 1e-10 * x : t);
       add(d, MV_CALIB_ISEND, x, 0, 0, 0, 3e-7 + 1e-12 * x);
       add(d, MV_CALIB_RECV, x, 0, 0, 0, x <= 4096 ? 4e-7 + 5e-11 * x : t);
-      add(d, MV_CALIB_LATESEND, x, 0, 0, 0, x <= 4096 ? 5e-7 + 1e-10 * x : MV_CALIB_LATE_POST_S + t);
+      add(d, MV_CALIB_LATESEND, x, 0, 0, 0, x <= 4096 ? 5e-7 + 1e-10 * x :
+          MV_CALIB_LATE_POST_S + t);
     }
   }
 }
