@@ -138,7 +138,7 @@ static double recv_side(struct calib_run *r, int other, int count, int first)
 
 /* Send timed on the sending side while the other posts its receive MV_CALIB_LATE_POST_S after it
  * said go: an eager Send returns before that, a rendezvous Send waits for it (the eager threshold;
- * Send's share of the ping-pong could not tell: 0.5-0.8 at MPICH's eager sizes, 1.1 at Open
+ * Send's share of the ping-pong could not tell: 0.3-1.0 at MPICH's eager sizes, 1.2 at Open
  * MPI's 512 B, which waits for its receiver). */
 static double late_send(struct calib_run *r, int other, int count, int first)
 {

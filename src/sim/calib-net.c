@@ -128,10 +128,10 @@ double mv_piecewise_eval(const struct mv_piecewise *f, double x)
  * MV_CALIB_LATE_POST_S after it (late-send median of at least half that time). The split is the
  * one that misclassifies the fewest sizes, the smallest of equals: one size disturbed on either
  * side does not move it. Before, the threshold was the end of the leading Send segments whose
- * Send took less than 0.6 of the one-way ping-pong: at MPICH's eager sizes 128 B-8 KiB that share
- * is 0.5-0.8 (its ping-pong is mostly the two overheads), so two calibrations minutes apart said
- * 8192 B and 91 B; measured with a late receive, MPICH waits from 11585 B and Open MPI from
- * 362 B (docs/simulate.md). */
+ * Send took less than 0.6 of the one-way ping-pong: at MPICH's eager sizes 128 B-8 KiB that
+ * share was 0.3-1.0 in two runs (its ping-pong is mostly the two overheads), so two calibrations
+ * minutes apart said 8192 B and 91 B; measured with a late receive, MPICH waits from 11585 B and
+ * Open MPI from 362 B (docs/simulate.md, stop 30). */
 static double eager_threshold(const struct series *late)
 {
   size_t best = 0, best_cost = (size_t)-1;
