@@ -48,3 +48,8 @@ expect_ok() {
   shift
   "$@" || KEEP_GOING=1 fail "$what"
 }
+# near WHAT GOT WANT TOLERANCE: GOT (seconds) must lie within TOLERANCE of WANT, else fail.
+near() {
+  awk -v g="$2" -v w="$3" -v e="$4" 'BEGIN {exit !(g != "" && g > w - e && g < w + e)}' ||
+    fail "$1: $2 s, expected $3 s"
+}

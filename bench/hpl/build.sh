@@ -49,6 +49,10 @@ build record mpicc.openmpi -DMV_EMULATE_RECORD
 # mpivet/emulate-handoff.h; hpl.sh measures H with bench/sim/oversub.sh). HPL_WAKE_QUANTILES=q0,..,q100
 # adds to it the wake-up of a receiver whose core-mate computes (MV_EMULATE_WAKE_QUANTILES, the
 # deciles of the delay in seconds; oversub.sh's wake-quantiles line).
+# The emulated flavours are built with the late probe (-DMV_EMULATE_PROBE_LATE,
+# mpivet/emulate-handoff.h; HPL_PROBE_LATE=0 leaves it out): a panel that arrived while a rank
+# updated is found by its second MPI_Iprobe, one update chunk later, as Open MPI and MPICH do
+# (bench/sim/probe-late.c).
 if [ -n "$cal" ]; then   # every object includes kernels.h: another calibration rebuilds them
   flavors="smpi"; [ "${HPL_CONTIG:-1}" = 0 ] || flavors="smpi smpi-contig"
   handoff=${HPL_HANDOFF_SECONDS:-0}; wake=()
@@ -56,6 +60,7 @@ if [ -n "$cal" ]; then   # every object includes kernels.h: another calibration 
   if awk -v h="$handoff" 'BEGIN {exit !(h > 0)}'; then flavors="$flavors smpi-handoff"
   else rm -f "$out/hpl-smpi-handoff"; fi   # hpl.sh takes it when it exists
   emu=(-include "$cal/kernels.h" -DMV_EMULATE_CALL_SECONDS="${HPL_CALL_SECONDS:-0.0}")
+  [ "${HPL_PROBE_LATE:-1}" = 1 ] && emu+=(-DMV_EMULATE_PROBE_LATE)
   for flavor in $flavors; do
     o="$out/obj-$flavor$sfx"
     w=(); [ "$flavor" = smpi-handoff ] && w=("${wake[@]}")

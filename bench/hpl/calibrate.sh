@@ -8,9 +8,13 @@
 # Usage: calibrate.sh OUT CAL [N...]; N may list sizes ("1000 2000 3000": every size recorded, the
 # models fitted on all their calls, the shapes of every size of the table); as root the recording runs under chrt -f 20. Run it right
 # before hpl.sh: this VM's speed for the same solve drifts by 10-20 % over hours.
-# HPL_RECORD_GRIDS (ranks x P x Q, default "1x1x1 2x1x2") picks the recorded runs: one grid alone
-# gives the kernel models of that load (2 ranks: each kernel timed while the other rank computes
-# on the other core; the thesis' lesson, calibrate under the application's load; per-load.sh).
+# HPL_RECORD_GRIDS (ranks x P x Q, default "1x1x1 2x1x2 2x2x1") picks the recorded runs: one grid
+# alone gives the kernel models of that load (2 ranks: each kernel timed while the other rank
+# computes on the other core; the thesis' lesson, calibrate under the application's load;
+# per-load.sh). The 2 x 1 grid is there for the row-swap kernels of a process column (P > 1:
+# HPL_pdlaswp01T's HPL_dlaswp01T/02N/03T/04T/06T/10N), which a 1 x Q grid never calls: without
+# it they have no model and a kernels-only simulation of a P > 1 grid (2 x 1, 2 x 2, the 1024-rank
+# 32 x 32) charges them nothing (0.2-0.9 ms against 6-12 ms real per solve at N = 1000).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/../.." && pwd)
 out=$1; cal=$2; n=${3:-1500}
@@ -20,10 +24,11 @@ mkdir -p "$out"; out=$(cd "$out" && pwd)
 bash "$here/build.sh" "$out" > "$out/build.log"
 rt=(); [ "$(id -u)" = 0 ] && rt=(chrt -f 20)
 source "$here/keep-memory.sh"   # as hpl.sh's real runs
-# record NP P Q N [DIR]: DIR/kernels-RANK.csv of a real run (two solves), DIR OUT/record-NP-N, and
+# record NP P Q N [DIR]: DIR/kernels-RANK.csv of a real run (two solves), DIR OUT/record-NPxPxQ-N
+# (one folder per grid: 2 x 1 and 1 x 2 both have 2 ranks), and
 # DIR/warm-RANK.csv, its warm solve's calls (warm-calls.awk): the kernel samples of the calibration
 record() {
-  local np=$1 p=$2 q=$3 size=$4 d=${5:-$out/record-$1-$4}
+  local np=$1 p=$2 q=$3 size=$4 d=${5:-$out/record-$1x$2x$3-$4}
   rm -rf "$d"; mkdir -p "$d"; cd "$d"
   sed -e "s/@N@/$size/; s/@NB@/128/; s/@P@/$p/; s/@Q@/$q/" "$here/hpccinf.in" > hpccinf.txt
   sed -i -E 's/^1( +# of problems sizes)/2\1/; s/^([0-9]+)( +Ns)/\1 \1\2/' hpccinf.txt
@@ -32,12 +37,12 @@ record() {
   for f in kernels-*.csv; do awk -F, -f "$here/warm-calls.awk" "$f" > "warm-${f#kernels-}"; done
 }
 records=()
-for grid in ${HPL_RECORD_GRIDS:-1x1x1 2x1x2}; do
+for grid in ${HPL_RECORD_GRIDS:-1x1x1 2x1x2 2x2x1}; do
   read -r np p q <<< "${grid//x/ }"
   [ "$np" -le "$(nproc)" ] || { echo "calibrate.sh: $np ranks > $(nproc) cores: not recorded" >&2; exit 2; }
   for size in $n; do
     record "$np" "$p" "$q" "$size"
-    for r in $(seq 0 $((np - 1))); do records+=(--kernel-records "$out/record-$np-$size/warm-$r.csv"); done
+    for r in $(seq 0 $((np - 1))); do records+=(--kernel-records "$out/record-${grid}-$size/warm-$r.csv"); done
   done
 done
 # HPL's own code between the kernels, which a kernels-only simulation does not charge, on one rank
@@ -60,7 +65,7 @@ warm_kernels() {  # seconds and non-empty calls of a warm-RANK.csv
   awk -F, 'NR > 1 { s += $11; if ($7 > 0 && $8 > 0) calls++ } END { print s, calls }' "$1"
 }
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
-one_rank=0; case " ${HPL_RECORD_GRIDS:-1x1x1 2x1x2} " in *" 1x1x1 "*) one_rank=1 ;; esac
+one_rank=0; case " ${HPL_RECORD_GRIDS:-1x1x1 2x1x2 2x2x1} " in *" 1x1x1 "*) one_rank=1 ;; esac
 : > "$out/call-per-size.txt"
 for size in $n; do
   d="$out/call-$size"; rm -rf "$d"; mkdir -p "$d"

@@ -1,6 +1,7 @@
-/* Ranks that share a core, for include/mpivet/emulate.h (included from it under SMPI when
- * MV_EMULATE_HANDOFF_SECONDS or MV_EMULATE_WAKE_QUANTILES is defined). With more ranks than cores
- * a receiver is not running when its message arrives: it must be scheduled first.
+/* Ranks that share a core, and the late probe, for include/mpivet/emulate.h (included from it
+ * under SMPI when MV_EMULATE_HANDOFF_SECONDS, MV_EMULATE_WAKE_QUANTILES or MV_EMULATE_PROBE_LATE
+ * is defined). With more ranks than cores a receiver is not running when its message arrives:
+ * it must be scheduled first.
  *
  * The hand-off (-DMV_EMULATE_HANDOFF_SECONDS=S): bench/sim/oversub.sh measures the one-way time of
  * an empty message between two ranks on one core (6-12 us with Open MPI's mpi_yield_when_idle 1,
@@ -31,7 +32,21 @@
  * threads of one process, and the program's globals are private per rank). Computation that
  * SMPI times itself (not emulated) is not seen as computing.
  *
- * Build the program with these options only when its ranks share cores. */
+ * Build the program with these options only when its ranks share cores.
+ *
+ * The late probe (-DMV_EMULATE_PROBE_LATE), for any placement: Open MPI's and MPICH's MPI_Iprobe
+ * look for a match first and make progress after, so a message that arrived while the rank
+ * computed is not found by the first probe after the computation, which only takes it in; the
+ * second finds it (bench/sim/probe-late.c: after 2 ms of computation, the first probe found a
+ * message that arrived meanwhile in 0 of 40 tries with MPICH and in 15 of 40 with Open MPI, those
+ * whose header came during the barrier before; the second always). A rank that polls between
+ * chunks of work, as HPL's update polls for the next panel, sees it one chunk later, and a
+ * blocking send of the panel (rendezvous) waits that long. SMPI's MPI_Iprobe finds a message the
+ * moment it is sent. Under this model an MPI_Iprobe that finds its message returns flag 0 when
+ * the rank's previous MPI call of these wrappers was an MPI_Iprobe of the same source, tag and
+ * communicator that found nothing and an emulated kernel ran since (so the message came after that
+ * probe's progress); the next probe returns it. Calls not wrapped here (sends, collectives) are
+ * not seen: a send between the two probes would have taken the message in. */
 #ifndef MPIVET_EMULATE_HANDOFF_H
 #define MPIVET_EMULATE_HANDOFF_H
 
@@ -85,11 +100,22 @@ static inline struct mv_emulate_core *mv_emulate_core(void)
 __attribute__((weak)) int mv_emulate_polling;
 __attribute__((weak)) uint64_t mv_emulate_wake_state;
 
+#ifdef MV_EMULATE_PROBE_LATE
+#define MV_EMULATE_PROBING 1
+#else
+#define MV_EMULATE_PROBING 0
+#endif
+/* Per rank, for the late probe: the rank's last wrapped MPI call was an MPI_Iprobe that found
+ * nothing (missed: its source, tag and communicator), and whether an emulated kernel ran since. */
+struct mv_emulate_probe { int missed, computed, src, tag; MPI_Comm comm; };
+__attribute__((weak)) struct mv_emulate_probe mv_emulate_probe;
+
 /* An emulated kernel: flops on this rank's simulated host, seen by the other ranks of the host. */
 static inline void mv_emulate_compute(double flops)
 {
   struct mv_emulate_core *core = mv_emulate_core();
   mv_emulate_polling = 0;
+  mv_emulate_probe.computed = mv_emulate_probe.missed;
   double end = simgrid_get_clock() + flops / sg_host_get_speed(sg_host_self());
   core->computing++;
   if (end > core->end)
@@ -130,6 +156,9 @@ static inline double mv_emulate_wake_draw(void)
 static inline void mv_emulate_handoff_after(int waited)
 {
   mv_emulate_polling = 0;
+  mv_emulate_probe.missed = 0;
+  if (!MV_EMULATE_HANDOFF_SECONDS && !MV_EMULATE_WAKING)
+    return;   /* the late probe alone */
   if (!waited)
     return;
   struct mv_emulate_core *core = MV_EMULATE_WAKING ? mv_emulate_core() : NULL;
@@ -207,6 +236,7 @@ __attribute__((weak)) int (MPI_Irecv)(void *buf, int count, MPI_Datatype type, i
 {
   int rc = PMPI_Irecv(buf, count, type, src, tag, comm, request);
   struct mv_emulate_pending *p = &mv_emulate_pending;
+  mv_emulate_probe.missed = 0;   /* a call that makes progress: it took the message in */
   if (rc == MPI_SUCCESS && p->n < MV_HANDOFF_MAX_PENDING)
     p->r[p->n++] = *request;
   return rc;
@@ -241,10 +271,24 @@ static inline void mv_emulate_polled(int found)
   }
 }
 
+/* The late probe: whether a probe that found its message must say it did not (above). */
+static inline int mv_emulate_probe_hides(int src, int tag, MPI_Comm comm, int found)
+{
+  struct mv_emulate_probe *p = &mv_emulate_probe;
+  int hide = found && p->missed && p->computed && p->src == src && p->tag == tag && p->comm == comm;
+  p->missed = !found, p->computed = 0;
+  p->src = src, p->tag = tag, p->comm = comm;
+  return hide;   /* a hidden probe took the message in: the next one finds it */
+}
+
 __attribute__((weak)) int (MPI_Iprobe)(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
   int rc = PMPI_Iprobe(src, tag, comm, flag, status);
-  if (MV_EMULATE_WAKING && rc == MPI_SUCCESS && src != MPI_PROC_NULL)
+  if (rc != MPI_SUCCESS || src == MPI_PROC_NULL)
+    return rc;
+  if (MV_EMULATE_PROBING && mv_emulate_probe_hides(src, tag, comm, *flag))
+    *flag = 0;
+  if (MV_EMULATE_WAKING)
     mv_emulate_polled(*flag);
   return rc;
 }
@@ -253,6 +297,7 @@ __attribute__((weak)) int (MPI_Test)(MPI_Request *request, int *flag, MPI_Status
 {
   int recv = mv_emulate_pending_find(*request);
   int rc = PMPI_Test(request, flag, status);
+  mv_emulate_probe.missed = 0;
   if (recv >= 0 && rc == MPI_SUCCESS) {
     if (*flag)
       mv_emulate_pending_drop(recv);

@@ -109,9 +109,12 @@ static inline double mv_emulate_poly(const double *c, double m, double n, double
 }
 
 /* Ranks sharing a core: -DMV_EMULATE_HANDOFF_SECONDS=S charges S per received message under SMPI,
- * -DMV_EMULATE_WAKE_QUANTILES=... the wait of a receiver whose core-mate computes
- * (mpivet/emulate-handoff.h, which then sees the emulated kernels through mv_emulate_compute). */
-#if MV_EMULATING && (defined(MV_EMULATE_HANDOFF_SECONDS) || defined(MV_EMULATE_WAKE_QUANTILES))
+ * -DMV_EMULATE_WAKE_QUANTILES=... the wait of a receiver whose core-mate computes;
+ * -DMV_EMULATE_PROBE_LATE: a message that arrived while the rank computed is found by its second
+ * MPI_Iprobe, not its first (mpivet/emulate-handoff.h, which then sees the emulated kernels through
+ * mv_emulate_compute). */
+#if MV_EMULATING && (defined(MV_EMULATE_HANDOFF_SECONDS) || defined(MV_EMULATE_WAKE_QUANTILES) || \
+                     defined(MV_EMULATE_PROBE_LATE))
 #include "mpivet/emulate-handoff.h"
 #define MV_EMULATE_EXECUTE(flops) mv_emulate_compute(flops)
 #else
@@ -256,13 +259,18 @@ static inline void mv_emulate_record(const char *kernel, int m, int n, int k, do
 #endif
 
 /* Kernel named kernel with dimensions m, n, k (1 for unused ones): its model under SMPI when the
- * calibration has one (looked up once per call site and rank), else stmt. */
+ * calibration has one (looked up once per call site and rank, at its first non-empty call), else
+ * stmt. An empty call (m or n 0) costs nothing either way and needs no model: HPL's 2 x 1 grid
+ * calls HPL_dlaswp02N/03T/04T once a solve with m = 0, a recording has one such sample per rank,
+ * too few for a fit, and they were reported as unmodelled. */
+#define MV_EMULATE_LOOKUP(row, kernel, m, n)                                      \
+  if (row == -2 && (m) > 0 && (n) > 0 && (row = mv_emulate_find(kernel)) < 0)    \
+    mv_emulate_no_model(kernel, __FILE__, __LINE__)
 #if MV_EMULATING
 #define MV_EMULATE(kernel, m, n, k, stmt)                                         \
   do {                                                                            \
     static int mv__row = -2;                                                      \
-    if (mv__row == -2 && (mv__row = mv_emulate_find(kernel)) < 0)                 \
-      mv_emulate_no_model(kernel, __FILE__, __LINE__);                            \
+    MV_EMULATE_LOOKUP(mv__row, kernel, m, n);                                     \
     if (mv__row >= 0)                                                             \
       mv_emulate_model(&mv_emulate_models[mv__row], (m), (n), (k));               \
     else {                                                                        \
@@ -275,8 +283,7 @@ static inline void mv_emulate_record(const char *kernel, int m, int n, int k, do
 #define MV_EMULATE_ALSO_RUN(kernel, m, n, k, stmt)                                \
   do {                                                                            \
     static int mv__row = -2;                                                      \
-    if (mv__row == -2 && (mv__row = mv_emulate_find(kernel)) < 0)                 \
-      mv_emulate_no_model(kernel, __FILE__, __LINE__);                            \
+    MV_EMULATE_LOOKUP(mv__row, kernel, m, n);                                     \
     if (mv__row >= 0) {                                                           \
       smpi_bench_end();                                                           \
       stmt;                                                                       \

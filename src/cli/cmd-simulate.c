@@ -1,10 +1,12 @@
 /* `mpivet simulate`: build a C source with smpicc (or take an smpicc-built binary), run it under
  * smpirun on a calibrated (or default) platform, pass its output through, and print the predicted
  * time, the simulation's wall time and its peak memory (text or --json). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -30,7 +32,8 @@ static const char usage[] =
   "                      unless SPEC says cores=C (then K ranks share C cores)\n"
   "  --cflag ARG         extra smpicc argument (repeat: --cflag -DN=100 --cflag -lopenblas)\n"
   "  --cfg KEY:VALUE     extra SimGrid setting (repeat)\n"
-  "  --workdir DIR       keep the binary, platform and logs there (default: a temporary folder)\n"
+  "  --workdir DIR       keep the binary, platform and logs there, created if absent (default: a\n"
+  "                      temporary folder, removed after a successful run)\n"
   "  --timeout SEC       limit of the simulation [3600]\n"
   "  --json              print the result as JSON\n"
   "exit: 0 ok, 2 usage error, 3 the program failed to build or to run (its output is shown)\n";
@@ -85,8 +88,9 @@ static void print_result(const struct opts *o, const struct mv_simulate_result *
 {
   if (!o->json) {
     fprintf(stdout, "mpivet simulate: predicted time %.6g s (%d ranks), simulation wall time %.3g s, "
-            "memory %.1f MiB%s\n", r->predicted_s, o->s.np, r->wall_s, r->max_rss_kib / 1024.0,
-            o->s.calibration ? "" : " (uncalibrated platform)");
+            "memory %.1f MiB%s%s\n", r->predicted_s, o->s.np, r->wall_s, r->max_rss_kib / 1024.0,
+            o->s.calibration ? "" : " (uncalibrated platform)",
+            r->generated ? " (a generated benchmark: its computation replayed, SMPI's timing of its code off)" : "");
     return;
   }
   struct mv_json j;
@@ -99,6 +103,8 @@ static void print_result(const struct opts *o, const struct mv_simulate_result *
   mv_json_kv_number(&j, "simulation_wall_s", r->wall_s);
   mv_json_kv_number(&j, "build_s", r->build_s);
   mv_json_kv_int(&j, "max_rss_kib", r->max_rss_kib);
+  mv_json_key(&j, "generated_benchmark");
+  mv_json_bool(&j, r->generated);
   mv_json_object_end(&j);
   fputc('\n', stdout);
   mv_json_finish(&j);
@@ -122,6 +128,8 @@ static int simulate(struct opts *o)
   struct mv_error e;
   if (!o->workdir && !mkdtemp(tmp))
     return mv_cli_fail("simulate", MV_EIO, "cannot create a temporary folder");
+  if (o->workdir && mkdir(o->workdir, 0777) != 0 && errno != EEXIST)
+    return mv_cli_fail("simulate", MV_EIO, "cannot create --workdir %s: %s", o->workdir, strerror(errno));
   o->s.workdir = o->workdir ? o->workdir : tmp;
   o->s.cflags = o->cflags;
   o->s.cfg = o->cfg;

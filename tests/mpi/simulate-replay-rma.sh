@@ -25,5 +25,11 @@ timeout 300 "$MPIVET" simulate --np 4 --ppn 2 "$WORK/bench.c" >"$WORK/sim.out" 2
   { fail "simulate exit $?: $(tail -5 "$WORK/sim.out")"; finish; }
 grep -Eq "^elapsed [0-9.]+ s" "$WORK/sim.out" || fail "the benchmark's own time is missing: $(head -3 "$WORK/sim.out")"
 grep -Eq "predicted time [0-9.e+-]+ s \(4 ranks\)" "$WORK/sim.out" || fail "no predicted time"
+# A generated benchmark is recognised (its computation is replayed as simulated sleeps, so SMPI's
+# timing of its code is off); the hand-written program it came from is not one.
+grep -q "(a generated benchmark: " "$WORK/sim.out" || fail "the generated benchmark was not recognised"
+timeout 300 "$MPIVET" simulate --np 4 --ppn 2 --json "$MV_SRC/bench/sim/rma-epochs.c" -- 3 >"$WORK/own.json" 2>&1 ||
+  { fail "simulate of rma-epochs.c exit $?: $(tail -5 "$WORK/own.json")"; finish; }
+grep -q '"generated_benchmark": *false' "$WORK/own.json" || fail "rma-epochs.c taken for a generated benchmark: $(tail -3 "$WORK/own.json")"
 cat "$WORK/sim.out"
 finish

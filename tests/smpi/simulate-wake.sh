@@ -82,10 +82,6 @@ run() {  # run NAME MODE [CFLAG...]: rank 0's mean receive time (s) in $tmp/out-
 }
 field() { awk -v f="$2" '/^recv/ {print $f}' "$tmp/out-$1"; }   # field NAME N
 diff_of() { awk -v a="$(field "$1" 2)" -v b="$(field "$2" 2)" 'BEGIN {printf "%.9f", a - b}'; }
-near() {  # near WHAT GOT WANT TOLERANCE
-  awk -v g="$2" -v w="$3" -v e="$4" 'BEGIN {exit !(g != "" && g > w - e && g < w + e)}' ||
-    fail "$1: $2 s, expected $3 s"
-}
 wake=--cflag; handoff=(--cflag -DMV_EMULATE_HANDOFF_SECONDS=1e-3)
 run base busy
 run busy busy $wake -DMV_EMULATE_WAKE_QUANTILES=3e-3,3e-3
