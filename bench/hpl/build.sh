@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds HPL (from Debian's hpcc source, fetch-hpl.sh) with our patch hpl-mpivet.patch applied to a
-# copy: OUT/hpl-openmpi (real, OpenBLAS), OUT/hpl-record (the same, every BLAS call and HPL's
-# row-swap/copy kernels timed: MV_EMULATE_RECORD_DIR=D writes D/kernels-RANK.csv for `mpivet
-# calibrate --kernel-records`), and with a calibration folder OUT/hpl-smpi (smpicc, the
+# copy: OUT/hpl-openmpi (real, OpenBLAS; OUT/pretouch.so is preloaded into its runs,
+# keep-memory.sh), OUT/hpl-record (the same, every BLAS call and HPL's row-swap/copy kernels
+# timed: MV_EMULATE_RECORD_DIR=D writes D/kernels-RANK.csv for `mpivet calibrate
+# --kernel-records`), and with a calibration folder OUT/hpl-smpi (smpicc, the
 # calibration's kernels.h force-included: the modelled kernels emulated, no matrix generation nor
 # verification, one shared matrix) and OUT/hpl-smpi-contig (the same with contiguous panels, below).
 # Usage: build.sh OUT [CALIBRATION_DIR]; HPL_CONTIG=0 skips hpl-smpi-contig (the 1024-rank build).
@@ -35,6 +36,7 @@ build() {  # build FLAVOR CC EXTRA...
 }
 build openmpi mpicc.openmpi
 build record mpicc.openmpi -DMV_EMULATE_RECORD
+cc -O2 -shared -fPIC "$here/pretouch.c" -o "$out/pretouch.so"   # the real runs' preload (keep-memory.sh)
 # hpl-smpi-contig, for the 1024-rank run (scale-1024.sh), is built with HPL_NO_MPI_DATATYPE (one of
 # HPL's own options): a panel travels as contiguous doubles copied into its buffer (HPL_copyL)
 # instead of an MPI struct type over the matrix. SMPI packs a derived type into a fresh private

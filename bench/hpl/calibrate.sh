@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The calibration of the HPL case: builds HPL (build.sh), records every kernel call of real solves
-# of order N (default 1500, not a size of hpl.sh's table) on 1 rank and on 1 x 2 ranks
+# of order N (default 1500, not a size of hpl.sh's table) on 1 rank, 1 x 2 and 2 x 1 ranks
 # (hpl-record, MV_EMULATE_RECORD_DIR; each run solves twice and only the warm second solve's calls
 # are kept, warm-calls.awk, as the simulation predicts the warm solve), then `mpivet calibrate`
 # of this machine's Open MPI with those records as the kernel samples. Real runs with more ranks than cores are not recorded:
