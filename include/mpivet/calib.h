@@ -35,6 +35,7 @@
   XX(SEND,     "send",     0, "time inside MPI_Send")                              \
   XX(ISEND,    "isend",    0, "time inside MPI_Isend")                             \
   XX(RECV,     "recv",     0, "time inside MPI_Recv after the message arrived")    \
+  XX(LATESEND, "late-send", 0, "time inside MPI_Send, receive posted 100 us later") \
   XX(TEST,     "test",     0, "one MPI_Test on a pending request")                 \
   XX(IPROBE,   "iprobe",   0, "one MPI_Iprobe that finds nothing")                 \
   XX(WTIME,    "wtime",    0, "one MPI_Wtime")                                     \
@@ -73,7 +74,11 @@ enum mv_calib_op {
 #undef XX
   MV_CALIB_NOPS
 };
-#define MV_CALIB_NNET (MV_CALIB_RECV + 1)   /* ops with a size: pingpong..recv */
+#define MV_CALIB_NNET (MV_CALIB_LATESEND + 1)   /* ops with a size: pingpong..late-send */
+/* late-send: the peer posts its receive this long after rank 0 called MPI_Send. A Send that
+ * returns in less than half of it did not wait for the receive: the message went eagerly. The
+ * eager threshold is read from this (calib-net.c), not from Send's share of the ping-pong. */
+#define MV_CALIB_LATE_POST_S 1e-4
 
 const char *mv_calib_op_name(enum mv_calib_op op);
 const char *mv_calib_op_what(enum mv_calib_op op);

@@ -52,6 +52,9 @@ uint64_t calib_random(uint64_t *state);
 
 /* Network measurement of job j between rank 0 and r->peer[j->pair]: returns the seconds on the
  * rank that times it and 0 elsewhere (so that a sum over ranks gives the value). */
+/* 1 when job j's one-way operation (Send, Isend, Recv, late-send) goes from the peer to rank 0:
+ * odd repetitions, so that the medians cover both directions as the ping-pong does. */
+int calib_job_reversed(const struct calib_job *j);
 double calib_net_measure(struct calib_run *r, const struct calib_job *j);
 /* The median of empty MPI_Wtime intervals on this rank (SMPI: its injected smpi/wtime). */
 double calib_timer_overhead(void);

@@ -74,7 +74,7 @@ static struct calib_job *plan(const struct calib_run *r, uint64_t seed, int *n)
 {
   const struct calib_opts *o = r->o;
   int64_t sizes[CALIB_MAX_SIZES];
-  int ns = message_sizes(o, sizes), cap = 2 * (4 * ns + 3) * o->reps + 2 * o->kernel_samples + o->reps;
+  int ns = message_sizes(o, sizes), cap = 2 * (MV_CALIB_NNET * ns + 3) * o->reps + 2 * o->kernel_samples + o->reps;
   struct calib_job *jobs = calloc((size_t)cap, sizeof *jobs);
   if (!jobs)
     return NULL;
@@ -84,9 +84,9 @@ static struct calib_job *plan(const struct calib_run *r, uint64_t seed, int *n)
       continue;
     for (int rep = 0; rep < o->reps; rep++) {
       for (int op = MV_CALIB_PINGPONG; op <= MV_CALIB_WTIME; op++)
-        for (int i = 0; i < (op <= MV_CALIB_RECV ? ns : 1); i++)
+        for (int i = 0; i < (op < MV_CALIB_NNET ? ns : 1); i++)
           jobs[(*n)++] = (struct calib_job){.op = op, .pair = pair, .rep = rep,
-                                            .bytes = op <= MV_CALIB_RECV ? sizes[i] : 0};
+                                            .bytes = op < MV_CALIB_NNET ? sizes[i] : 0};
     }
   }
   for (int rep = 0; rep < o->reps; rep++)   /* every rank, on its own memory */
@@ -157,8 +157,8 @@ static void release(struct calib_run *r)
 static int timing_rank(const struct calib_run *r, const struct calib_job *j)
 {
   int sender = j->op == MV_CALIB_PINGPONG || j->op == MV_CALIB_SEND || j->op == MV_CALIB_ISEND ||
-               j->op == MV_CALIB_WTIME;
-  return sender ? 0 : r->peer[j->pair];
+               j->op == MV_CALIB_LATESEND || j->op == MV_CALIB_WTIME;
+  return sender != calib_job_reversed(j) ? 0 : r->peer[j->pair];
 }
 
 static int write_rows(const struct calib_run *r, const struct calib_job *jobs, int n,

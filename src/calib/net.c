@@ -1,17 +1,21 @@
 /* Network measurements of mpivet-calib between rank 0 and its peer, following SimGrid's calibration
  * procedure: ping-pong, the time spent inside Send, Isend and Recv (the receive starts once the
  * message has arrived), and the cost of one Test, Iprobe and Wtime. Other ranks only take part in
- * the barrier that starts every job. Up to WARM_MAX_BYTES a job first runs its operation once
- * untimed, as SimGrid's program times the iterations of a loop: the barrier leaves the two ranks
+ * the barrier that starts every job. Up to WARM_MAX_BYTES a job first runs one untimed ping-pong of
+ * its size, as SimGrid's program times the iterations of a loop: the barrier leaves the two ranks
  * skewed by microseconds and the buffers cold, which made single small-message timings spread
- * over a factor of 10 (and the medians of 10 of them 30-40 % off any smooth model). */
+ * over a factor of 10 (and the medians of 10 of them 30-40 % off any smooth model). Until stop 30
+ * the limit was 1 MiB: after the shuffled plan's previous job (up to 1 GiB) a cold ping-pong of
+ * 0.5-4 MiB took 1.2-2 x a warm one (Open MPI 2 MiB: 347 against 229 us; MPICH: 218 against
+ * 190 us), 0.97-1.18 x at 8 MiB and 0.93-0.98 x at 32 MiB (ten runs; docs/simulate.md, stop
+ * 30). */
 #include "calib.h"
 
 #define TAG_DATA 11
 #define TAG_UNUSED 12
 #define TAG_NEVER 13          /* no message ever carries it: Iprobe finds nothing */
 #define ARRIVAL_WAIT_S 2e-4   /* after Probe: lets the rest of an eager message land */
-#define WARM_MAX_BYTES (1 << 20)   /* above, a warm-up would double the time for no gain */
+#define WARM_MAX_BYTES (64 << 20)   /* cold is not slower from 32 MiB; above, time doubles */
 #define ISEND_BATCH 4                /* Isends timed together */
 
 /* Busy wait: a sleep would deschedule the rank and leave its caches cold for the timed Recv. */
@@ -47,81 +51,107 @@ double calib_timer_overhead(void)
   return v[TIMER_SAMPLES / 2];
 }
 
-static double pingpong(struct calib_run *r, int peer, int count, int first)
+static double pingpong(struct calib_run *r, int other, int count, int first)
 {
   MPI_Comm w = MPI_COMM_WORLD;
   if (!first) {
-    MPI_Recv(r->recvbuf, count, MPI_BYTE, 0, TAG_DATA, w, MPI_STATUS_IGNORE);
-    MPI_Send(r->sendbuf, count, MPI_BYTE, 0, TAG_DATA, w);
+    MPI_Recv(r->recvbuf, count, MPI_BYTE, other, TAG_DATA, w, MPI_STATUS_IGNORE);
+    MPI_Send(r->sendbuf, count, MPI_BYTE, other, TAG_DATA, w);
     return 0;
   }
   double t0 = MPI_Wtime();
-  MPI_Send(r->sendbuf, count, MPI_BYTE, peer, TAG_DATA, w);
-  MPI_Recv(r->recvbuf, count, MPI_BYTE, peer, TAG_DATA, w, MPI_STATUS_IGNORE);
+  MPI_Send(r->sendbuf, count, MPI_BYTE, other, TAG_DATA, w);
+  MPI_Recv(r->recvbuf, count, MPI_BYTE, other, TAG_DATA, w, MPI_STATUS_IGNORE);
   return elapsed(r, t0) / 2;
 }
 
 /* One untimed round trip of count bytes: both ranks leave it in step, buffers and paths warm. */
-static void warm_up(struct calib_run *r, int peer, int count, int first)
+static void warm_up(struct calib_run *r, int other, int count, int first)
 {
   if (count <= WARM_MAX_BYTES)
-    pingpong(r, peer, count, first);
+    pingpong(r, other, count, first);
 }
 
-/* Send timed on rank 0 while the peer's receive is already posted. */
-static double send_side(struct calib_run *r, int peer, int count, int first)
+/* Send timed on the sending side while the other side's receive is already posted. Send, Isend,
+ * Recv and late-send jobs go from rank 0 to its peer on even repetitions and back on odd ones
+ * (calib_job_reversed): copies between the two cores were 1.3-1.7 x faster one way than the other
+ * in some runs of this VM (2 MiB with the receive posted, MPICH: 174 us from rank 0, 115 us from
+ * rank 1; Open MPI, another run: 111 and 192 us), and the ping-pong averages both ways while
+ * one-way jobs from rank 0 only saw one (docs/simulate.md, stop 30). */
+static double send_side(struct calib_run *r, int other, int count, int first)
 {
   MPI_Comm w = MPI_COMM_WORLD;
   MPI_Request req;
   if (!first) {
-    MPI_Irecv(r->recvbuf, count, MPI_BYTE, 0, TAG_DATA, w, &req);
-    MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_UNUSED, w);
+    MPI_Irecv(r->recvbuf, count, MPI_BYTE, other, TAG_DATA, w, &req);
+    MPI_Send(NULL, 0, MPI_BYTE, other, TAG_UNUSED, w);
     MPI_Wait(&req, MPI_STATUS_IGNORE);
     return 0;
   }
-  MPI_Recv(NULL, 0, MPI_BYTE, peer, TAG_UNUSED, w, MPI_STATUS_IGNORE);
+  MPI_Recv(NULL, 0, MPI_BYTE, other, TAG_UNUSED, w, MPI_STATUS_IGNORE);
   double t0 = MPI_Wtime();
-  MPI_Send(r->sendbuf, count, MPI_BYTE, peer, TAG_DATA, w);
+  MPI_Send(r->sendbuf, count, MPI_BYTE, other, TAG_DATA, w);
   return elapsed(r, t0);
 }
 
-/* ISEND_BATCH Isends of the same buffer in a row on rank 0, the mean per call (one call lasts
- * 0.05-2 us, bimodal, so single timings gave medians 30-50 % apart between neighbouring sizes);
- * the peer has posted the first receive and takes the others one by one (one receive buffer). */
-static double isend_side(struct calib_run *r, int peer, int count, int first)
+/* ISEND_BATCH Isends of the same buffer in a row on the sending side, the mean per call (one
+ * call lasts 0.05-2 us, bimodal, so single timings gave medians 30-50 % apart between neighbouring
+ * sizes); the other side has posted the first receive and takes the others one by one (one
+ * receive buffer). */
+static double isend_side(struct calib_run *r, int other, int count, int first)
 {
   MPI_Comm w = MPI_COMM_WORLD;
   MPI_Request req[ISEND_BATCH];
   if (!first) {
-    MPI_Irecv(r->recvbuf, count, MPI_BYTE, 0, TAG_DATA, w, &req[0]);
-    MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_UNUSED, w);
+    MPI_Irecv(r->recvbuf, count, MPI_BYTE, other, TAG_DATA, w, &req[0]);
+    MPI_Send(NULL, 0, MPI_BYTE, other, TAG_UNUSED, w);
     MPI_Wait(&req[0], MPI_STATUS_IGNORE);
     for (int i = 1; i < ISEND_BATCH; i++)
-      MPI_Recv(r->recvbuf, count, MPI_BYTE, 0, TAG_DATA, w, MPI_STATUS_IGNORE);
+      MPI_Recv(r->recvbuf, count, MPI_BYTE, other, TAG_DATA, w, MPI_STATUS_IGNORE);
     return 0;
   }
-  MPI_Recv(NULL, 0, MPI_BYTE, peer, TAG_UNUSED, w, MPI_STATUS_IGNORE);
+  MPI_Recv(NULL, 0, MPI_BYTE, other, TAG_UNUSED, w, MPI_STATUS_IGNORE);
   double t0 = MPI_Wtime();
   for (int i = 0; i < ISEND_BATCH; i++)
-    MPI_Isend(r->sendbuf, count, MPI_BYTE, peer, TAG_DATA, w, &req[i]);
+    MPI_Isend(r->sendbuf, count, MPI_BYTE, other, TAG_DATA, w, &req[i]);
   double t = elapsed(r, t0) / ISEND_BATCH;
   for (int i = 0; i < ISEND_BATCH; i++)   /* not Waitall: gcc warns on MPI_STATUSES_IGNORE */
     MPI_Wait(&req[i], MPI_STATUS_IGNORE);
   return t;
 }
 
-/* Recv timed on the peer after Probe saw the message (and a short pause for its payload). */
-static double recv_side(struct calib_run *r, int peer, int count, int first)
+/* Recv timed on the receiving side after Probe saw the message (and a short pause for its
+ * payload). */
+static double recv_side(struct calib_run *r, int other, int count, int first)
 {
   MPI_Comm w = MPI_COMM_WORLD;
   if (first) {
-    MPI_Send(r->sendbuf, count, MPI_BYTE, peer, TAG_DATA, w);
+    MPI_Send(r->sendbuf, count, MPI_BYTE, other, TAG_DATA, w);
     return 0;
   }
-  MPI_Probe(0, TAG_DATA, w, MPI_STATUS_IGNORE);
+  MPI_Probe(other, TAG_DATA, w, MPI_STATUS_IGNORE);
   pause_s(ARRIVAL_WAIT_S);
   double t0 = MPI_Wtime();
-  MPI_Recv(r->recvbuf, count, MPI_BYTE, 0, TAG_DATA, w, MPI_STATUS_IGNORE);
+  MPI_Recv(r->recvbuf, count, MPI_BYTE, other, TAG_DATA, w, MPI_STATUS_IGNORE);
+  return elapsed(r, t0);
+}
+
+/* Send timed on the sending side while the other posts its receive MV_CALIB_LATE_POST_S after it
+ * said go: an eager Send returns before that, a rendezvous Send waits for it (the eager threshold;
+ * Send's share of the ping-pong could not tell: 0.3-1.0 at MPICH's eager sizes, 1.2 at Open
+ * MPI's 512 B, which waits for its receiver). */
+static double late_send(struct calib_run *r, int other, int count, int first)
+{
+  MPI_Comm w = MPI_COMM_WORLD;
+  if (!first) {
+    MPI_Send(NULL, 0, MPI_BYTE, other, TAG_UNUSED, w);
+    pause_s(MV_CALIB_LATE_POST_S);
+    MPI_Recv(r->recvbuf, count, MPI_BYTE, other, TAG_DATA, w, MPI_STATUS_IGNORE);
+    return 0;
+  }
+  MPI_Recv(NULL, 0, MPI_BYTE, other, TAG_UNUSED, w, MPI_STATUS_IGNORE);
+  double t0 = MPI_Wtime();
+  MPI_Send(r->sendbuf, count, MPI_BYTE, other, TAG_DATA, w);
   return elapsed(r, t0);
 }
 
@@ -155,20 +185,30 @@ static double wtime_cost(void)
   return (MPI_Wtime() - t0) / CALIB_BATCH;
 }
 
+int calib_job_reversed(const struct calib_job *j)
+{
+  int oneway = j->op == MV_CALIB_SEND || j->op == MV_CALIB_ISEND || j->op == MV_CALIB_RECV ||
+               j->op == MV_CALIB_LATESEND;
+  return oneway && j->rep % 2;
+}
+
 double calib_net_measure(struct calib_run *r, const struct calib_job *j)
 {
-  int peer = r->peer[j->pair], first = r->rank == 0, count = (int)j->bytes;
+  int peer = r->peer[j->pair], count = (int)j->bytes;
   if (j->op == MV_CALIB_WTIME)
-    return first ? wtime_cost() : 0;
-  if (!first && r->rank != peer)
+    return r->rank == 0 ? wtime_cost() : 0;
+  if (r->rank != 0 && r->rank != peer)
     return 0;
-  if (j->op <= MV_CALIB_RECV)
-    warm_up(r, peer, count, first);
+  /* first: the sending side; other: the rank it works with */
+  int first = (r->rank == 0) != calib_job_reversed(j), other = r->rank == 0 ? peer : 0;
+  if (j->op < MV_CALIB_NNET)
+    warm_up(r, other, count, first);
   switch (j->op) {
-  case MV_CALIB_PINGPONG: return pingpong(r, peer, count, first);
-  case MV_CALIB_SEND: return send_side(r, peer, count, first);
-  case MV_CALIB_ISEND: return isend_side(r, peer, count, first);
-  case MV_CALIB_RECV: return recv_side(r, peer, count, first);
+  case MV_CALIB_PINGPONG: return pingpong(r, other, count, first);
+  case MV_CALIB_SEND: return send_side(r, other, count, first);
+  case MV_CALIB_ISEND: return isend_side(r, other, count, first);
+  case MV_CALIB_RECV: return recv_side(r, other, count, first);
+  case MV_CALIB_LATESEND: return late_send(r, other, count, first);
   case MV_CALIB_TEST:
   case MV_CALIB_IPROBE:
     if (first) {

@@ -120,7 +120,7 @@ static void print_result(const struct mv_calibrate_result *r, const char *dir)
          c->test_s, c->iprobe_s, c->wtime_s, c->flops);
   printf("  first write to a fresh page %.3g s (charged to receives into such pages)\n", c->touch_s);
   for (int op = 0; op < MV_CALIB_NNET; op++)
-    printf("  %-8s %zu segments\n", mv_calib_op_name(op), c->fit[op].n);
+    printf("  %-9s %zu segments\n", mv_calib_op_name(op), c->fit[op].n);
   for (int i = 0; i < c->nkernels; i++)
     printf("  %-8s%s%s m n k >= %.4g: M-%d N-%d: %zu samples (%zu stalls dropped), R^2 %.4f, "
            "median relative error %.1f %%, predicted/measured total %.3f\n",
@@ -131,9 +131,9 @@ static void print_result(const struct mv_calibrate_result *r, const char *dir)
   if (!r->checked)
     return;
   printf("self-check (calibration program under SMPI, %.1f s): median relative error\n"
-         "  %-8s %18s %18s\n", r->check.wall_s, "op", "< 64 KiB", ">= 64 KiB");
+         "  %-9s %18s %18s\n", r->check.wall_s, "op", "< 64 KiB", ">= 64 KiB");
   for (int op = 0; op <= MV_CALIB_WTIME; op++) {
-    printf("  %-8s", mv_calib_op_name(op));
+    printf("  %-9s", mv_calib_op_name(op));
     for (int k = 0; k < 2; k++) {
       if (r->check.sizes[op][k])
         printf(" %8.1f %% (%3zu sz)", 100 * r->check.median_err[op][k], r->check.sizes[op][k]);

@@ -1,8 +1,8 @@
 /* Network part of the calibration, after SimGrid's procedure: per-size medians of every operation,
  * piecewise-linear fits whose breakpoints the shared segmented regression chooses (BIC), the
- * eager/rendezvous threshold from where Send stops returning early, SMPI's overheads (os, or, ois),
- * and the network's own time (ping-pong minus overheads) as a link latency (first segment) and
- * bandwidth (top segment) with latency and bandwidth factors per segment. */
+ * eager/rendezvous threshold from where Send starts to wait for a late receive, SMPI's overheads
+ * (os, or, ois), and the network's own time (ping-pong minus overheads) as a link latency (first
+ * segment) and bandwidth (top segment) with latency and bandwidth factors per segment. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +13,6 @@
 
 #define MIN_SIZES_PER_SEGMENT 5   /* 3 let the fits follow the noise of single sizes */
 #define MAX_SEGMENTS MV_SEGREG_MAX_SEGMENTS  /* 6 left one line from 185 KB to 1 GB: -15 % at 8 MB, +22 % at 1 GB */
-#define EAGER_RATIO 0.6     /* Send below this share of the one-way time: it returned early */
 #define MAX_BW_FACTOR 1000.0   /* bandwidth factors stay within 1/1000 .. 1000 */
 /* The link bandwidth is at most this many times the best rate any measured size achieved (its
  * bytes over its network time). A top segment that is almost flat (64 KiB at most, under load:
@@ -90,14 +89,14 @@ static int segfit(void *ctx, size_t from, size_t to, double *rss, int *nparams)
   return rel_line(s->x, s->y, from, to, &a, &b, rss);
 }
 
-/* Segmented relative-error fit of a series into f. */
-static int piecewise_fit(const struct series *s, struct mv_piecewise *f)
+/* Segmented relative-error fit of a series into f, in at most max_segments segments. */
+static int piecewise_fit(const struct series *s, size_t max_segments, struct mv_piecewise *f)
 {
   struct mv_segreg_options o;
   struct mv_segreg r;
   mv_segreg_options_init(&o);
   o.min_x = MIN_SIZES_PER_SEGMENT;
-  o.max_segments = MAX_SEGMENTS;
+  o.max_segments = max_segments;
   o.y_scale = 1;
   int rc = mv_stats_segreg(s->x, s->n, &o, segfit, (void *)s, &r);
   if (rc)
@@ -117,6 +116,35 @@ static int piecewise_fit(const struct series *s, struct mv_piecewise *f)
   return 0;
 }
 
+/* The network's fit: the eager sizes (up to split) and the rendezvous sizes segmented apart, when
+ * each side has sizes for a segment. One fit over both let the eager sizes' relative noise (their
+ * network time is the small rest of the ping-pong after os and or) outweigh the rendezvous
+ * regimes in BIC's sum of squares: MPICH's window calibration of stop 30 got one line from
+ * 1.27 MiB to 1 GiB through rates of 4.6-8.1 GB/s (simulated -26 to -31 % at 32-64 MiB, +21 % at
+ * 1 GiB). */
+#define EAGER_MAX_SEGMENTS 3   /* + MAX_SEGMENTS + the leading piece = MV_CALIB_MAX_PIECES */
+
+static int network_fit(const struct series *s, double split, struct mv_piecewise *f)
+{
+  struct series lo = {.n = 0}, hi = {.n = 0};
+  for (size_t i = 0; i < s->n; i++) {
+    struct series *t = s->x[i] <= split ? &lo : &hi;
+    t->x[t->n] = s->x[i];
+    t->y[t->n++] = s->y[i];
+  }
+  if (lo.n < MIN_SIZES_PER_SEGMENT || hi.n < MIN_SIZES_PER_SEGMENT)
+    return piecewise_fit(s, MAX_SEGMENTS, f);
+  struct mv_piecewise up;
+  int rc = piecewise_fit(&lo, EAGER_MAX_SEGMENTS, f);
+  rc = rc ? rc : piecewise_fit(&hi, MAX_SEGMENTS, &up);
+  if (rc)
+    return rc;
+  up.p[0].from = (lo.x[lo.n - 1] + hi.x[0]) / 2;   /* halfway, as piecewise_fit's own pieces */
+  for (size_t i = 0; i < up.n && f->n < MV_CALIB_MAX_PIECES; i++)
+    f->p[f->n++] = up.p[i];
+  return 0;
+}
+
 double mv_piecewise_eval(const struct mv_piecewise *f, double x)
 {
   size_t i = 0;
@@ -125,23 +153,25 @@ double mv_piecewise_eval(const struct mv_piecewise *f, double x)
   return f->n ? f->p[i].a + f->p[i].b * x : 0;
 }
 
-/* The largest size of the leading Send segments whose median time stays below EAGER_RATIO of the
- * one-way ping-pong time: Send returned before the message was delivered (eager protocol). */
-static double eager_threshold(const struct series *send, const struct series *pp,
-                              const struct mv_piecewise *f)
+/* The eager threshold: the largest size before MPI_Send starts to wait for a receive posted
+ * MV_CALIB_LATE_POST_S after it (late-send median of at least half that time). The split is the
+ * one that misclassifies the fewest sizes, the smallest of equals: one size disturbed on either
+ * side does not move it. Before, the threshold was the end of the leading Send segments whose
+ * Send took less than 0.6 of the one-way ping-pong: at MPICH's eager sizes 128 B-8 KiB that
+ * share was 0.3-1.0 in two runs (its ping-pong is mostly the two overheads), so two calibrations
+ * minutes apart said 8192 B and 91 B; measured with a late receive, MPICH waits from 11585 B and
+ * Open MPI from 362 B (docs/simulate.md, stop 30). */
+static double eager_threshold(const struct series *late)
 {
-  double eager = 0;
-  for (size_t i = 0; i < f->n; i++) {
-    double ratio[256];
-    size_t n = 0;
-    for (size_t k = 0; k < send->n && k < pp->n; k++)
-      if ((i == 0 || send->x[k] > f->p[i].from) && send->x[k] <= f->p[i].to && pp->y[k] > 0)
-        ratio[n++] = send->y[k] / pp->y[k];
-    if (n == 0 || mv_stats_median_inplace(ratio, n) >= EAGER_RATIO)
-      break;
-    eager = f->p[i].to;
+  size_t best = 0, best_cost = (size_t)-1;
+  for (size_t k = 0; k <= late->n; k++) {
+    size_t cost = 0;
+    for (size_t i = 0; i < late->n; i++)
+      cost += (i < k) == (late->y[i] >= MV_CALIB_LATE_POST_S / 2);
+    if (cost < best_cost)
+      best_cost = cost, best = k;
   }
-  return eager;
+  return best ? late->x[best - 1] : 0;
 }
 
 /* f's pieces up to limit, then its value at limit for every larger size (an overhead SMPI applies
@@ -199,7 +229,7 @@ static int fit_links(const struct series *pp, struct mv_calibration *c)
     lead_end = pp->x[i];
   if (net.n < 2 * MIN_SIZES_PER_SEGMENT)
     net = *pp, lead_to = 0;
-  int rc = piecewise_fit(&net, &c->net);
+  int rc = network_fit(&net, c->eager_bytes, &c->net);
   if (rc)
     return rc;
   if (lead_to > 0 && c->net.n < MV_CALIB_MAX_PIECES) {
@@ -245,10 +275,10 @@ int mv_calib_fit_network(const struct mv_calib_data *d, struct mv_calibration *c
   int rc = 0;
   for (int op = 0; op < MV_CALIB_NNET && !rc; op++) {
     rc = medians(d, op, &s[op]);
-    rc = rc ? rc : piecewise_fit(&s[op], &c->fit[op]);
+    rc = rc ? rc : piecewise_fit(&s[op], MAX_SEGMENTS, &c->fit[op]);
   }
   if (!rc) {
-    c->eager_bytes = eager_threshold(&s[MV_CALIB_SEND], &s[MV_CALIB_PINGPONG], &c->fit[MV_CALIB_SEND]);
+    c->eager_bytes = eager_threshold(&s[MV_CALIB_LATESEND]);
     clip(&c->fit[MV_CALIB_SEND], c->eager_bytes, &c->os);
     clip(&c->fit[MV_CALIB_RECV], c->eager_bytes, &c->orecv);
     c->ois = c->fit[MV_CALIB_ISEND];

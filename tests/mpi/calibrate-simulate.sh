@@ -29,10 +29,10 @@ for mpi in openmpi mpich; do
   grep -Eq '"page_touch_s": [0-9.]+e-0[4-8]' "$cal/calibration.json" || fail "$mpi: page_touch_s"
   grep -q '^#include "mpivet/first-touch.h"' "$cal/kernels.h" || fail "$mpi: first-touch.h not included"
   grep -q "^self-check" "$tmp/out-$mpi" || fail "$mpi: no self-check"
-  for op in pingpong send isend recv test iprobe wtime; do
+  for op in pingpong send isend recv late-send test iprobe wtime; do
     grep -Eq "^  $op +[0-9.]+ %" "$tmp/out-$mpi" || fail "$mpi: no self-check error for $op"
   done
-  grep -c "<svg" "$cal/report.html" | grep -qx 4 || fail "$mpi: report.html should plot 4 operations"
+  grep -c "<svg" "$cal/report.html" | grep -qx 5 || fail "$mpi: report.html should plot 5 operations"
 done
 [ $ran = 1 ] || { echo "no real MPI flavor built"; exit 77; }
 
