@@ -37,7 +37,8 @@ record() {
   for f in kernels-*.csv; do awk -F, -f "$here/warm-calls.awk" "$f" > "warm-${f#kernels-}"; done
 }
 records=()
-for grid in ${HPL_RECORD_GRIDS:-1x1x1 2x1x2 2x2x1}; do
+grids=${HPL_RECORD_GRIDS:-1x1x1 2x1x2 2x2x1}
+for grid in $grids; do
   read -r np p q <<< "${grid//x/ }"
   [ "$np" -le "$(nproc)" ] || { echo "calibrate.sh: $np ranks > $(nproc) cores: not recorded" >&2; exit 2; }
   for size in $n; do
@@ -65,7 +66,7 @@ warm_kernels() {  # seconds and non-empty calls of a warm-RANK.csv
   awk -F, 'NR > 1 { s += $11; if ($7 > 0 && $8 > 0) calls++ } END { print s, calls }' "$1"
 }
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
-one_rank=0; case " ${HPL_RECORD_GRIDS:-1x1x1 2x1x2 2x2x1} " in *" 1x1x1 "*) one_rank=1 ;; esac
+one_rank=0; case " $grids " in *" 1x1x1 "*) one_rank=1 ;; esac
 : > "$out/call-per-size.txt"
 for size in $n; do
   d="$out/call-$size"; rm -rf "$d"; mkdir -p "$d"
