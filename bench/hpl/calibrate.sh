@@ -19,22 +19,15 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/../.." && pwd)
 out=$1; cal=$2; n=${3:-1500}
 mpivet=${MPIVET:-$top/build/bin/mpivet}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 bash "$here/build.sh" "$out" > "$out/build.log"
-rt=(); [ "$(id -u)" = 0 ] && rt=(chrt -f 20)
-source "$here/keep-memory.sh"   # as hpl.sh's real runs
+source "$here/runs.sh"   # rt, keep, hpl_input, hpl_record, hpl_real: as hpl.sh's real runs
 # record NP P Q N [DIR]: DIR/kernels-RANK.csv of a real run (two solves), DIR OUT/record-NPxPxQ-N
 # (one folder per grid: 2 x 1 and 1 x 2 both have 2 ranks), and
 # DIR/warm-RANK.csv, its warm solve's calls (warm-calls.awk): the kernel samples of the calibration
 record() {
   local np=$1 p=$2 q=$3 size=$4 d=${5:-$out/record-$1x$2x$3-$4}
-  rm -rf "$d"; mkdir -p "$d"; cd "$d"
-  sed -e "s/@N@/$size/; s/@NB@/128/; s/@P@/$p/; s/@Q@/$q/" "$here/hpccinf.in" > hpccinf.txt
-  sed -i -E 's/^1( +# of problems sizes)/2\1/; s/^([0-9]+)( +Ns)/\1 \1\2/' hpccinf.txt
-  MV_EMULATE_RECORD_DIR="$d" "${rt[@]}" mpirun.openmpi -x MV_EMULATE_RECORD_DIR "${keep[@]}" -np "$np" \
-    "$out/hpl-record" > out.txt
-  for f in kernels-*.csv; do awk -F, -f "$here/warm-calls.awk" "$f" > "warm-${f#kernels-}"; done
+  rm -rf "$d"; mkdir -p "$d"; cd "$d"; hpl_input "$size" 128 "$p" "$q"; hpl_record "$np" "$d"
 }
 records=()
 grids=${HPL_RECORD_GRIDS:-1x1x1 2x1x2 2x2x1}
@@ -65,7 +58,6 @@ warm_wall() { awk -v n="$1" '/^WR/ {g = $7} END {print (2 / 3 * n + 1.5) * n * n
 warm_kernels() {  # seconds and non-empty calls of a warm-RANK.csv
   awk -F, 'NR > 1 { s += $11; if ($7 > 0 && $8 > 0) calls++ } END { print s, calls }' "$1"
 }
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
 one_rank=0; case " $grids " in *" 1x1x1 "*) one_rank=1 ;; esac
 : > "$out/call-per-size.txt"
 for size in $n; do
@@ -75,13 +67,13 @@ for size in $n; do
     # 1-rank kernels recorded: these recordings are samples of the 1-rank models too
     [ "$one_rank" = 0 ] || records+=(--kernel-records "$d/record-$r/warm-0.csv")
     mkdir -p "$d/real-$r"; cd "$d/real-$r"; cp "$d/record-$r/hpccinf.txt" .
-    "${rt[@]}" mpirun.openmpi "${keep[@]}" -np 1 "$out/hpl-openmpi" > out.txt
+    hpl_real 1
     warm_wall "$size" hpccoutf.txt >> "$d/real-wall.txt"
     warm_wall "$size" "$d/record-$r/hpccoutf.txt" >> "$d/record-wall.txt"
     warm_kernels "$d/record-$r/warm-0.csv" >> "$d/kernels.txt"
   done
-  real=$(median < "$d/real-wall.txt"); recorded=$(median < "$d/record-wall.txt")
-  kernels=$(cut -d' ' -f1 "$d/kernels.txt" | median); calls=$(cut -d' ' -f2 "$d/kernels.txt" | median)
+  real=$(hpl_median < "$d/real-wall.txt"); recorded=$(hpl_median < "$d/record-wall.txt")
+  kernels=$(cut -d' ' -f1 "$d/kernels.txt" | hpl_median); calls=$(cut -d' ' -f2 "$d/kernels.txt" | hpl_median)
   echo "$size $real $recorded $kernels $calls" |
     awk '{printf "calibrate.sh: N = %d: warm solve %.6f s (recorded run %.6f s), its kernels %.6f s, %d calls: %.3g s per call outside the kernels, the recorder %.3g s per call\n", $1, $2, $3, $4, $5, ($2 - $4) / $5, ($3 - $2) / $5}'
   echo "$size $real $kernels $calls" | awk '{print $1, ($2 - $3) / $4}' >> "$out/call-per-size.txt"

@@ -26,7 +26,7 @@
 # (mpi_yield_when_idle) and are opt-in (HPL_GRIDS="1x1x1 2x1x2 4x2x2"). Usage: hpl.sh CAL
 # [RUNS=3] [SIZES="1000 2000 3000"]; HPL_GRIDS="1x1x1 2x1x2" (ranks x P x Q) picks the grids,
 # HPL_1024=0 skips the 1024-rank run, HPL_OUT=DIR keeps the builds and runs there; every real
-# run's Gflop/s is kept in OUT/run-NP-N/real.txt, and the table prints their spread; the runs'
+# run's Gflop/s is kept in OUT/run-NP-PxQ-N/real.txt (RUNS=0: taken from there, validate.sh's runs), and the table prints their spread; the runs'
 # stderr in real-R.err and sim.err there (with HPL_TIMERS=1, build.sh: HPL's phase timers).
 # The real HPL runs with glibc keeping the memory it frees (keep-memory.sh; HPL_KEEP_MEMORY=0:
 # glibc's defaults): 2 ranks, N = 1000: 27.3-32.9 Gflop/s by default, 53.1-57.2 with the memory
@@ -36,10 +36,9 @@ here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/../.." && pwd)
 cal=$(cd "$1" && pwd); runs=${2:-3}; sizes=${3:-"1000 2000 3000"}
 mpivet=${MPIVET:-$top/build/bin/mpivet}
 out=${HPL_OUT:-$(mktemp -d)}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
+source "$here/runs.sh"   # rt, keep, hpl_input, hpl_real, hpl_warm_gflops, hpl_median
 [ "${HPL_1024:-1}" = 0 ] && export HPL_CONTIG=0   # no 1024-rank run: no contiguous-panel build
 cores=$(nproc)
-median() { sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 # Ranks sharing a core: a receiver must be scheduled before it sees its message. The hand-off's
 # one-way time is measured on this machine (bench/sim/oversub.sh, 2 ranks on one core, Open MPI
 # with mpi_yield_when_idle 1 as the real runs below: the median of 5 runs) unless
@@ -51,7 +50,7 @@ if [ -z "${HPL_HANDOFF_SECONDS:-}" ]; then
   for grid in ${HPL_GRIDS:-1x1x1 2x1x2}; do
     [ "${grid%%x*}" -gt "$cores" ] || continue
     bash "$top/bench/sim/oversub.sh" 5 > "$out/oversub.txt" 2>&1
-    HPL_HANDOFF_SECONDS=$(awk '/mpi_yield_when_idle 1:/ {y = 1; next} y && /^pingpong/ {print $2} /^run/ {y = 0}' "$out/oversub.txt" | median)
+    HPL_HANDOFF_SECONDS=$(awk '/mpi_yield_when_idle 1:/ {y = 1; next} y && /^pingpong/ {print $2} /^run/ {y = 0}' "$out/oversub.txt" | hpl_median)
     echo "hpl.sh: hand-off between ranks on one core (oversub.sh, median of 5): $HPL_HANDOFF_SECONDS s" >&2
     : "${HPL_WAKE_QUANTILES:=$(awk '/^wake-quantiles/ {print $2}' "$out/oversub.txt")}"
     echo "hpl.sh: wake-up beside a computing core-mate, deciles (oversub.sh): $HPL_WAKE_QUANTILES s" >&2
@@ -60,7 +59,6 @@ if [ -z "${HPL_HANDOFF_SECONDS:-}" ]; then
 fi
 export HPL_HANDOFF_SECONDS=${HPL_HANDOFF_SECONDS:-0} HPL_WAKE_QUANTILES=${HPL_WAKE_QUANTILES:-}
 bash "$here/build.sh" "$out" "$cal" > "$out/build.log"
-rt=(); [ "$(id -u)" = 0 ] && rt=(chrt -f 20)
 compute=(); preload=()
 case ${HPL_COMPUTE:-kernels} in
   kernels) compute=(--cfg smpi/simulate-computation:no) ;;
@@ -70,30 +68,26 @@ case ${HPL_COMPUTE:-kernels} in
          fi ;;
   *) echo "hpl.sh: HPL_COMPUTE is timed or kernels, not '$HPL_COMPUTE'" >&2; exit 2 ;;
 esac
-source "$here/keep-memory.sh"
-input() { sed -e "s/@N@/$1/; s/@NB@/$2/; s/@P@/$3/; s/@Q@/$4/" "$here/hpccinf.in" > hpccinf.txt; }
-twice() { sed -i -E 's/^1( +# of problems sizes)/2\1/; s/^([0-9]+)( +Ns)/\1 \1\2/' hpccinf.txt; }
-warm_gflops() { awk '/^WR/ {g = $7} END {print g + 0}' hpccoutf.txt; }   # the last (second) solve
 printf "%5s %6s %5s %14s %16s %14s %8s\n" ranks N grid "real Gflop/s" "real min-max" "predicted" error
 for grid in ${HPL_GRIDS:-1x1x1 2x1x2}; do
   grid=${grid//x/ }
   read -r np p q <<< "$grid"
   for n in $sizes; do
-    d="$out/run-$np-$n"; mkdir -p "$d"; cd "$d"; input "$n" 128 "$p" "$q"; twice
-    # More ranks than cores: ranks bound round-robin to cores (unbound, the scheduler's
-    # placement made the 4-rank Gflop/s bimodal, e.g. 26 or 40 at N = 2000; bound 37.8-39.5)
-    bind=(); [ "$np" -gt "$cores" ] && bind=(--bind-to core:overload-allowed --map-by core --mca mpi_yield_when_idle 1)
-    # More ranks than cores never run under SCHED_FIFO (see above): normal priority, timeout.
-    real_rt=("${rt[@]}"); [ "$np" -gt "$cores" ] && real_rt=(timeout "${HPL_TIMEOUT:-120}")
-    for r in $(seq "$runs"); do
-      rm -f hpccoutf.txt
-      if ! "${real_rt[@]}" mpirun.openmpi --oversubscribe "${bind[@]}" "${keep[@]}" -np "$np" "$out/hpl-openmpi" \
-             > /dev/null 2> "real-$r.err"; then
-        echo "hpl.sh: real run $r, $np ranks, N = $n failed or did not end in time ($d/real-$r.err)" >&2; continue
-      fi
-      warm_gflops
-    done > real.txt
-    real=$(median < real.txt)
+    d="$out/run-$np-${p}x$q-$n"; mkdir -p "$d"; cd "$d"; hpl_input "$n" 128 "$p" "$q"
+    # More ranks than cores (runs.sh's hpl_real): ranks bound round-robin to cores (unbound, the
+    # scheduler's placement made the 4-rank Gflop/s bimodal, e.g. 26 or 40 at N = 2000; bound
+    # 37.8-39.5), never under SCHED_FIFO (see above): normal priority, timeout.
+    if [ "$runs" = 0 ]; then   # RUNS=0: the real runs are in real.txt already (validate.sh)
+      [ -s real.txt ] || { echo "hpl.sh: RUNS=0 and no real runs in $d/real.txt" >&2; exit 2; }
+    else
+      for r in $(seq "$runs"); do
+        if ! hpl_real "$np" 2> "real-$r.err"; then
+          echo "hpl.sh: real run $r, $np ranks, N = $n failed or did not end in time ($d/real-$r.err)" >&2; continue
+        fi
+        hpl_warm_gflops
+      done > real.txt
+    fi
+    real=$(hpl_median < real.txt)
     # The simulation solves twice too and its warm second solve is the prediction: timing HPL's own
     # code, the first solve also pays first-touch page faults and cold caches (1 rank, N = 1000:
     # 25.0 Gflop/s cold, 29.2-29.8 warm).
@@ -102,7 +96,7 @@ for grid in ${HPL_GRIDS:-1x1x1 2x1x2}; do
     [ "$np" -gt "$cores" ] && place=(--platform "cluster:$cores,cores=1" --ppn 0)
     [ "$np" -gt "$cores" ] && [ -x "$out/hpl-smpi-handoff" ] && emulated=$out/hpl-smpi-handoff
     pred=$("${preload[@]}" "${rt[@]}" "$mpivet" simulate --calibration "$cal" "${place[@]}" --np "$np" \
-             "${compute[@]}" "$emulated" > sim.txt 2> sim.err && warm_gflops)
+             "${compute[@]}" "$emulated" > sim.txt 2> sim.err && hpl_warm_gflops)
     spread=$(sort -g real.txt | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.2f-%.2f", lo, hi}')
     printf "%5d %6d %5s %14.4f %16s %14.4f %7.1f%%\n" "$np" "$n" "${p}x$q" "$real" "$spread" "$pred" \
       "$(echo "100 * ($pred - $real) / $real" | bc -l)"
