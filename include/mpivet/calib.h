@@ -40,6 +40,7 @@
   XX(IPROBE,   "iprobe",   0, "one MPI_Iprobe that finds nothing")                 \
   XX(WTIME,    "wtime",    0, "one MPI_Wtime")                                     \
   XX(TOUCH,    "touch",    0, "first write to one page of fresh memory")           \
+  XX(CPUCLOCK, "cpuclock", 0, "one read of the thread CPU clock (SMPI's timer)")   \
   XX(DGEMM,    "dgemm",    3, "dgemm C -= A B, m x k times k x n")                 \
   XX(DTRSM,    "dtrsm",    4, "dtrsm left lower unit, m x m into m x n")           \
   XX(DGEMV,    "dgemv",    2, "dgemv, m x n matrix times vector")                  \
@@ -156,6 +157,9 @@ struct mv_calibration {
   double latency_s, bandwidth_Bps;          /* link values, from the top network segment */
   double test_s, iprobe_s, wtime_s;
   double touch_s;                           /* first write to a fresh page, 0: not measured */
+  double cpu_clock_s;                       /* one read of CLOCK_THREAD_CPUTIME_ID as that clock
+                                               counts it, 0: not measured (mpivet simulate
+                                               takes it off SMPI's timing of the code) */
   double eager_bytes;                       /* async-small-thresh and send-is-detached-thresh */
   double flops;                             /* host speed (dgemm rate), 0: unknown */
   struct mv_kernel_model kernels[MV_CALIB_MAX_MODELS];   /* pooled, then per host if several */
@@ -198,6 +202,7 @@ int mv_calib_write_report(const struct mv_calibration *c, const struct mv_calib_
 struct mv_calib_folder {
   char dir[4096];
   double latency_s, bandwidth_Bps, flops;
+  double cpu_clock_s;             /* 0 when the folder has none (made before stop 31) */
   char **settings;                /* "key:value" strings */
   size_t nsettings;
 };

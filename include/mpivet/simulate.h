@@ -24,6 +24,8 @@ struct mv_simulate_spec {
   const char *workdir;              /* existing folder for the binary, platform, hostfile, logs */
   const char *output;               /* program output to this file; NULL: passed through */
   double timeout_s;                 /* 0: none */
+  int raw_cpu_clock;                /* 1: leave SMPI's CPU clock readings as they are (no
+                                       correction of their own cost, --no-clock-correction) */
 };
 
 /* The first characters of every benchmark `mpivet benchgen` writes: `mpivet simulate` recognises
@@ -44,6 +46,15 @@ struct mv_simulate_result {
   int deadlock;                     /* SimGrid found the simulated ranks deadlocked */
   int generated;                    /* SOURCE.c is an mpivet benchgen benchmark: its computation is
                                        simulated sleeps, so smpi/simulate-computation:no */
+  /* SMPI's timing of the code between MPI calls reads the thread CPU clock, whose own cost
+   * (a system call, 2.1 us on a KVM guest) it counted as computation: libmpivet-cpuclock.so
+   * takes the calibrated cost of a read off (calibration.json's cpu_clock_read_s). */
+  int code_timed;                   /* SMPI timed the program's code (simulate-computation on) */
+  long long clock_reads;            /* reads of that clock in the simulation, -1: unknown */
+  double clock_read_s;              /* the calibrated cost of one read, 0: unknown */
+  int clock_corrected;              /* that cost was taken off every read */
+  double clock_bias_s;              /* (reads / 2) x cost / np: the computation a rank gained
+                                       from the clock on average (removed when corrected) */
 };
 
 /* Build (when the program ends in .c) and run. MV_EEXTERN when the build or the run fails (see

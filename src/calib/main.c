@@ -74,7 +74,7 @@ static struct calib_job *plan(const struct calib_run *r, uint64_t seed, int *n)
 {
   const struct calib_opts *o = r->o;
   int64_t sizes[CALIB_MAX_SIZES];
-  int ns = message_sizes(o, sizes), cap = 2 * (MV_CALIB_NNET * ns + 3) * o->reps + 2 * o->kernel_samples + o->reps;
+  int ns = message_sizes(o, sizes), cap = 2 * (MV_CALIB_NNET * ns + 3) * o->reps + 2 * o->kernel_samples + 2 * o->reps;
   struct calib_job *jobs = calloc((size_t)cap, sizeof *jobs);
   if (!jobs)
     return NULL;
@@ -89,8 +89,10 @@ static struct calib_job *plan(const struct calib_run *r, uint64_t seed, int *n)
                                             .bytes = op < MV_CALIB_NNET ? sizes[i] : 0};
     }
   }
-  for (int rep = 0; rep < o->reps; rep++)   /* every rank, on its own memory */
+  for (int rep = 0; rep < o->reps; rep++) {  /* every rank, on its own memory and clock */
     jobs[(*n)++] = (struct calib_job){.op = MV_CALIB_TOUCH, .rep = rep};
+    jobs[(*n)++] = (struct calib_job){.op = MV_CALIB_CPUCLOCK, .rep = rep};
+  }
   uint64_t s = seed;
   if (o->dgemm && calib_kernels_available())
     add_kernel_jobs(o, MV_CALIB_DGEMM, &s, jobs, n);
@@ -192,6 +194,7 @@ static void run_jobs(struct calib_run *r, const struct calib_job *jobs, int n, d
     MPI_Barrier(MPI_COMM_WORLD);
     vals[i] = jobs[i].op >= MV_CALIB_DGEMM  ? calib_kernel_measure(r, &jobs[i])
               : jobs[i].op == MV_CALIB_TOUCH ? calib_touch_measure(r)
+              : jobs[i].op == MV_CALIB_CPUCLOCK ? calib_cpuclock_measure(r)
                                              : calib_net_measure(r, &jobs[i]);
   }
   calib_load_stop(load);

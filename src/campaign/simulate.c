@@ -147,6 +147,38 @@ static int write_platform(const struct mv_simulate_spec *s, const struct mv_cali
                    errno ? strerror(errno) : mv_strerror(rc)) : 0;
 }
 
+/* 1 when SMPI times the program's code: not a generated benchmark, and no --cfg turned
+ * smpi/simulate-computation off (the last one given wins, as in SimGrid). */
+static int code_timed(const struct mv_simulate_spec *s, const struct mv_simulate_result *r)
+{
+  static const char key[] = "smpi/simulate-computation:";
+  int on = !r->generated;
+  for (const char *const *g = s->cfg; g && *g; g++)
+    if (strncmp(*g, key, sizeof key - 1) == 0) {
+      const char *v = *g + sizeof key - 1;
+      on = !(strcmp(v, "no") == 0 || strcmp(v, "0") == 0 || strcmp(v, "false") == 0 ||
+             strcmp(v, "off") == 0);
+    }
+  return on;
+}
+
+/* `env LD_PRELOAD=libmpivet-cpuclock.so ...` before smpirun: the shim counts SMPI's reads of the
+ * thread CPU clock into count and, when cost > 0, takes cost off each (src/cpuclock/cpuclock.c).
+ * Nothing when the shim is not built. */
+static int clock_shim(struct mv_cmdline *c, const char *count, double cost)
+{
+  char shim[4200];
+  if (mv_path_mpi("smpi", "libmpivet-cpuclock.so", shim, sizeof shim) != 0)
+    return 0;
+  const char *pre = getenv("LD_PRELOAD");
+  int rc = mv_cmdline_add(c, "env");
+  rc = rc ? rc : mv_cmdline_addf(c, "LD_PRELOAD=%s%s%s", shim, pre && *pre ? ":" : "", pre && *pre ? pre : "");
+  rc = rc ? rc : mv_cmdline_addf(c, "MV_CPU_CLOCK_COUNT=%s", count);
+  if (!rc && cost > 0)
+    rc = mv_cmdline_addf(c, "MV_CPU_CLOCK_READ_S=%.9g", cost);
+  return rc ? rc : 1;
+}
+
 static int command(const struct mv_simulate_spec *s, const struct mv_calib_folder *f,
                    const struct mv_simulate_result *r, const char *timing, struct mv_cmdline *c)
 {
@@ -210,24 +242,51 @@ static int predicted(const char *timing, double *t)
   return rc;
 }
 
+/* The shim's count of clock reads (one line per process that read it), and the computation a
+ * rank gained from them on average: one read's cost per interval between two reads. */
+static void clock_report(const char *count, int np, struct mv_simulate_result *r)
+{
+  unsigned long long n, sum = 0;
+  int lines = 0;
+  FILE *fp = fopen(count, "r");
+  while (fp && fscanf(fp, "%llu", &n) == 1)
+    sum += n, lines++;
+  if (fp)
+    fclose(fp);
+  r->clock_reads = lines ? (long long)sum : 0;
+  r->clock_bias_s = (double)r->clock_reads / 2 * r->clock_read_s / (np > 0 ? np : 1);
+}
+
 static int run(const struct mv_simulate_spec *s, const struct mv_calib_folder *f,
                struct mv_simulate_result *r)
 {
   struct mv_cmdline c;
   struct rusage ru;
-  char timing[4200];
+  char timing[4200], count[4200];
+  int shim;
   snprintf(timing, sizeof timing, "%s/simgrid-timing.log", s->workdir);
   snprintf(r->engine_log, sizeof r->engine_log, "%s/simgrid-engine.log", s->workdir);
+  snprintf(count, sizeof count, "%s/cpu-clock-reads.txt", s->workdir);
   remove(timing);
   remove(r->engine_log);
+  remove(count);
   mv_cmdline_init(&c);
-  int rc = command(s, f, r, timing, &c);
+  r->code_timed = code_timed(s, r);
+  r->clock_read_s = f ? f->cpu_clock_s : 0;
+  r->clock_reads = -1;
+  int rc = clock_shim(&c, count, s->raw_cpu_clock || !r->code_timed ? 0 : r->clock_read_s);
+  shim = rc == 1;
+  rc = rc == 1 ? 0 : rc;
+  r->clock_corrected = shim && !s->raw_cpu_clock && r->code_timed && r->clock_read_s > 0;
+  rc = rc ? rc : command(s, f, r, timing, &c);
   double t0 = now();
   rc = rc ? rc : mv_launch_exec(&c, s->output, s->timeout_s, &r->timed_out);
   r->wall_s = now() - t0;
   mv_cmdline_release(&c);
   if (getrusage(RUSAGE_CHILDREN, &ru) == 0)
     r->max_rss_kib = ru.ru_maxrss;
+  if (shim)
+    clock_report(count, s->np, r);
   if (!rc && (r->deadlock = deadlocked(r->engine_log)) != 0)
     return MV_EEXTERN;
   return rc ? rc : predicted(timing, &r->predicted_s) ? MV_EEXTERN : 0;

@@ -119,6 +119,8 @@ static void print_result(const struct mv_calibrate_result *r, const char *dir)
   printf("  MPI_Test %.3g s, MPI_Iprobe %.3g s, MPI_Wtime %.3g s, host speed %.4g flop/s\n",
          c->test_s, c->iprobe_s, c->wtime_s, c->flops);
   printf("  first write to a fresh page %.3g s (charged to receives into such pages)\n", c->touch_s);
+  printf("  one read of the thread CPU clock %.3g s (SMPI's timer: mpivet simulate takes it off)\n",
+         c->cpu_clock_s);
   for (int op = 0; op < MV_CALIB_NNET; op++)
     printf("  %-9s %zu segments\n", mv_calib_op_name(op), c->fit[op].n);
   for (int i = 0; i < c->nkernels; i++)

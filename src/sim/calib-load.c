@@ -133,6 +133,9 @@ static int check_json(const char *dir, struct mv_calib_folder *f, struct mv_erro
            number_member(json, "host_speed_flops", &f->flops))
     rc = FAIL(MV_EPARSE, "%s: expected positive link_latency_s, link_bandwidth_Bps and "
               "host_speed_flops", path);
+  /* optional (since stop 31): absent or 0 in older folders and where it was not measured */
+  if (!rc && number_member(json, "cpu_clock_read_s", &f->cpu_clock_s) != 0)
+    f->cpu_clock_s = 0;
   free(json);
   return rc;
 }

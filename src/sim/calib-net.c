@@ -290,6 +290,7 @@ int mv_calib_fit_network(const struct mv_calib_data *d, struct mv_calibration *c
   c->iprobe_s = median_of(d, MV_CALIB_IPROBE);
   c->wtime_s = median_of(d, MV_CALIB_WTIME);
   c->touch_s = median_of(d, MV_CALIB_TOUCH);
+  c->cpu_clock_s = median_of(d, MV_CALIB_CPUCLOCK);
   free(s);
   return rc;
 }

@@ -95,9 +95,10 @@ int mv_calib_write_report(const struct mv_calibration *c, const struct mv_calib_
               "<td>%.4g</td></tr><tr><th>eager threshold (bytes)</th><td>%.0f</td></tr>"
               "<tr><th>host speed (flop/s)</th><td>%.4g</td></tr><tr><th>MPI_Test (s)</th><td>%.3g</td>"
               "</tr><tr><th>MPI_Iprobe (s)</th><td>%.3g</td></tr><tr><th>MPI_Wtime (s)</th><td>%.3g</td>"
-              "</tr><tr><th>first write to a fresh page (s)</th><td>%.3g</td></tr></table>\n",
+              "</tr><tr><th>first write to a fresh page (s)</th><td>%.3g</td></tr>"
+              "<tr><th>one read of the thread CPU clock (s)</th><td>%.3g</td></tr></table>\n",
           c->latency_s, c->bandwidth_Bps, c->eager_bytes, c->flops, c->test_s, c->iprobe_s, c->wtime_s,
-          c->touch_s);
+          c->touch_s, c->cpu_clock_s);
   for (int op = 0; op < MV_CALIB_NNET; op++)
     if (d->n[op])
       op_plot(fp, d, &c->fit[op], op);

@@ -165,6 +165,7 @@ int mv_calib_write_json(const struct mv_calibration *c, FILE *fp)
   mv_json_kv_number(&j, "iprobe_s", c->iprobe_s);
   mv_json_kv_number(&j, "wtime_s", c->wtime_s);
   mv_json_kv_number(&j, "page_touch_s", c->touch_s);
+  mv_json_kv_number(&j, "cpu_clock_read_s", c->cpu_clock_s);
   mv_json_key(&j, "fits");
   mv_json_object_begin(&j);
   for (int op = 0; op < MV_CALIB_NNET; op++)

@@ -28,6 +28,8 @@ for mpi in openmpi mpich; do
   # the first write to a fresh page: a positive figure, charged through first-touch.h
   grep -Eq '"page_touch_s": [0-9.]+e-0[4-8]' "$cal/calibration.json" || fail "$mpi: page_touch_s"
   grep -q '^#include "mpivet/first-touch.h"' "$cal/kernels.h" || fail "$mpi: first-touch.h not included"
+  # one read of the thread CPU clock (SMPI's timer), taken off by simulate: 10 ns to 100 us
+  grep -Eq '"cpu_clock_read_s": [0-9.]+e-0[5-8]' "$cal/calibration.json" || fail "$mpi: cpu_clock_read_s"
   grep -q "^self-check" "$tmp/out-$mpi" || fail "$mpi: no self-check"
   for op in pingpong send isend recv late-send test iprobe wtime; do
     grep -Eq "^  $op +[0-9.]+ %" "$tmp/out-$mpi" || fail "$mpi: no self-check error for $op"
