@@ -19,7 +19,7 @@ LAYERS = [
     ["model"],
     ["guidelines", "regress"],
     ["sim"],                       # built-in platforms, which the smpi engine writes
-    ["bench", "calib", "campaign", "trace", "analyze"],
+    ["bench", "calib", "campaign", "cpuclock", "trace", "analyze"],
     ["benchgen"],
     ["report"],
     ["cli"],
