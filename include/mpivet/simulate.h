@@ -51,7 +51,8 @@ struct mv_simulate_result {
    * takes the calibrated cost of a read off (calibration.json's cpu_clock_read_s). */
   int code_timed;                   /* SMPI timed the program's code (simulate-computation on) */
   long long clock_reads;            /* reads of that clock in the simulation, -1: unknown */
-  double clock_read_s;              /* the calibrated cost of one read, 0: unknown */
+  double clock_read_s;              /* the cost of one read: calibrated, or what the shim measured
+                                       behind a cheaper clock when smaller; 0: unknown */
   int clock_corrected;              /* that cost was taken off every read */
   double clock_bias_s;              /* (reads / 2) x cost / np: the computation a rank gained
                                        from the clock on average (removed when corrected) */

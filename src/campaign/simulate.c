@@ -242,18 +242,26 @@ static int predicted(const char *timing, double *t)
   return rc;
 }
 
-/* The shim's count of clock reads (one line per process that read it), and the computation a
- * rank gained from them on average: one read's cost per interval between two reads. */
+/* The shim's count of clock reads and the cost it took off each (one line per process that read
+ * the clock: "reads cost"; the cost is the calibrated one, or less where the clock it reads is
+ * cheaper, cpuclock.c), and the computation a rank gained from the reads on average: one read's
+ * cost per interval between two reads. */
 static void clock_report(const char *count, int np, struct mv_simulate_result *r)
 {
-  unsigned long long n, sum = 0;
+  unsigned long long n, sum = 0, most = 0;
+  double cost, used = -1;
   int lines = 0;
   FILE *fp = fopen(count, "r");
-  while (fp && fscanf(fp, "%llu", &n) == 1)
+  while (fp && fscanf(fp, "%llu %lf", &n, &cost) == 2) {
     sum += n, lines++;
+    if (r->clock_corrected && n > most)
+      most = n, used = cost;   /* the process that read the clock most: the simulator */
+  }
   if (fp)
     fclose(fp);
   r->clock_reads = lines ? (long long)sum : 0;
+  if (used >= 0)
+    r->clock_read_s = used;
   r->clock_bias_s = (double)r->clock_reads / 2 * r->clock_read_s / (np > 0 ? np : 1);
 }
 

@@ -97,7 +97,7 @@ static void print_clock(const struct mv_simulate_result *r)
     return;
   if (r->clock_corrected)
     fprintf(stdout, "mpivet simulate: SMPI's timing of the code read the thread CPU clock %lld times; "
-            "its calibrated cost, %.3g us a read, was taken off (about %.3g s of computation a rank)\n",
+            "the cost of a read, %.3g us, was taken off (about %.3g s of computation a rank)\n",
             r->clock_reads, r->clock_read_s * 1e6, r->clock_bias_s);
   else if (r->clock_read_s > 0)
     fprintf(stdout, "mpivet simulate: warning: SMPI's timing of the code read the thread CPU clock %lld "
