@@ -37,8 +37,8 @@ static const char usage[] =
   "                      temporary folder, removed after a successful run)\n"
   "  --timeout SEC       limit of the simulation [3600]\n"
   "  --no-clock-correction  keep the cost of SMPI's own reads of the thread CPU clock in its timing\n"
-  "                      of the code between MPI calls (a system call, 2.1 us on a KVM guest, that\n"
-  "                      SMPI counts as computation once per MPI call); by default the calibrated\n"
+  "                      of the code between MPI calls (a system call, 0.6-2.1 us on KVM guests,\n"
+  "                      that SMPI counts as computation once per MPI call); by default the calibrated\n"
   "                      cost of a read is taken off, and the text and --json say how much\n"
   "  --json              print the result as JSON\n"
   "exit: 0 ok, 2 usage error, 3 the program failed to build or to run (its output is shown)\n";
