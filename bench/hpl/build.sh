@@ -50,7 +50,9 @@ cc -O2 -shared -fPIC "$here/pretouch.c" -o "$out/pretouch.so"   # the real runs'
 # completed receive sleeps H simulated seconds (MV_EMULATE_HANDOFF_SECONDS,
 # mpivet/emulate-handoff.h; hpl.sh measures H with bench/sim/oversub.sh). HPL_WAKE_QUANTILES=q0,..,q100
 # adds to it the wake-up of a receiver whose core-mate computes (MV_EMULATE_WAKE_QUANTILES, the
-# deciles of the delay in seconds; oversub.sh's wake-quantiles line).
+# deciles of the delay in seconds; oversub.sh's wake-quantiles line), HPL_SPIN_SECONDS=X and
+# HPL_SPIN_AFTER_SECONDS=D the core time a waiting rank takes from its computing core-mate
+# (MV_EMULATE_SPIN_SECONDS, _AFTER_SECONDS; oversub.sh's spin-seconds line).
 # The emulated flavours are built with the late probe (-DMV_EMULATE_PROBE_LATE,
 # mpivet/emulate-handoff.h; HPL_PROBE_LATE=0 leaves it out): a panel that arrived while a rank
 # updated is found by its second MPI_Iprobe, one update chunk later, as Open MPI and MPICH do
@@ -59,6 +61,8 @@ if [ -n "$cal" ]; then   # every object includes kernels.h: another calibration 
   flavors="smpi"; [ "${HPL_CONTIG:-1}" = 0 ] || flavors="smpi smpi-contig"
   handoff=${HPL_HANDOFF_SECONDS:-0}; wake=()
   [ -n "${HPL_WAKE_QUANTILES:-}" ] && wake=(-DMV_EMULATE_WAKE_QUANTILES="$HPL_WAKE_QUANTILES")
+  [ -n "${HPL_SPIN_SECONDS:-}" ] &&
+    wake+=(-DMV_EMULATE_SPIN_SECONDS="$HPL_SPIN_SECONDS" -DMV_EMULATE_SPIN_AFTER_SECONDS="${HPL_SPIN_AFTER_SECONDS:-0}")
   if awk -v h="$handoff" 'BEGIN {exit !(h > 0)}'; then flavors="$flavors smpi-handoff"
   else rm -f "$out/hpl-smpi-handoff"; fi   # hpl.sh takes it when it exists
   emu=(-include "$cal/kernels.h" -DMV_EMULATE_CALL_SECONDS="${HPL_CALL_SECONDS:-0.0}")

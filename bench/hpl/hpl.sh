@@ -45,7 +45,10 @@ cores=$(nproc)
 # HPL_HANDOFF_SECONDS gives it; the simulation of such a grid charges it per received message
 # (hpl-smpi-handoff, mpivet/emulate-handoff.h). HPL_HANDOFF_SECONDS=0: not charged.
 # The same run of oversub.sh measures the wake-up of a rank whose core-mate computes (its deciles,
-# HPL_WAKE_QUANTILES, mpivet/emulate-handoff.h's MV_EMULATE_WAKE_QUANTILES) unless given.
+# HPL_WAKE_QUANTILES, mpivet/emulate-handoff.h's MV_EMULATE_WAKE_QUANTILES) and the core time a
+# waiting, yielding rank takes from a dgemm on its core (HPL_SPIN_SECONDS X after
+# HPL_SPIN_AFTER_SECONDS D of computation, MV_EMULATE_SPIN_SECONDS; HPL_SPIN_SECONDS=0: none)
+# unless given.
 if [ -z "${HPL_HANDOFF_SECONDS:-}" ]; then
   for grid in ${HPL_GRIDS:-1x1x1 2x1x2}; do
     [ "${grid%%x*}" -gt "$cores" ] || continue
@@ -54,10 +57,14 @@ if [ -z "${HPL_HANDOFF_SECONDS:-}" ]; then
     echo "hpl.sh: hand-off between ranks on one core (oversub.sh, median of 5): $HPL_HANDOFF_SECONDS s" >&2
     : "${HPL_WAKE_QUANTILES:=$(awk '/^wake-quantiles/ {print $2}' "$out/oversub.txt")}"
     echo "hpl.sh: wake-up beside a computing core-mate, deciles (oversub.sh): $HPL_WAKE_QUANTILES s" >&2
+    : "${HPL_SPIN_SECONDS:=$(awk '/^spin-seconds/ {print $2}' "$out/oversub.txt")}"
+    : "${HPL_SPIN_AFTER_SECONDS:=$(awk '/^spin-seconds/ {print $4}' "$out/oversub.txt")}"
+    echo "hpl.sh: a waiter's spin beside a computing core-mate (oversub.sh): $HPL_SPIN_SECONDS s after $HPL_SPIN_AFTER_SECONDS s" >&2
     break
   done
 fi
 export HPL_HANDOFF_SECONDS=${HPL_HANDOFF_SECONDS:-0} HPL_WAKE_QUANTILES=${HPL_WAKE_QUANTILES:-}
+[ "${HPL_SPIN_SECONDS:-0}" = 0 ] && unset HPL_SPIN_SECONDS || export HPL_SPIN_SECONDS HPL_SPIN_AFTER_SECONDS
 bash "$here/build.sh" "$out" "$cal" > "$out/build.log"
 compute=(); preload=()
 case ${HPL_COMPUTE:-kernels} in

@@ -7,6 +7,9 @@
 # Then, OVERSUB_WAKE=1 (default), the wake-up of a rank whose core-mate computes (oversub-wake.c,
 # 3 ranks bound round-robin to the cores as bench/hpl's 4-rank runs, Open MPI with yield): the
 # delay's distribution and its deciles ("wake-quantiles", for MV_EMULATE_WAKE_QUANTILES).
+# Before it, what a waiting, yielding rank takes from a dgemm on its core (oversub-stretch.c, 2
+# ranks pinned to core 0, Open MPI with yield, OpenBLAS): per size the extra time, and the waiter's
+# spin fitted to it ("spin-seconds X after D", for MV_EMULATE_SPIN_SECONDS and _AFTER_SECONDS).
 # Never under chrt: 2 ranks on one core under SCHED_FIFO would hold it (see bench/hpl/hpl.sh).
 # Usage: oversub.sh [RUNS=3]
 set -euo pipefail
@@ -17,6 +20,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpicc.openmpi -O2 "$here/oversub.c" -o "$tmp/os-openmpi"
 mpicc.mpich -O2 "$here/oversub.c" -o "$tmp/os-mpich"
 mpicc.openmpi -O2 "$here/oversub-wake.c" -o "$tmp/wake-openmpi"
+mpicc.openmpi -O2 "$here/oversub-stretch.c" -o "$tmp/stretch-openmpi" -lopenblas
 for r in $(seq "$runs"); do
   echo "run $r, Open MPI, mpi_yield_when_idle 1:"
   timeout 60 mpirun.openmpi --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 -np 2 taskset -c 0 "$tmp/os-openmpi"
@@ -25,6 +29,9 @@ for r in $(seq "$runs"); do
   echo "run $r, MPICH:"
   timeout 60 mpirun.mpich -np 2 taskset -c 0 "$tmp/os-mpich"
 done
+echo "a dgemm beside a waiting rank on its core, Open MPI, mpi_yield_when_idle 1:"
+OPENBLAS_NUM_THREADS=1 timeout 120 mpirun.openmpi --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 \
+  -x OPENBLAS_NUM_THREADS -np 2 taskset -c 0 "$tmp/stretch-openmpi"
 [ "${OVERSUB_WAKE:-1}" = 1 ] || exit 0
 echo "wake-up beside a computing core-mate, Open MPI, mpi_yield_when_idle 1, 3 ranks:"
 timeout 120 mpirun.openmpi --oversubscribe --bind-to core:overload-allowed --map-by core \

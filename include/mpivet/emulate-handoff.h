@@ -1,13 +1,14 @@
 /* Ranks that share a core, and the late probe, for include/mpivet/emulate.h (included from it
- * under SMPI when MV_EMULATE_HANDOFF_SECONDS, MV_EMULATE_WAKE_QUANTILES or MV_EMULATE_PROBE_LATE
- * is defined). With more ranks than cores a receiver is not running when its message arrives:
- * it must be scheduled first.
+ * under SMPI when MV_EMULATE_HANDOFF_SECONDS, MV_EMULATE_WAKE_QUANTILES, MV_EMULATE_SPIN_SECONDS
+ * or MV_EMULATE_PROBE_LATE is defined). With more ranks than cores a receiver is not running
+ * when its message arrives: it must be scheduled first.
  *
  * The hand-off (-DMV_EMULATE_HANDOFF_SECONDS=S): bench/sim/oversub.sh measures the one-way time of
- * an empty message between two ranks on one core (6-12 us with Open MPI's mpi_yield_when_idle 1,
- * against 0.3 us between two cores). SMPI's shared host divides the core's speed between its
- * ranks but passes a message in the calibrated network time; a larger loopback latency would be
- * multiplied by the latency factor of the message's size (2.47 for HPL's pivot rows), and smpi/or
+ * an empty message between two ranks on one core (6-12 us with Open MPI's mpi_yield_when_idle 1
+ * on stop 25-30's VM, 2.0-2.1 us on stop 31's; 0.3 us between two cores). SMPI's shared host
+ * divides the core's speed between its ranks but passes a message in the calibrated network time;
+ * a larger loopback latency would be multiplied by the latency factor of the message's size (2.47
+ * for HPL's pivot rows), and smpi/or
  * is charged only for detached (eager) sends. So the cost is charged here, per message and the
  * same for every size: every completed receive (MPI_Recv, MPI_Sendrecv, MPI_Wait on an MPI_Irecv
  * request) computes S seconds of the receiver's core after it (the switch to the receiver is
@@ -32,6 +33,19 @@
  * threads of one process, and the program's globals are private per rank). Computation that
  * SMPI times itself (not emulated) is not seen as computing.
  *
+ * The waiter's spin (-DMV_EMULATE_SPIN_SECONDS=X, -DMV_EMULATE_SPIN_AFTER_SECONDS=D): a rank that
+ * waits in MPI (Open MPI with mpi_yield_when_idle 1 polls and calls sched_yield) is not free for
+ * the rank that computes on its core: Linux (EEVDF) runs the yielding waiter once the computing
+ * rank has run for about a slice, and gives the core back only after the waiter caught up.
+ * bench/sim/oversub-stretch.c measures it (a dgemm beside a yielding waiter on one core: about
+ * 0.5 ms longer per call for calls of 1.4-22 ms, a few percent for calls under 0.6 ms). Under
+ * SMPI a waiting rank uses no core. Model: a wait episode (a receive that had to wait: no
+ * matching message when called, or a run of MPI_Iprobe/MPI_Test that found nothing) while another
+ * rank of the host computes emulated kernels costs that rank min(X, C - D) once, where C is the
+ * kernel time it computed beside the wait (kernels that began and ended within it), charged after
+ * the kernel that passes D; one episode per host at a time, ended by the waiter's message or its
+ * own kernel.
+ *
  * Build the program with these options only when its ranks share cores.
  *
  * The late probe (-DMV_EMULATE_PROBE_LATE), for any placement: Open MPI's and MPICH's MPI_Iprobe
@@ -55,11 +69,22 @@
 #include <time.h>
 
 #include <mpi.h>
+#include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 
 #ifndef MV_EMULATE_HANDOFF_SECONDS
 #define MV_EMULATE_HANDOFF_SECONDS 0.0
+#endif
+
+#ifdef MV_EMULATE_SPIN_SECONDS
+#define MV_EMULATE_SPINNING 1
+#else
+#define MV_EMULATE_SPINNING 0
+#define MV_EMULATE_SPIN_SECONDS 0.0
+#endif
+#ifndef MV_EMULATE_SPIN_AFTER_SECONDS
+#define MV_EMULATE_SPIN_AFTER_SECONDS 0.0
 #endif
 
 int smpi_nanosleep(const struct timespec *tp, struct timespec *t);
@@ -76,6 +101,11 @@ static inline void mv_emulate_sleep(double s)
 struct mv_emulate_core {
   int computing;
   double end;
+  /* the waiter's spin: the waiting rank (actor pid, -1 none), the kernel time computed beside it
+   * since its wait began, and whether its episode was charged */
+  long waiter, episode;
+  double beside;
+  int charged;
 };
 
 static inline struct mv_emulate_core *mv_emulate_core(void)
@@ -88,6 +118,7 @@ static inline struct mv_emulate_core *mv_emulate_core(void)
       core = (struct mv_emulate_core *)calloc(1, sizeof *core);
       if (!core)
         abort();
+      core->waiter = -1;
       sg_host_set_data(host, core);
     }
   }
@@ -110,18 +141,60 @@ __attribute__((weak)) uint64_t mv_emulate_wake_state;
 struct mv_emulate_probe { int missed, computed, src, tag; MPI_Comm comm; };
 __attribute__((weak)) struct mv_emulate_probe mv_emulate_probe;
 
+/* The waiter's spin: a wait episode of this rank begins (none is under way on its host) or ends. */
+static inline void mv_emulate_wait_begin(void)
+{
+  if (!MV_EMULATE_SPINNING)
+    return;
+  struct mv_emulate_core *core = mv_emulate_core();
+  if (core->waiter != -1)
+    return;
+  core->waiter = (long)sg_actor_self_get_pid();
+  core->episode++;
+  core->beside = 0;
+  core->charged = 0;
+}
+
+static inline void mv_emulate_wait_end(void)
+{
+  if (!MV_EMULATE_SPINNING)
+    return;
+  struct mv_emulate_core *core = mv_emulate_core();
+  if (core->waiter == (long)sg_actor_self_get_pid())
+    core->waiter = -1;
+}
+
 /* An emulated kernel: flops on this rank's simulated host, seen by the other ranks of the host. */
 static inline void mv_emulate_compute(double flops)
 {
   struct mv_emulate_core *core = mv_emulate_core();
   mv_emulate_polling = 0;
   mv_emulate_probe.computed = mv_emulate_probe.missed;
-  double end = simgrid_get_clock() + flops / sg_host_get_speed(sg_host_self());
+  double speed = sg_host_get_speed(sg_host_self()), t = flops / speed;
+  long episode = -1;   /* the episode of a core-mate's wait under way when the kernel starts */
+  if (MV_EMULATE_SPINNING && core->waiter != -1) {
+    if (core->waiter == (long)sg_actor_self_get_pid())
+      core->waiter = -1;   /* the waiter computes: its episode is over */
+    else
+      episode = core->episode;
+  }
+  double end = simgrid_get_clock() + t;
   core->computing++;
   if (end > core->end)
     core->end = end;
   smpi_execute_flops_benched(flops);
   core->computing--;
+  /* the same wait lasted through the kernel: the kernel counts as computed beside it (a rank that
+   * probes once between its own kernels waits no time, and is not charged for) */
+  if (episode >= 0 && core->waiter != -1 && core->episode == episode) {
+    core->beside += t;
+    if (!core->charged && core->beside > MV_EMULATE_SPIN_AFTER_SECONDS) {
+      double spin = core->beside - MV_EMULATE_SPIN_AFTER_SECONDS;
+      core->charged = 1;
+      double x = spin < MV_EMULATE_SPIN_SECONDS ? spin : MV_EMULATE_SPIN_SECONDS;
+      smpi_execute_flops_benched(x * speed);
+    }
+  }
 }
 
 #ifdef MV_EMULATE_WAKE_QUANTILES
@@ -191,6 +264,16 @@ static inline int mv_emulate_will_wait(int src, int tag, MPI_Comm comm)
   return !flag;
 }
 
+/* Whether no message matching src/tag has arrived (the waiter's spin only; else 0). */
+static inline int mv_emulate_absent(int src, int tag, MPI_Comm comm)
+{
+  int flag = 0;
+  if (!MV_EMULATE_SPINNING || src == MPI_PROC_NULL)
+    return 0;
+  PMPI_Iprobe(src, tag, comm, &flag, MPI_STATUS_IGNORE);
+  return !flag;
+}
+
 /* The MPI_Irecv requests not yet waited for, per rank (SMPI privatizes globals per rank; weak:
  * one table however many files include this). */
 #define MV_HANDOFF_MAX_PENDING 256
@@ -214,8 +297,12 @@ static inline void mv_emulate_pending_drop(int i)
 __attribute__((weak)) int (MPI_Recv)(void *buf, int count, MPI_Datatype type, int src, int tag,
                                    MPI_Comm comm, MPI_Status *status)
 {
-  int waited = mv_emulate_will_wait(src, tag, comm);
+  int waited = mv_emulate_will_wait(src, tag, comm), absent = mv_emulate_absent(src, tag, comm);
+  if (absent)
+    mv_emulate_wait_begin();
   int rc = PMPI_Recv(buf, count, type, src, tag, comm, status);
+  if (absent)
+    mv_emulate_wait_end();
   mv_emulate_handoff_after(waited);
   return rc;
 }
@@ -224,9 +311,13 @@ __attribute__((weak)) int (MPI_Sendrecv)(const void *sbuf, int scount, MPI_Datat
                                        int stag, void *rbuf, int rcount, MPI_Datatype rtype,
                                        int src, int rtag, MPI_Comm comm, MPI_Status *status)
 {
-  int waited = mv_emulate_will_wait(src, rtag, comm);
+  int waited = mv_emulate_will_wait(src, rtag, comm), absent = mv_emulate_absent(src, rtag, comm);
+  if (absent)
+    mv_emulate_wait_begin();
   int rc = PMPI_Sendrecv(sbuf, scount, stype, dst, stag, rbuf, rcount, rtype, src, rtag, comm,
                          status);
+  if (absent)
+    mv_emulate_wait_end();
   mv_emulate_handoff_after(waited);
   return rc;
 }
@@ -247,15 +338,23 @@ __attribute__((weak)) int (MPI_Wait)(MPI_Request *request, MPI_Status *status)
   int i = mv_emulate_pending_find(*request), recv = i >= 0;
   if (recv)
     mv_emulate_pending_drop(i);
-  if (recv && MV_EMULATE_WAKING) {   /* arrived already: no wait, no charge */
+  if (recv && (MV_EMULATE_WAKING || MV_EMULATE_SPINNING)) {   /* arrived already: no wait */
     int done = 0;
     int rc = PMPI_Test(request, &done, status);
-    if (rc != MPI_SUCCESS || done)
+    if (rc != MPI_SUCCESS)
       return rc;
+    if (done) {
+      if (!MV_EMULATE_WAKING)   /* without the wake-up model every receive pays the hand-off */
+        mv_emulate_handoff_after(1);
+      return rc;
+    }
+    mv_emulate_wait_begin();
   }
   int rc = PMPI_Wait(request, status);
-  if (recv)
+  if (recv) {
+    mv_emulate_wait_end();
     mv_emulate_handoff_after(1);
+  }
   return rc;
 }
 
@@ -290,6 +389,10 @@ __attribute__((weak)) int (MPI_Iprobe)(int src, int tag, MPI_Comm comm, int *fla
     *flag = 0;
   if (MV_EMULATE_WAKING)
     mv_emulate_polled(*flag);
+  if (*flag)
+    mv_emulate_wait_end();
+  else
+    mv_emulate_wait_begin();
   return rc;
 }
 
@@ -303,6 +406,10 @@ __attribute__((weak)) int (MPI_Test)(MPI_Request *request, int *flag, MPI_Status
       mv_emulate_pending_drop(recv);
     if (MV_EMULATE_WAKING)
       mv_emulate_polled(*flag);
+    if (*flag)
+      mv_emulate_wait_end();
+    else
+      mv_emulate_wait_begin();
   }
   return rc;
 }

@@ -109,12 +109,14 @@ static inline double mv_emulate_poly(const double *c, double m, double n, double
 }
 
 /* Ranks sharing a core: -DMV_EMULATE_HANDOFF_SECONDS=S charges S per received message under SMPI,
- * -DMV_EMULATE_WAKE_QUANTILES=... the wait of a receiver whose core-mate computes;
+ * -DMV_EMULATE_WAKE_QUANTILES=... the wait of a receiver whose core-mate computes,
+ * -DMV_EMULATE_SPIN_SECONDS=X (-DMV_EMULATE_SPIN_AFTER_SECONDS=D) the core time a waiting,
+ * yielding rank takes from the rank computing beside it;
  * -DMV_EMULATE_PROBE_LATE: a message that arrived while the rank computed is found by its second
  * MPI_Iprobe, not its first (mpivet/emulate-handoff.h, which then sees the emulated kernels through
  * mv_emulate_compute). */
 #if MV_EMULATING && (defined(MV_EMULATE_HANDOFF_SECONDS) || defined(MV_EMULATE_WAKE_QUANTILES) || \
-                     defined(MV_EMULATE_PROBE_LATE))
+                     defined(MV_EMULATE_PROBE_LATE) || defined(MV_EMULATE_SPIN_SECONDS))
 #include "mpivet/emulate-handoff.h"
 #define MV_EMULATE_EXECUTE(flops) mv_emulate_compute(flops)
 #else
