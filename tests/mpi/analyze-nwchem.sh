@@ -6,8 +6,10 @@
 # one-sided calls, print the top root causes and the critical path in plain words, keep the
 # identity of the cost model (delay costs = explained waiting time, to 1e-9 relative, at most all
 # waiting), give no call path negative time (a Sendrecv once counted its wait twice), and a
-# critical path between half the run and the run (it once stopped at a cycle of hand-overs,
-# 0.65 s of a 23 s run). What the analysis finds depends on the machine's load, so only these
+# critical path between half the run after MPI_Init and the run (it once stopped at a cycle of
+# hand-overs, 0.65 s of a 23 s run). The path starts at the end of MPI_Init, which took 0.227 of
+# a 0.375 s span on stop 31's machine (the path, 0.147 s, was the rest), so the half is of the span
+# minus the longest MPI_Init. What the analysis finds depends on the machine's load, so only these
 # properties are checked; the report is printed.
 set -u
 . "$MV_SRC/tests/lib.bash"
@@ -39,8 +41,11 @@ def within(k, root):
     while k is not None and k != root:
         k = parent[k]
     return k == root
-run, neg = {}, []
+regions = {c["id"]: c["region"] for c in a["callpaths"]}
+run, neg, init = {}, [], {}
 for v in a["values"]:
+    if v["metric"] == "mpi" and regions[v["callpath"]] == "MPI_Init":
+        init[v["rank"]] = init.get(v["rank"], 0) + v["value"]
     if within(v["metric"], "time"):
         run[v["rank"]] = run.get(v["rank"], 0) + v["value"]
         if v["value"] < -1e-9:
@@ -50,12 +55,13 @@ waiting = inc["mpi_wait_direct"] + inc["mpi_wait_indirect"]
 onesided = {k: inc[k] for k in ("rma_sync", "rma_comm", "wait_win_create", "wait_win_free", "wait_for_progress",
                                 "lock_contention", "delay_rma")}
 print("one-sided: " + ", ".join("%s %.6f s" % kv for kv in onesided.items()))
-print("waiting %.6f s, delay costs %.6f s, explained %.6f s (%.1f %%), critical path %.6f s, run %.6f s"
-      % (waiting, delay, explained, 100 * explained / waiting if waiting else 0, inc["critical_path"], span))
+after_init = span - max(init.values(), default=0)
+print("waiting %.6f s, delay costs %.6f s, explained %.6f s (%.1f %%), critical path %.6f s, run %.6f s (%.6f s after MPI_Init)"
+      % (waiting, delay, explained, 100 * explained / waiting if waiting else 0, inc["critical_path"], span, after_init))
 ok = inc["rma_sync"] > 0 and inc["rma_comm"] > 0 and not a["partial"]
 ok = ok and delay > 0 and abs(delay - explained) <= 1e-9 * delay and explained <= waiting * (1 + 1e-9)
 ok = ok and not neg and len(run) == 2
-ok = ok and 0.5 * span <= inc["critical_path"] <= span * (1 + 1e-9)
+ok = ok and len(init) == 2 and 0.5 * after_init <= inc["critical_path"] <= span * (1 + 1e-9)
 if neg:
     print("negative values:", neg[:5])
 sys.exit(0 if ok else 1)
