@@ -60,11 +60,11 @@ double calib_net_measure(struct calib_run *r, const struct calib_job *j);
 double calib_timer_overhead(void);
 /* Seconds per page of the first write to fresh anonymous memory, on this rank: what a receive
  * into a buffer never written before pays in its copy (SMPI does not; mpivet/first-touch.h). */
-double calib_touch_measure(const struct calib_run *r);
+double calib_touch_once(void);
 /* Seconds of thread CPU time one clock_gettime(CLOCK_THREAD_CPUTIME_ID) takes on this rank, as
  * that clock counts it: SMPI reads it around every MPI call (mpivet simulate takes it off). 0
  * under SMPI. */
-double calib_cpuclock_measure(const struct calib_run *r);
+double calib_cpuclock_once(void);
 /* Kernel measurement on this rank; 0 when the kernel is not built in (no CBLAS). */
 double calib_kernel_measure(struct calib_run *r, const struct calib_job *j);
 /* 1 when this build can time BLAS kernels. */

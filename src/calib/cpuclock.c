@@ -18,20 +18,15 @@ static double thread_cpu_s(void)
 }
 #endif
 
-/* One rank after the other, as the first-touch measurement (calib_touch_measure). */
-double calib_cpuclock_measure(const struct calib_run *r)
+/* On this rank; main.c runs it one rank after the other, as the first-touch measurement. */
+double calib_cpuclock_once(void)
 {
-  double t = 0;
-  for (int turn = 0; turn < r->size; turn++) {
-#ifndef MV_SMPI
-    if (turn == r->rank) {
-      double t0 = thread_cpu_s();
-      for (int i = 0; i < CPUCLOCK_READS; i++)
-        thread_cpu_s();
-      t = (thread_cpu_s() - t0) / (CPUCLOCK_READS + 1);
-    }
+#ifdef MV_SMPI
+  return 0;
+#else
+  double t0 = thread_cpu_s();
+  for (int i = 0; i < CPUCLOCK_READS; i++)
+    thread_cpu_s();
+  return (thread_cpu_s() - t0) / (CPUCLOCK_READS + 1);
 #endif
-    MPI_Barrier(MPI_COMM_WORLD);
-  }
-  return t;
 }

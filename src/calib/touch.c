@@ -12,7 +12,8 @@
 
 #define TOUCH_PAGES 256   /* 1 MiB of 4 KiB pages per measurement */
 
-static double touch_once(void)
+/* On this rank; main.c runs it one rank after the other (in_turn). */
+double calib_touch_once(void)
 {
   size_t page = (size_t)sysconf(_SC_PAGESIZE), bytes = TOUCH_PAGES * page;
   volatile char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -23,18 +24,5 @@ static double touch_once(void)
     p[i] = 1;
   double t = (MPI_Wtime() - t0) / TOUCH_PAGES;
   munmap((void *)p, bytes);
-  return t;
-}
-
-/* One rank after the other: page faults taken at once by several ranks of a host contend (both
- * ranks of this VM at once: 15-146 us per page, alone: 15-17 us). */
-double calib_touch_measure(const struct calib_run *r)
-{
-  double t = 0;
-  for (int turn = 0; turn < r->size; turn++) {
-    if (turn == r->rank)
-      t = touch_once();
-    MPI_Barrier(MPI_COMM_WORLD);
-  }
   return t;
 }
