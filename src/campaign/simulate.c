@@ -147,15 +147,18 @@ static int write_platform(const struct mv_simulate_spec *s, const struct mv_cali
                    errno ? strerror(errno) : mv_strerror(rc)) : 0;
 }
 
+/* SMPI's switch of its timing of the program's code: set for generated benchmarks, read back from
+ * the user's --cfg. */
+static const char simulate_computation[] = "smpi/simulate-computation:";
+
 /* 1 when SMPI times the program's code: not a generated benchmark, and no --cfg turned
  * smpi/simulate-computation off (the last one given wins, as in SimGrid). */
 static int code_timed(const struct mv_simulate_spec *s, const struct mv_simulate_result *r)
 {
-  static const char key[] = "smpi/simulate-computation:";
   int on = !r->generated;
   for (const char *const *g = s->cfg; g && *g; g++)
-    if (strncmp(*g, key, sizeof key - 1) == 0) {
-      const char *v = *g + sizeof key - 1;
+    if (strncmp(*g, simulate_computation, sizeof simulate_computation - 1) == 0) {
+      const char *v = *g + sizeof simulate_computation - 1;
       on = !(strcmp(v, "no") == 0 || strcmp(v, "0") == 0 || strcmp(v, "false") == 0 ||
              strcmp(v, "off") == 0);
     }
@@ -202,7 +205,7 @@ static int command(const struct mv_simulate_spec *s, const struct mv_calib_folde
    * between its MPI calls is the benchmark's bookkeeping plus SimGrid's own thread-CPU clock
    * reading (2.1 us a call on a KVM guest, docs/simulate.md): not the application's. */
   if (!rc && r->generated)
-    rc = mv_cmdline_add(c, "--cfg=smpi/simulate-computation:no");
+    rc = mv_cmdline_addf(c, "--cfg=%sno", simulate_computation);
   for (const char *const *g = s->cfg; !rc && g && *g; g++)
     rc = mv_cmdline_addf(c, "--cfg=%s", *g);
   rc = rc ? rc : mv_cmdline_add(c, "-np");
