@@ -39,6 +39,10 @@
   XX(TEST,     "test",     0, "one MPI_Test on a pending request")                 \
   XX(IPROBE,   "iprobe",   0, "one MPI_Iprobe that finds nothing")                 \
   XX(WTIME,    "wtime",    0, "one MPI_Wtime")                                     \
+  XX(WINALLOC,  "win-allocate",      0, "MPI_Win_allocate of bytes per rank")        \
+  XX(WINALLOCFREE, "win-allocate-free", 0, "MPI_Win_free of an allocated window")  \
+  XX(WINCREATE, "win-create",        0, "MPI_Win_create over bytes of written memory") \
+  XX(WINCREATEFREE, "win-create-free", 0, "MPI_Win_free of a created window")      \
   XX(TOUCH,    "touch",    0, "first write to one page of fresh memory")           \
   XX(CPUCLOCK, "cpuclock", 0, "one read of the thread CPU clock (SMPI's timer)")   \
   XX(DGEMM,    "dgemm",    3, "dgemm C -= A B, m x k times k x n")                 \
@@ -76,6 +80,9 @@ enum mv_calib_op {
   MV_CALIB_NOPS
 };
 #define MV_CALIB_NNET (MV_CALIB_LATESEND + 1)   /* ops with a size: pingpong..late-send */
+/* Window creation and release (win-allocate..win-create-free), timed on rank 0 per window size:
+ * the ops of mv_calib_windows, index op - MV_CALIB_WINALLOC. */
+#define MV_CALIB_NWIN (MV_CALIB_WINCREATEFREE - MV_CALIB_WINALLOC + 1)
 /* late-send: the peer posts its receive this long after rank 0 called MPI_Send. A Send that
  * returns in less than half of it did not wait for the receive: the message went eagerly. The
  * eager threshold is read from this (calib-net.c), not from Send's share of the ping-pong. */
@@ -116,6 +123,18 @@ int mv_calib_data_take_kernels(struct mv_calib_data *d, const struct mv_calib_da
 struct mv_piece { double from, to, a, b; };
 struct mv_piecewise { size_t n; struct mv_piece p[MV_CALIB_MAX_PIECES]; };
 double mv_piecewise_eval(const struct mv_piecewise *f, double x);
+
+/* The cost of window creation and release per window size (bytes per rank): a segmented fit of
+ * rank 0's medians per op (fit[i] of op MV_CALIB_WINALLOC + i, n = 0: not measured), and what
+ * SMPI itself charges for the op (smpi_s, the self-check's median; 0: not measured). `mpivet
+ * simulate` charges fit - smpi_s after each call (include/mpivet/win-cost.h). */
+struct mv_calib_windows {
+  struct mv_piecewise fit[MV_CALIB_NWIN];
+  double median_rel_err[MV_CALIB_NWIN];    /* of the fit over the medians */
+  double smpi_s[MV_CALIB_NWIN];
+};
+/* 1 when w has a model of at least one op. */
+int mv_calib_windows_any(const struct mv_calib_windows *w);
 
 /* Polynomial kernel model over the terms mnk, mn, mk, nk, m, n, k, 1: the family selects the terms
  * (M-0: mnk; M-1: mnk and 1; M-2: all eight), the noise model the residual standard deviation
@@ -160,6 +179,7 @@ struct mv_calibration {
   double cpu_clock_s;                       /* one read of CLOCK_THREAD_CPUTIME_ID as that clock
                                                counts it, 0: not measured (mpivet simulate
                                                takes it off SMPI's timing of the code) */
+  struct mv_calib_windows win;              /* window creation and release (since stop 32) */
   double eager_bytes;                       /* async-small-thresh and send-is-detached-thresh */
   double flops;                             /* host speed (dgemm rate), 0: unknown */
   struct mv_kernel_model kernels[MV_CALIB_MAX_MODELS];   /* pooled, then per host if several */
@@ -172,8 +192,9 @@ struct mv_calibration {
   long samples;
 };
 
-/* Network part: medians per op and size, segmented fits, thresholds, factors, overheads and
- * polling costs. MV_ENUMERIC when an op has too few sizes. */
+/* Network part: medians per op and size, segmented fits, thresholds, factors, overheads,
+ * polling costs and the window ops' fits (none where they were not measured). MV_ENUMERIC when
+ * a network op has too few sizes. */
 int mv_calib_fit_network(const struct mv_calib_data *d, struct mv_calibration *c);
 /* Kernel part: family/noise fits of every kernel with enough samples (pooled, and per host when
  * the data has several hosts), each in ranges of call size; flops from dgemm. */
@@ -203,6 +224,7 @@ struct mv_calib_folder {
   char dir[4096];
   double latency_s, bandwidth_Bps, flops;
   double cpu_clock_s;             /* 0 when the folder has none (made before stop 31) */
+  struct mv_calib_windows win;    /* no fit when the folder has none (made before stop 32) */
   char **settings;                /* "key:value" strings */
   size_t nsettings;
 };
@@ -213,5 +235,10 @@ void mv_calib_folder_release(struct mv_calib_folder *f);
 /* Top-level number or string member of a JSON object text (nested values skipped); MV_ENOENT when
  * absent, MV_EPARSE on malformed JSON. */
 int mv_calib_json_member(const char *json, const char *key, char *out, size_t size);
+/* calibration.json's optional "windows" member into w (zeroed first; absent: 0 and no fit).
+ * MV_EPARSE for malformed JSON or a member that is not {op: {"smpi_s": s, "pieces": [{from_bytes,
+ * to_bytes, intercept, slope}...]}} with known window ops, finite numbers and ascending pieces;
+ * MV_ENOMEM. */
+int mv_calib_json_windows(const char *json, struct mv_calib_windows *w);
 
 #endif

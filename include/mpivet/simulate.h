@@ -44,6 +44,9 @@ struct mv_simulate_result {
   char host_speed[32];              /* the simulated hosts' speed (SimGrid units, "1Gf") */
   char engine_log[4200];            /* SimGrid's kernel messages (a deadlock report) */
   int deadlock;                     /* SimGrid found the simulated ranks deadlocked */
+  int window_costs;                 /* the build charges the calibration's window creation and
+                                       release costs (mpivet/win-cost.h); 0: no calibration, a
+                                       binary, or a calibration without them (before stop 32) */
   int generated;                    /* SOURCE.c is an mpivet benchgen benchmark: its computation is
                                        simulated sleeps, so smpi/simulate-computation:no */
   /* SMPI's timing of the code between MPI calls reads the thread CPU clock, whose own cost

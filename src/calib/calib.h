@@ -13,6 +13,10 @@
 
 #define CALIB_MAX_SIZES 128
 #define CALIB_BATCH 1000      /* calls per Test/Iprobe/Wtime measurement */
+/* Largest window of the window jobs (and at most --max-size): Open MPI's MPI_Win_allocate of
+ * 16 MiB took 13.7 ms here (stop 31), so the window jobs, 0 B to 16 MiB at --per-octave sizes,
+ * 10 repetitions, add a few seconds to a calibration; the fit's top segment goes on above. */
+#define CALIB_WIN_MAX (16 << 20)
 
 
 struct calib_opts {
@@ -56,6 +60,11 @@ uint64_t calib_random(uint64_t *state);
  * odd repetitions, so that the medians cover both directions as the ping-pong does. */
 int calib_job_reversed(const struct calib_job *j);
 double calib_net_measure(struct calib_run *r, const struct calib_job *j);
+/* Seconds since t0 (an MPI_Wtime) without the timer's own cost, at least 0. */
+double calib_elapsed(const struct calib_run *r, double t0);
+/* Window job j (win-allocate..win-create-free) on every rank: the seconds rank 0 spent in the
+ * timed call, 0 elsewhere. */
+double calib_win_measure(struct calib_run *r, const struct calib_job *j);
 /* The median of empty MPI_Wtime intervals on this rank (SMPI: its injected smpi/wtime). */
 double calib_timer_overhead(void);
 /* Seconds per page of the first write to fresh anonymous memory, on this rank: what a receive

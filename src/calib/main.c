@@ -74,7 +74,12 @@ static struct calib_job *plan(const struct calib_run *r, uint64_t seed, int *n)
 {
   const struct calib_opts *o = r->o;
   int64_t sizes[CALIB_MAX_SIZES];
-  int ns = message_sizes(o, sizes), cap = 2 * (MV_CALIB_NNET * ns + 3) * o->reps + 2 * o->kernel_samples + 2 * o->reps;
+  struct calib_opts wo = *o;   /* the window sizes: the message sizes up to CALIB_WIN_MAX */
+  wo.max_size = o->max_size < CALIB_WIN_MAX ? o->max_size : CALIB_WIN_MAX;
+  int64_t wsizes[CALIB_MAX_SIZES];
+  int ns = message_sizes(o, sizes), nw = message_sizes(&wo, wsizes);
+  int cap = 2 * (MV_CALIB_NNET * ns + 3) * o->reps + MV_CALIB_NWIN * nw * o->reps +
+            2 * o->kernel_samples + 2 * o->reps;
   struct calib_job *jobs = calloc((size_t)cap, sizeof *jobs);
   if (!jobs)
     return NULL;
@@ -89,6 +94,10 @@ static struct calib_job *plan(const struct calib_run *r, uint64_t seed, int *n)
                                             .bytes = op < MV_CALIB_NNET ? sizes[i] : 0};
     }
   }
+  for (int rep = 0; rep < o->reps && o->net; rep++)   /* every rank takes part, rank 0 times */
+    for (int op = MV_CALIB_WINALLOC; op <= MV_CALIB_WINCREATEFREE; op++)
+      for (int i = 0; i < nw; i++)
+        jobs[(*n)++] = (struct calib_job){.op = op, .rep = rep, .bytes = wsizes[i]};
   for (int rep = 0; rep < o->reps; rep++) {  /* every rank, on its own memory and clock */
     jobs[(*n)++] = (struct calib_job){.op = MV_CALIB_TOUCH, .rep = rep};
     jobs[(*n)++] = (struct calib_job){.op = MV_CALIB_CPUCLOCK, .rep = rep};
@@ -158,6 +167,8 @@ static void release(struct calib_run *r)
 
 static int timing_rank(const struct calib_run *r, const struct calib_job *j)
 {
+  if (j->op >= MV_CALIB_WINALLOC && j->op <= MV_CALIB_WINCREATEFREE)
+    return 0;
   int sender = j->op == MV_CALIB_PINGPONG || j->op == MV_CALIB_SEND || j->op == MV_CALIB_ISEND ||
                j->op == MV_CALIB_LATESEND || j->op == MV_CALIB_WTIME;
   return sender != calib_job_reversed(j) ? 0 : r->peer[j->pair];
@@ -209,6 +220,7 @@ static void run_jobs(struct calib_run *r, const struct calib_job *jobs, int n, d
     vals[i] = jobs[i].op >= MV_CALIB_DGEMM  ? calib_kernel_measure(r, &jobs[i])
               : jobs[i].op == MV_CALIB_TOUCH ? in_turn(r, calib_touch_once)
               : jobs[i].op == MV_CALIB_CPUCLOCK ? in_turn(r, calib_cpuclock_once)
+              : jobs[i].op >= MV_CALIB_WINALLOC ? calib_win_measure(r, &jobs[i])
                                              : calib_net_measure(r, &jobs[i]);
   }
   calib_load_stop(load);

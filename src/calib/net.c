@@ -28,7 +28,7 @@ static void pause_s(double s)
 
 /* Seconds since t0 without the timer's own cost (which SMPI injects as smpi/wtime on top of the
  * fitted overheads: left in, it made a 0.06 us Send 0.09 us under SMPI). */
-static double elapsed(const struct calib_run *r, double t0)
+double calib_elapsed(const struct calib_run *r, double t0)
 {
   double t = MPI_Wtime() - t0 - r->timer_s;
   return t > 0 ? t : 0;
@@ -62,7 +62,7 @@ static double pingpong(struct calib_run *r, int other, int count, int first)
   double t0 = MPI_Wtime();
   MPI_Send(r->sendbuf, count, MPI_BYTE, other, TAG_DATA, w);
   MPI_Recv(r->recvbuf, count, MPI_BYTE, other, TAG_DATA, w, MPI_STATUS_IGNORE);
-  return elapsed(r, t0) / 2;
+  return calib_elapsed(r, t0) / 2;
 }
 
 /* One untimed round trip of count bytes: both ranks leave it in step, buffers and paths warm. */
@@ -91,7 +91,7 @@ static double send_side(struct calib_run *r, int other, int count, int first)
   MPI_Recv(NULL, 0, MPI_BYTE, other, TAG_UNUSED, w, MPI_STATUS_IGNORE);
   double t0 = MPI_Wtime();
   MPI_Send(r->sendbuf, count, MPI_BYTE, other, TAG_DATA, w);
-  return elapsed(r, t0);
+  return calib_elapsed(r, t0);
 }
 
 /* ISEND_BATCH Isends of the same buffer in a row on the sending side, the mean per call (one
@@ -114,7 +114,7 @@ static double isend_side(struct calib_run *r, int other, int count, int first)
   double t0 = MPI_Wtime();
   for (int i = 0; i < ISEND_BATCH; i++)
     MPI_Isend(r->sendbuf, count, MPI_BYTE, other, TAG_DATA, w, &req[i]);
-  double t = elapsed(r, t0) / ISEND_BATCH;
+  double t = calib_elapsed(r, t0) / ISEND_BATCH;
   for (int i = 0; i < ISEND_BATCH; i++)   /* not Waitall: gcc warns on MPI_STATUSES_IGNORE */
     MPI_Wait(&req[i], MPI_STATUS_IGNORE);
   return t;
@@ -133,7 +133,7 @@ static double recv_side(struct calib_run *r, int other, int count, int first)
   pause_s(ARRIVAL_WAIT_S);
   double t0 = MPI_Wtime();
   MPI_Recv(r->recvbuf, count, MPI_BYTE, other, TAG_DATA, w, MPI_STATUS_IGNORE);
-  return elapsed(r, t0);
+  return calib_elapsed(r, t0);
 }
 
 /* Send timed on the sending side while the other posts its receive MV_CALIB_LATE_POST_S after it
@@ -152,7 +152,7 @@ static double late_send(struct calib_run *r, int other, int count, int first)
   MPI_Recv(NULL, 0, MPI_BYTE, other, TAG_UNUSED, w, MPI_STATUS_IGNORE);
   double t0 = MPI_Wtime();
   MPI_Send(r->sendbuf, count, MPI_BYTE, other, TAG_DATA, w);
-  return elapsed(r, t0);
+  return calib_elapsed(r, t0);
 }
 
 /* Test on a receive that cannot complete yet, Iprobe with nothing to find: on the peer. */

@@ -1,8 +1,9 @@
 /* `mpivet simulate` in the library: smpicc for a C source (with include/mpivet/ on the include
- * path and, from a calibration, its kernels.h so that emulate.h finds the kernel models), the
- * platform and hostfile (calibrated or not), then smpirun with the folder's SMPI settings. SimGrid's
- * timing lines go to their own log file (smpi_utils category), so the program's output passes
- * through untouched; the predicted time is read from that file. */
+ * path and, from a calibration, its kernels.h so that emulate.h finds the kernel models, and its
+ * window costs for mpivet/win-cost.h), the platform and hostfile (calibrated or not), then
+ * smpirun with the folder's SMPI settings. SimGrid's timing lines go to their own log file
+ * (smpi_utils category), so the program's output passes through untouched; the predicted time is
+ * read from that file. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -58,10 +59,37 @@ static int include_dir(char *buf, size_t size)
   return 0;
 }
 
-static int build(const struct mv_simulate_spec *s, struct mv_simulate_result *r)
+/* The calibration's window costs as mpivet/win-cost.h's macros, in WORKDIR/window-costs.h
+ * (path); "" in path when the calibration has none. */
+static int window_costs(const struct mv_simulate_spec *s, const struct mv_calib_folder *f,
+                        char *path, size_t size)
+{
+  path[0] = '\0';
+  if (!f || !mv_calib_windows_any(&f->win))
+    return 0;
+  snprintf(path, size, "%s/window-costs.h", s->workdir);
+  FILE *fp = fopen(path, "w");
+  if (!fp)
+    return MV_EIO;
+  fprintf(fp, "/* Window costs of the calibration %s (written by mpivet simulate from its\n"
+              " * calibration.json, do not edit): {op, from bytes, s, s per byte}; mpivet/win-cost.h. */\n"
+              "#define MV_WIN_COSTS \\\n", f->dir);
+  for (int i = 0; i < MV_CALIB_NWIN; i++)
+    for (size_t k = 0; k < f->win.fit[i].n; k++)
+      fprintf(fp, "  {%d, %.17g, %.17g, %.17g}, \\\n", i, f->win.fit[i].p[k].from,
+              f->win.fit[i].p[k].a, f->win.fit[i].p[k].b);
+  fprintf(fp, "  /* end */\n#define MV_WIN_SMPI_S {%.17g, %.17g, %.17g, %.17g}\n"
+              "#include \"mpivet/win-cost.h\"\n", f->win.smpi_s[0], f->win.smpi_s[1],
+          f->win.smpi_s[2], f->win.smpi_s[3]);
+  int bad = ferror(fp);
+  return fclose(fp) != 0 || bad ? MV_EIO : 0;
+}
+
+static int build(const struct mv_simulate_spec *s, const struct mv_calib_folder *f,
+                 struct mv_simulate_result *r)
 {
   struct mv_cmdline c;
-  char inc[4200];
+  char inc[4200], win[4200] = "";
   mv_cmdline_init(&c);
   include_dir(inc, sizeof inc);
   snprintf(r->binary, sizeof r->binary, "%s/program", s->workdir);
@@ -72,6 +100,12 @@ static int build(const struct mv_simulate_spec *s, struct mv_simulate_result *r)
   if (!rc && s->calibration) {
     rc = mv_cmdline_add(&c, "-include");
     rc = rc ? rc : mv_cmdline_addf(&c, "%s/kernels.h", s->calibration);
+  }
+  rc = rc ? rc : window_costs(s, f, win, sizeof win);
+  r->window_costs = win[0] != '\0';
+  if (!rc && r->window_costs) {
+    rc = mv_cmdline_add(&c, "-include");
+    rc = rc ? rc : mv_cmdline_add(&c, win);
   }
   rc = rc ? rc : mv_cmdline_add(&c, s->program);
   for (const char *const *f = s->cflags; !rc && f && *f; f++)
@@ -316,7 +350,7 @@ int mv_simulate(const struct mv_simulate_spec *s, struct mv_simulate_result *r, 
   rc = write_platform(s, s->calibration ? &f : NULL, r, e);
   if (!rc && is_source(s->program)) {
     r->generated = generated_benchmark(s->program);
-    if ((rc = build(s, r)) != 0)
+    if ((rc = build(s, s->calibration ? &f : NULL, r)) != 0)
       FAIL(rc, "%s: smpicc failed (output in %s)", s->program, r->build_log);
   } else if (!rc) {
     snprintf(r->binary, sizeof r->binary, "%s", s->program);

@@ -17,14 +17,16 @@ static const char usage[] =
   "                        [--max-size BYTES] [--reps N] [--kernels LIST]\n"
   "                        [--kernel-records FILE]... -o DIR\n\n"
   "Calibrate an SMPI platform for this machine (SimGrid's procedure): ping-pong, Send/Isend/Recv\n"
-  "overheads, Test/Iprobe/Wtime costs and BLAS kernels measured by mpivet-calib, fitted by\n"
-  "segmented regression (breakpoints chosen by BIC). DIR gets platform.xml, smpi-settings.txt,\n"
-  "kernels.h, calibration.json, report.html and the raw measurements.csv.\n"
+  "overheads, Test/Iprobe/Wtime costs, window creation and release (MPI_Win_allocate/create/free\n"
+  "up to 16 MiB) and BLAS kernels measured by mpivet-calib, fitted by segmented regression\n"
+  "(breakpoints chosen by BIC). DIR gets platform.xml, smpi-settings.txt, kernels.h,\n"
+  "calibration.json, report.html and the raw measurements.csv.\n"
   "  --engine E          mpirun or srun [mpirun]\n"
   "  --mpi M             openmpi or mpich [openmpi]\n"
   "  --np N              ranks, at least 2 (rank 0 pairs with one rank per host) [2]\n"
   "  --hosts LIST        host list for mpirun/srun (default: this machine)\n"
-  "  --max-size BYTES    largest message, sizes log-spaced from 0 [1073741824]\n"
+  "  --max-size BYTES    largest message (and window, up to 16 MiB), sizes log-spaced from 0\n"
+  "                      [1073741824]\n"
   "  --reps N            repetitions of every operation and size [10]\n"
   "  --kernels LIST      BLAS kernels to model: dgemm, dtrsm, none [dgemm,dtrsm]\n"
   "  --kernel-samples N  random shapes per kernel [60]\n"
@@ -123,6 +125,16 @@ static void print_result(const struct mv_calibrate_result *r, const char *dir)
          c->cpu_clock_s);
   for (int op = 0; op < MV_CALIB_NNET; op++)
     printf("  %-9s %zu segments\n", mv_calib_op_name(op), c->fit[op].n);
+  for (int i = 0; i < MV_CALIB_NWIN; i++) {
+    const struct mv_piecewise *f = &c->win.fit[i];
+    if (!f->n)
+      continue;
+    double top = f->p[f->n - 1].to;
+    printf("  %-17s %zu segments: %.3g s at 0 B, %.3g s at %.0f B (median relative error %.1f %%), "
+           "SMPI's own %.3g s (charged: the difference)\n", mv_calib_op_name(MV_CALIB_WINALLOC + i),
+           f->n, mv_piecewise_eval(f, 0), mv_piecewise_eval(f, top), top,
+           100 * c->win.median_rel_err[i], c->win.smpi_s[i]);
+  }
   for (int i = 0; i < c->nkernels; i++)
     printf("  %-8s%s%s m n k >= %.4g: M-%d N-%d: %zu samples (%zu stalls dropped), R^2 %.4f, "
            "median relative error %.1f %%, predicted/measured total %.3f\n",

@@ -117,6 +117,9 @@ static void print_result(const struct opts *o, const struct mv_simulate_result *
             o->s.calibration ? "" : " (uncalibrated platform)",
             r->generated ? " (a generated benchmark: its computation replayed, SMPI's timing of its code off)" : "");
     print_clock(r);
+    if (o->s.calibration && r->build_s > 0 && !r->window_costs)   /* built with an old calibration */
+      fprintf(stdout, "mpivet simulate: the calibration has no window costs (made before stop 32): "
+              "MPI_Win_allocate, MPI_Win_create and MPI_Win_free cost what SMPI charges\n");
     return;
   }
   struct mv_json j;
@@ -129,6 +132,8 @@ static void print_result(const struct opts *o, const struct mv_simulate_result *
   mv_json_kv_number(&j, "simulation_wall_s", r->wall_s);
   mv_json_kv_number(&j, "build_s", r->build_s);
   mv_json_kv_int(&j, "max_rss_kib", r->max_rss_kib);
+  mv_json_key(&j, "window_costs");
+  mv_json_bool(&j, r->window_costs);
   mv_json_key(&j, "generated_benchmark");
   mv_json_bool(&j, r->generated);
   mv_json_key(&j, "code_timed");

@@ -1,14 +1,17 @@
 /* Reading a calibration folder back for `mpivet simulate`: every file must be there, and
  * calibration.json must be of this format and version (a folder from another mpivet, or one a
  * calibration left half written, is refused). calibration.json's top-level members are found by a
- * small strict scanner that skips nested values. */
+ * small strict scanner that skips nested values; the optional "windows" member by the JSON reader
+ * (mpivet/json-read.h). */
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mpivet/calib.h"
 #include "mpivet/error.h"
 #include "mpivet/grow.h"
+#include "mpivet/json-read.h"
 
 #define MAX_JSON (1 << 20)
 #define MAX_DEPTH 64
@@ -111,6 +114,57 @@ static int number_member(const char *json, const char *key, double *v)
   return end == s || *end || !(*v > 0) ? MV_EPARSE : 0;
 }
 
+/* A number member of a JSON object, finite; -1 when absent or not a number. */
+static int jnumber(const struct mv_jval *o, const char *key, double *v)
+{
+  const struct mv_jval *x = mv_jval_get(o, key);
+  if (!x || x->type != MV_JNUMBER || !isfinite(x->num))
+    return -1;
+  *v = x->num;
+  return 0;
+}
+
+/* One window op's {"smpi_s", "pieces": [{from_bytes, to_bytes, intercept, slope}...]}: pieces
+ * ascending from 0, as mv_piecewise_eval reads them. */
+static int window_op(const struct mv_jval *o, struct mv_piecewise *f, double *smpi_s)
+{
+  const struct mv_jval *p = mv_jval_get(o, "pieces");
+  if (o->type != MV_JOBJECT || jnumber(o, "smpi_s", smpi_s) || !(*smpi_s >= 0) || !p ||
+      p->type != MV_JARRAY || p->n == 0 || p->n > MV_CALIB_MAX_PIECES)
+    return MV_EPARSE;
+  f->n = p->n;
+  for (size_t i = 0; i < p->n; i++) {
+    struct mv_piece *q = &f->p[i];
+    if (jnumber(&p->items[i], "from_bytes", &q->from) || jnumber(&p->items[i], "to_bytes", &q->to) ||
+        jnumber(&p->items[i], "intercept", &q->a) || jnumber(&p->items[i], "slope", &q->b) ||
+        q->from < 0 || (i == 0 && q->from != 0) || (i > 0 && !(q->from > f->p[i - 1].from)))
+      return MV_EPARSE;
+  }
+  return 0;
+}
+
+int mv_calib_json_windows(const char *json, struct mv_calib_windows *w)
+{
+  struct mv_jval root;
+  size_t at;
+  const char *what;
+  memset(w, 0, sizeof *w);
+  int rc = mv_jread_parse(json, strlen(json), &root, &at, &what);
+  if (rc)
+    return rc;
+  const struct mv_jval *win = mv_jval_get(&root, "windows");
+  if (root.type != MV_JOBJECT || (win && win->type != MV_JOBJECT))
+    rc = MV_EPARSE;
+  for (size_t i = 0; !rc && win && i < win->n; i++) {
+    int op = mv_calib_op_find(win->keys[i]), k = op - MV_CALIB_WINALLOC;
+    rc = k < 0 || k >= MV_CALIB_NWIN ? MV_EPARSE : window_op(&win->items[i], &w->fit[k], &w->smpi_s[k]);
+  }
+  mv_jval_release(&root);
+  if (rc)
+    memset(w, 0, sizeof *w);
+  return rc;
+}
+
 #define FAIL(rc, ...) mv_error_set(e, (rc), NULL, 0, 0, __VA_ARGS__)
 
 static int check_json(const char *dir, struct mv_calib_folder *f, struct mv_error *e)
@@ -136,6 +190,10 @@ static int check_json(const char *dir, struct mv_calib_folder *f, struct mv_erro
   /* optional (since stop 31): absent or 0 in older folders and where it was not measured */
   if (!rc && number_member(json, "cpu_clock_read_s", &f->cpu_clock_s) != 0)
     f->cpu_clock_s = 0;
+  /* optional (since stop 32): window creation and release */
+  if (!rc && (rc = mv_calib_json_windows(json, &f->win)) != 0)
+    rc = rc == MV_EPARSE ? FAIL(rc, "%s: not JSON, or a malformed \"windows\" (expected "
+                                "{\"win-allocate\": {\"smpi_s\": s, \"pieces\": [...]}, ...})", path) : rc;
   free(json);
   return rc;
 }

@@ -267,6 +267,37 @@ static double median_of(const struct mv_calib_data *d, int op)
   return m;
 }
 
+int mv_calib_windows_any(const struct mv_calib_windows *w)
+{
+  for (int i = 0; i < MV_CALIB_NWIN; i++)
+    if (w->fit[i].n)
+      return 1;
+  return 0;
+}
+
+/* The window ops' fits, as the network operations' (relative error, BIC breakpoints); an op with
+ * too few sizes for a segment (a calibration with --max-size below 16 B, or made before stop 32)
+ * gets none, and simulate charges nothing for it. */
+static int fit_windows(const struct mv_calib_data *d, struct mv_calib_windows *w)
+{
+  struct series s;
+  for (int i = 0; i < MV_CALIB_NWIN; i++) {
+    w->fit[i].n = 0;
+    int rc = medians(d, MV_CALIB_WINALLOC + i, &s);
+    if (rc)
+      return rc;
+    if (s.n < MIN_SIZES_PER_SEGMENT || piecewise_fit(&s, MAX_SEGMENTS, &w->fit[i]) != 0) {
+      w->fit[i].n = 0;
+      continue;
+    }
+    double err[256];
+    for (size_t k = 0; k < s.n; k++)
+      err[k] = fabs(mv_piecewise_eval(&w->fit[i], s.x[k]) - s.y[k]) / fmax(s.y[k], 1e-15);
+    w->median_rel_err[i] = mv_stats_median_inplace(err, s.n);
+  }
+  return 0;
+}
+
 int mv_calib_fit_network(const struct mv_calib_data *d, struct mv_calibration *c)
 {
   struct series *s = calloc(MV_CALIB_NNET, sizeof *s);
@@ -291,6 +322,8 @@ int mv_calib_fit_network(const struct mv_calib_data *d, struct mv_calibration *c
   c->wtime_s = median_of(d, MV_CALIB_WTIME);
   c->touch_s = median_of(d, MV_CALIB_TOUCH);
   c->cpu_clock_s = median_of(d, MV_CALIB_CPUCLOCK);
+  if (!rc)
+    rc = fit_windows(d, &c->win);
   free(s);
   return rc;
 }

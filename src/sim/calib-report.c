@@ -1,5 +1,5 @@
-/* report.html of a calibration: for every network operation its measurements and the fitted
- * segments on log-log axes (inline SVG, no script), then the derived SMPI values and the kernel
+/* report.html of a calibration: for every network and window operation its measurements and the
+ * fitted segments on log-log axes (inline SVG, no script), then the derived SMPI values and the kernel
  * models with their fit quality. */
 #include <math.h>
 #include <string.h>
@@ -37,7 +37,7 @@ static void bounds(const struct mv_calib_data *d, int op, struct axes *a)
   a->x1 = ceil(a->x1);
 }
 
-static void axes_svg(FILE *fp, const struct axes *a, const char *title)
+static void axes_svg(FILE *fp, const struct axes *a, const char *title, const char *xlabel)
 {
   fprintf(fp, "<h3>%s</h3>\n<svg width=\"%d\" height=\"%d\" font-size=\"11\">\n", title, W, H);
   fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
@@ -48,9 +48,9 @@ static void axes_svg(FILE *fp, const struct axes *a, const char *title)
   for (int e = (int)a->y0; e <= (int)a->y1; e++)
     fprintf(fp, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">1e%d</text>\n", PAD - 4,
             py(a, pow(10, e)) + 4, e);
-  fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">message size (bytes)</text>\n"
+  fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s (bytes)</text>\n"
               "<text x=\"12\" y=\"%d\" transform=\"rotate(-90 12 %d)\" text-anchor=\"middle\">"
-              "time (s)</text>\n", W / 2, H - 8, H / 2, H / 2);
+              "time (s)</text>\n", W / 2, H - 8, xlabel, H / 2, H / 2);
 }
 
 static void op_plot(FILE *fp, const struct mv_calib_data *d, const struct mv_piecewise *f, int op)
@@ -61,7 +61,7 @@ static void op_plot(FILE *fp, const struct mv_calib_data *d, const struct mv_pie
   char title[160];
   bounds(d, op, &a);
   snprintf(title, sizeof title, "%s: %s, %zu segments", mv_calib_op_name(op), mv_calib_op_what(op), f->n);
-  axes_svg(fp, &a, title);
+  axes_svg(fp, &a, title, op < MV_CALIB_NNET ? "message size" : "window size per rank");
   for (size_t i = 0; i < d->n[op]; i++)
     fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"1.5\" fill=\"#999\"/>\n",
             px(&a, d->s[op][i].bytes), py(&a, d->s[op][i].seconds));
@@ -102,6 +102,9 @@ int mv_calib_write_report(const struct mv_calibration *c, const struct mv_calib_
   for (int op = 0; op < MV_CALIB_NNET; op++)
     if (d->n[op])
       op_plot(fp, d, &c->fit[op], op);
+  for (int i = 0; i < MV_CALIB_NWIN; i++)
+    if (d->n[MV_CALIB_WINALLOC + i] && c->win.fit[i].n)
+      op_plot(fp, d, &c->win.fit[i], MV_CALIB_WINALLOC + i);
   fprintf(fp, "<h2>Kernel models</h2>\n<table><tr><th>kernel</th><th>host</th><th>model</th>"
               "<th>samples</th><th>R&sup2;</th><th>median relative error</th>"
               "<th>predicted / measured total</th></tr>\n");

@@ -148,6 +148,27 @@ static void json_kernels(struct mv_json *j, const struct mv_calibration *c)
   mv_json_array_end(j);
 }
 
+/* "windows": {op: {"smpi_s", "median_relative_error", "pieces": [...]}} for each fitted window
+ * op; absent when none was measured (mv_calib_json_windows reads it back). */
+static void json_windows(struct mv_json *j, const struct mv_calib_windows *w)
+{
+  if (!mv_calib_windows_any(w))
+    return;
+  mv_json_key(j, "windows");
+  mv_json_object_begin(j);
+  for (int i = 0; i < MV_CALIB_NWIN; i++) {
+    if (!w->fit[i].n)
+      continue;
+    mv_json_key(j, mv_calib_op_name(MV_CALIB_WINALLOC + i));
+    mv_json_object_begin(j);
+    mv_json_kv_number(j, "smpi_s", w->smpi_s[i]);
+    mv_json_kv_number(j, "median_relative_error", w->median_rel_err[i]);
+    json_pieces(j, "pieces", &w->fit[i]);
+    mv_json_object_end(j);
+  }
+  mv_json_object_end(j);
+}
+
 int mv_calib_write_json(const struct mv_calibration *c, FILE *fp)
 {
   struct mv_json j;
@@ -172,6 +193,7 @@ int mv_calib_write_json(const struct mv_calibration *c, FILE *fp)
     json_pieces(&j, mv_calib_op_name(op), &c->fit[op]);
   json_pieces(&j, "network", &c->net);
   mv_json_object_end(&j);
+  json_windows(&j, &c->win);
   json_kernels(&j, c);
   mv_json_object_end(&j);
   fputc('\n', fp);

@@ -3,7 +3,8 @@
 # and MPICH, then mpivet simulate with the folder: the folder's files and format, the self-check
 # table, refusal of a non-empty output folder, of an incomplete folder and of another format
 # version, the program's output passed through, exit 3 (with the compiler's or the program's
-# output) when a program fails to build or to run, a built-in topology taking calibrated values.
+# output) when a program fails to build or to run, a built-in topology taking calibrated values;
+# the window costs' fits (calibration.json's "windows", with SMPI's own cost from the self-check).
 set -u
 case " ${MV_FLAVORS//;/ } " in *" smpi "*) ;; *) echo "smpi flavor not built"; exit 77 ;; esac
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -34,7 +35,13 @@ for mpi in openmpi mpich; do
   for op in pingpong send isend recv late-send test iprobe wtime; do
     grep -Eq "^  $op +[0-9.]+ %" "$tmp/out-$mpi" || fail "$mpi: no self-check error for $op"
   done
-  grep -c "<svg" "$cal/report.html" | grep -qx 5 || fail "$mpi: report.html should plot 5 operations"
+  # window creation and release: a fit of each op, SMPI's own cost from the self-check (0.1-10 us)
+  for op in win-allocate win-allocate-free win-create win-create-free; do
+    grep -A1 "\"$op\": {" "$cal/calibration.json" | grep -Eq '"smpi_s": [0-9.]+e-0[5-7]' ||
+      fail "$mpi: no $op fit with SMPI's own cost in calibration.json"
+    grep -Eq "^  $op +[0-9]+ segments" "$tmp/out-$mpi" || fail "$mpi: $op not printed"
+  done
+  grep -c "<svg" "$cal/report.html" | grep -qx 9 || fail "$mpi: report.html should plot 9 operations"
 done
 [ $ran = 1 ] || { echo "no real MPI flavor built"; exit 77; }
 

@@ -4,7 +4,8 @@
  * worked out by hand in the comments), kernel least squares recovering an exact polynomial (3-D,
  * 2-D and swap kernels, stalls dropped, rank-deficient families falling back, per host, per range
  * of call size), the
- * CSV reader's messages and the calibration.json member scanner. */
+ * CSV reader's messages, the calibration.json member scanner, and the window costs' fits and
+ * their calibration.json member. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -615,6 +616,74 @@ static void test_json_member(void)
   ASSERT_INT_EQ(mv_calib_json_member(j, "format", v, 4), MV_ERANGE);
 }
 
+/* Window costs (mpivet-calib's win-* jobs): an allocate of exactly 90 us + 0.8 ns/B, one sample
+ * per size in three a descheduled 10 ms (the median is the line), gives one segment with that
+ * line; the free of an allocated window, flat 15 us up to 64 KiB and 50 us + 0.044 ns/B from
+ * 128 KiB, two segments; create, not measured, none. calibration.json carries them, with SMPI's
+ * own cost, and mv_calib_json_windows reads them back exactly; malformed members are refused. */
+static double alloc_s(double x) { return 9e-5 + 8e-10 * x; }
+static double alloc_free_s(double x) { return x <= 65536 ? 1.5e-5 : 5e-5 + 4.4e-11 * x; }
+
+static void test_windows(void)
+{
+  struct mv_calib_data d;
+  struct mv_calibration c = {0};
+  mv_calib_data_init(&d);
+  synthetic_network(&d);
+  for (int i = -1; i <= 24; i++) {
+    double x = i < 0 ? 0 : ldexp(1, i);
+    for (int rep = 0; rep < 3; rep++) {
+      add(&d, MV_CALIB_WINALLOC, x, 0, 0, 0, rep == 1 && i % 3 == 0 ? 1e-2 : alloc_s(x));
+      add(&d, MV_CALIB_WINALLOCFREE, x, 0, 0, 0, alloc_free_s(x));
+    }
+  }
+  ASSERT_INT_EQ(mv_calib_fit_network(&d, &c), 0);
+  const struct mv_piecewise *a = &c.win.fit[0], *af = &c.win.fit[1];
+  ASSERT_INT_EQ(a->n, 1);
+  ASSERT_DOUBLE_REL(mv_piecewise_eval(a, 0), 9e-5, 1e-9);
+  ASSERT_DOUBLE_REL(mv_piecewise_eval(a, 1 << 24), alloc_s(1 << 24), 1e-9);
+  ASSERT_DOUBLE_NEAR(c.win.median_rel_err[0], 0, 1e-9);
+  ASSERT_INT_EQ(af->n, 2);
+  ASSERT_DOUBLE_REL(mv_piecewise_eval(af, 4096), 1.5e-5, 1e-9);
+  ASSERT_DOUBLE_REL(mv_piecewise_eval(af, 1 << 22), alloc_free_s(1 << 22), 1e-9);
+  ASSERT_INT_EQ(c.win.fit[2].n, 0);
+  ASSERT_INT_EQ(c.win.fit[3].n, 0);
+  ASSERT_INT_EQ(mv_calib_windows_any(&c.win), 1);
+  c.win.smpi_s[0] = 4.8e-7;
+  static char buf[1 << 16];
+  FILE *fp = fmemopen(buf, sizeof buf - 1, "w");
+  ASSERT_INT_EQ(mv_calib_write_json(&c, fp), 0);
+  fclose(fp);
+  struct mv_calib_windows w;
+  ASSERT_INT_EQ(mv_calib_json_windows(buf, &w), 0);
+  ASSERT_INT_EQ(w.fit[0].n, 1);
+  ASSERT_INT_EQ(w.fit[1].n, 2);
+  ASSERT_INT_EQ(w.fit[2].n, 0);
+  ASSERT_DOUBLE_NEAR(w.smpi_s[0], 4.8e-7, 0);
+  ASSERT_DOUBLE_NEAR(w.smpi_s[1], 0, 0);
+  for (size_t k = 0; k < 2; k++) {
+    ASSERT_DOUBLE_NEAR(w.fit[1].p[k].from, af->p[k].from, 0);
+    ASSERT_DOUBLE_NEAR(w.fit[1].p[k].a, af->p[k].a, 0);
+    ASSERT_DOUBLE_NEAR(w.fit[1].p[k].b, af->p[k].b, 0);
+  }
+  /* absent (a calibration made before stop 32): no fit, no error */
+  ASSERT_INT_EQ(mv_calib_json_windows("{\"format\": \"mpivet-calibration\"}", &w), 0);
+  ASSERT_INT_EQ(mv_calib_windows_any(&w), 0);
+  static const char *const bad[] = {
+    "{\"windows\": []}",
+    "{\"windows\": {\"pingpong\": {\"smpi_s\": 0, \"pieces\": [{\"from_bytes\": 0, \"to_bytes\": -1, \"intercept\": 1, \"slope\": 0}]}}}",
+    "{\"windows\": {\"win-create\": {\"pieces\": [{\"from_bytes\": 0, \"to_bytes\": -1, \"intercept\": 1, \"slope\": 0}]}}}",
+    "{\"windows\": {\"win-create\": {\"smpi_s\": 0, \"pieces\": []}}}",
+    "{\"windows\": {\"win-create\": {\"smpi_s\": 0, \"pieces\": [{\"from_bytes\": 0, \"to_bytes\": -1, \"intercept\": 1, \"slope\": 0}, "
+    "{\"from_bytes\": 0, \"to_bytes\": -1, \"intercept\": 1, \"slope\": 0}]}}}",
+    "{\"windows\": {\"win-create\": {\"smpi_s\": 0, \"pieces\": [{\"from_bytes\": 0, \"to_bytes\": -1, \"intercept\": \"1\", \"slope\": 0}]}}}",
+    "{\"windows\": {}",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    ASSERT_INT_EQ(mv_calib_json_windows(bad[i], &w), MV_EPARSE);
+  mv_calib_data_release(&d);
+}
+
 int main(void)
 {
   RUN_TEST(test_network);
@@ -629,5 +698,6 @@ int main(void)
   RUN_TEST(test_per_host);
   RUN_TEST(test_csv);
   RUN_TEST(test_json_member);
+  RUN_TEST(test_windows);
   return TEST_EXIT();
 }
