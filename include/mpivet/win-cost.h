@@ -56,7 +56,7 @@ static inline void mv__win_charge(int op, double bytes)
 /* This rank's live windows (SMPI privatizes the program's statics per rank): the op that frees
  * each and its size. SMPI 3.32 has no MPI_WIN_CREATE_FLAVOR attribute (MPI_ERR_ARG). Beyond
  * MV__WIN_MAX live windows, a free is not charged. */
-#define MV__WIN_MAX 4096
+#define MV__WIN_MAX 1024   /* 24 KiB of statics, which SMPI copies for every rank */
 __attribute__((unused)) static struct {
   MPI_Win win[MV__WIN_MAX];
   int free_op[MV__WIN_MAX];
