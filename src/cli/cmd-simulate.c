@@ -118,8 +118,9 @@ static void print_result(const struct opts *o, const struct mv_simulate_result *
             r->generated ? " (a generated benchmark: its computation replayed, SMPI's timing of its code off)" : "");
     print_clock(r);
     if (o->s.calibration && r->build_s > 0 && !r->window_costs)   /* built with an old calibration */
-      fprintf(stdout, "mpivet simulate: the calibration has no window costs (made before stop 32): "
-              "MPI_Win_allocate, MPI_Win_create and MPI_Win_free cost what SMPI charges\n");
+      fprintf(stdout, "mpivet simulate: the calibration has no window costs (made before stop 32, or "
+              "with too few window sizes): MPI_Win_allocate, MPI_Win_create and MPI_Win_free cost "
+              "what SMPI charges\n");
     return;
   }
   struct mv_json j;
