@@ -69,6 +69,19 @@ static void add_kernel_jobs(const struct calib_opts *o, enum mv_calib_op op, uin
   }
 }
 
+/* Repetitions of a network job of this size: CHEAP_REPS_FACTOR x --reps up to CHEAP_MAX_BYTES,
+ * where a repetition of all five operations (9 transfers) takes ~13 ms at most here. Calls of a
+ * few us or less (Isend at every size, Recv, Send, the ping-pong of small messages) vary 30-50 %
+ * from one to the next here, and medians of 10 were 5-12 % apart from one size to the next
+ * (stop 31: Isend >= 64 KiB 5.4-12.1 % off its calibrated line, which is flat). */
+#define CHEAP_MAX_BYTES (8 << 20)
+#define CHEAP_REPS_FACTOR 3
+
+static int reps_of(const struct calib_opts *o, int64_t bytes)
+{
+  return bytes <= CHEAP_MAX_BYTES ? CHEAP_REPS_FACTOR * o->reps : o->reps;
+}
+
 /* Every job of the plan, shuffled (Fisher-Yates with the seed); *n gets the count. */
 static struct calib_job *plan(const struct calib_run *r, uint64_t seed, int *n)
 {
@@ -78,8 +91,8 @@ static struct calib_job *plan(const struct calib_run *r, uint64_t seed, int *n)
   wo.max_size = o->max_size < CALIB_WIN_MAX ? o->max_size : CALIB_WIN_MAX;
   int64_t wsizes[CALIB_MAX_SIZES];
   int ns = message_sizes(o, sizes), nw = message_sizes(&wo, wsizes);
-  int cap = 2 * (MV_CALIB_NNET * ns + 3) * o->reps + MV_CALIB_NWIN * nw * o->reps +
-            2 * o->kernel_samples + 2 * o->reps;
+  int cap = 2 * (MV_CALIB_NNET * ns + 3) * CHEAP_REPS_FACTOR * o->reps +
+            MV_CALIB_NWIN * nw * o->reps + 2 * o->kernel_samples + 2 * o->reps;
   struct calib_job *jobs = calloc((size_t)cap, sizeof *jobs);
   if (!jobs)
     return NULL;
@@ -87,12 +100,12 @@ static struct calib_job *plan(const struct calib_run *r, uint64_t seed, int *n)
   for (int pair = 0; pair < 2 && o->net; pair++) {
     if (r->peer[pair] < 0)
       continue;
-    for (int rep = 0; rep < o->reps; rep++) {
-      for (int op = MV_CALIB_PINGPONG; op <= MV_CALIB_WTIME; op++)
-        for (int i = 0; i < (op < MV_CALIB_NNET ? ns : 1); i++)
-          jobs[(*n)++] = (struct calib_job){.op = op, .pair = pair, .rep = rep,
-                                            .bytes = op < MV_CALIB_NNET ? sizes[i] : 0};
-    }
+    for (int op = MV_CALIB_PINGPONG; op <= MV_CALIB_WTIME; op++)
+      for (int i = 0; i < (op < MV_CALIB_NNET ? ns : 1); i++) {
+        int64_t bytes = op < MV_CALIB_NNET ? sizes[i] : 0;
+        for (int rep = 0; rep < reps_of(o, bytes); rep++)
+          jobs[(*n)++] = (struct calib_job){.op = op, .pair = pair, .rep = rep, .bytes = bytes};
+      }
   }
   for (int rep = 0; rep < o->reps && o->net; rep++)   /* every rank takes part, rank 0 times */
     for (int op = MV_CALIB_WINALLOC; op <= MV_CALIB_WINCREATEFREE; op++)

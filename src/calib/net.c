@@ -14,7 +14,8 @@
 #define TAG_DATA 11
 #define TAG_UNUSED 12
 #define TAG_NEVER 13          /* no message ever carries it: Iprobe finds nothing */
-#define ARRIVAL_WAIT_S 2e-4   /* after Probe: lets the rest of an eager message land */
+#define ARRIVAL_WAIT_S 2e-4   /* before a timed Recv: the message lands meanwhile */
+#define ISEND_QUIET_S 5e-5    /* the receiver stays out of MPI while the Isends are timed */
 #define WARM_MAX_BYTES (64 << 20)   /* cold is not slower from 32 MiB; above, time doubles */
 #define ISEND_BATCH 4                /* Isends timed together */
 
@@ -96,17 +97,19 @@ static double send_side(struct calib_run *r, int other, int count, int first)
 
 /* ISEND_BATCH Isends of the same buffer in a row on the sending side, the mean per call (one
  * call lasts 0.05-2 us, bimodal, so single timings gave medians 30-50 % apart between neighbouring
- * sizes); the other side has posted the first receive and takes the others one by one (one
- * receive buffer). */
+ * sizes). The other side says go, then stays out of MPI for ISEND_QUIET_S before it receives them
+ * one by one (one receive buffer): until stop 32 it had posted the first receive and waited in
+ * MPI_Wait, so it could start on the first message (a rendezvous copy of up to 1 GiB) while the
+ * sender still timed the others, and single timings of 0.08-1.0 us gave per-size medians 6-12 %
+ * off the calibrated line at >= 64 KiB. An Isend only starts a transfer, as SMPI's ois charges. */
 static double isend_side(struct calib_run *r, int other, int count, int first)
 {
   MPI_Comm w = MPI_COMM_WORLD;
   MPI_Request req[ISEND_BATCH];
   if (!first) {
-    MPI_Irecv(r->recvbuf, count, MPI_BYTE, other, TAG_DATA, w, &req[0]);
     MPI_Send(NULL, 0, MPI_BYTE, other, TAG_UNUSED, w);
-    MPI_Wait(&req[0], MPI_STATUS_IGNORE);
-    for (int i = 1; i < ISEND_BATCH; i++)
+    pause_s(ISEND_QUIET_S);
+    for (int i = 0; i < ISEND_BATCH; i++)
       MPI_Recv(r->recvbuf, count, MPI_BYTE, other, TAG_DATA, w, MPI_STATUS_IGNORE);
     return 0;
   }
@@ -120,8 +123,13 @@ static double isend_side(struct calib_run *r, int other, int count, int first)
   return t;
 }
 
-/* Recv timed on the receiving side after Probe saw the message (and a short pause for its
- * payload). */
+/* Recv timed on the receiving side ARRIVAL_WAIT_S after the warm-up, by which time the message
+ * has arrived, without MPI_Probe: SimGrid's procedure waits for the arrival and calls MPI_Recv.
+ * Until stop 32 an MPI_Probe came first. It takes the message in as unexpected (into a buffer of
+ * the library), and the Recv after it then cost more than a receive already posted in the
+ * ping-pong: MPICH 128 B-8 KiB, 0.7-1.3 us, while the whole half round trip was 0.7-1.9 us with
+ * 0.4-1.2 us of it in Send. SMPI charges one smpi/or in both cases, so os + or exceeded the
+ * ping-pong and the self-check's ping-pong was 10-40 % off below 64 KiB. */
 static double recv_side(struct calib_run *r, int other, int count, int first)
 {
   MPI_Comm w = MPI_COMM_WORLD;
@@ -129,7 +137,6 @@ static double recv_side(struct calib_run *r, int other, int count, int first)
     MPI_Send(r->sendbuf, count, MPI_BYTE, other, TAG_DATA, w);
     return 0;
   }
-  MPI_Probe(other, TAG_DATA, w, MPI_STATUS_IGNORE);
   pause_s(ARRIVAL_WAIT_S);
   double t0 = MPI_Wtime();
   MPI_Recv(r->recvbuf, count, MPI_BYTE, other, TAG_DATA, w, MPI_STATUS_IGNORE);
