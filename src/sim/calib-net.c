@@ -117,12 +117,27 @@ static int piecewise_fit(const struct series *s, size_t max_segments, struct mv_
 }
 
 /* The network's fit: the eager sizes (up to split) and the rendezvous sizes segmented apart, when
- * each side has sizes for a segment. One fit over both let the eager sizes' relative noise (their
- * network time is the small rest of the ping-pong after os and or) outweigh the rendezvous
- * regimes in BIC's sum of squares: MPICH's window calibration of stop 30 got one line from
- * 1.27 MiB to 1 GiB through rates of 4.6-8.1 GB/s (simulated -26 to -31 % at 32-64 MiB, +21 % at
- * 1 GiB). */
+ * the rendezvous side has sizes for a segment (eager sizes too few for one: one line, below). One
+ * fit over both let the eager sizes' relative noise (their network time is the small rest of the
+ * ping-pong after os and or) outweigh the rendezvous regimes in BIC's sum of squares: MPICH's
+ * window calibration of stop 30 got one line from 1.27 MiB to 1 GiB through rates of 4.6-8.1 GB/s
+ * (simulated -26 to -31 % at 32-64 MiB, +21 % at 1 GiB). */
 #define EAGER_MAX_SEGMENTS 3   /* + MAX_SEGMENTS + the leading piece = MV_CALIB_MAX_PIECES */
+
+/* One line through the whole series, for eager sizes too few to segment (a single size: its own
+ * time, constant). Until stop 32 fewer than MIN_SIZES_PER_SEGMENT eager sizes sent the eager and
+ * rendezvous sizes into one segmented fit again, whose segments need 5 sizes each: an Open MPI
+ * calibration with 4 eager sizes left (11, 16, 32, 181 B) put its first rendezvous size (362 B,
+ * 0.85 us one way) on the eager line, 0.07 us, and the self-check's ping-pong, Send and Recv of
+ * 362 B were -88 to -93 % off. The rendezvous pieces start halfway from the eager threshold (256 B
+ * there), not from the last eager size left, which gave 256 B the rendezvous line. */
+static int one_piece(const struct series *s, struct mv_piecewise *f)
+{
+  double rss;
+  f->n = 1;
+  f->p[0] = (struct mv_piece){0, s->x[s->n - 1], s->y[0], 0};
+  return s->n > 1 ? rel_line(s->x, s->y, 0, s->n, &f->p[0].a, &f->p[0].b, &rss) : 0;
+}
 
 static int network_fit(const struct series *s, double split, struct mv_piecewise *f)
 {
@@ -132,14 +147,14 @@ static int network_fit(const struct series *s, double split, struct mv_piecewise
     t->x[t->n] = s->x[i];
     t->y[t->n++] = s->y[i];
   }
-  if (lo.n < MIN_SIZES_PER_SEGMENT || hi.n < MIN_SIZES_PER_SEGMENT)
+  if (lo.n == 0 || hi.n < MIN_SIZES_PER_SEGMENT)
     return piecewise_fit(s, MAX_SEGMENTS, f);
   struct mv_piecewise up;
-  int rc = piecewise_fit(&lo, EAGER_MAX_SEGMENTS, f);
+  int rc = lo.n < MIN_SIZES_PER_SEGMENT ? one_piece(&lo, f) : piecewise_fit(&lo, EAGER_MAX_SEGMENTS, f);
   rc = rc ? rc : piecewise_fit(&hi, MAX_SEGMENTS, &up);
   if (rc)
     return rc;
-  up.p[0].from = (lo.x[lo.n - 1] + hi.x[0]) / 2;   /* halfway, as piecewise_fit's own pieces */
+  up.p[0].from = (split + hi.x[0]) / 2;   /* halfway from the eager threshold, as piecewise_fit does */
   for (size_t i = 0; i < up.n && f->n < MV_CALIB_MAX_PIECES; i++)
     f->p[f->n++] = up.p[i];
   return 0;

@@ -119,6 +119,41 @@ static void test_network_overheads_exceed(void)
   mv_calib_data_release(&d);
 }
 
+/* Too few eager sizes to segment: the network of test_network, but a ping-pong of up to 512 B and
+ * of 4096 B that is just os + or (0.9 us + 0.15 ns/B: no network time left, as Open MPI's when its
+ * Recv after arrival is as long as the round trip leaves). Those 12 sizes are left out, and 2
+ * eager sizes remain (1024 and 2048 B, network 1.1 us + 0.05 ns/B), fewer than the 5 a segment
+ * needs. They get one piece of their own from 768 B (halfway from 512), which holds up to the
+ * eager threshold (4096 B: 1.3048 us), and the rendezvous sizes keep theirs from 6144 B (halfway
+ * from the threshold, not from 2048 B): 8 us + 0.25 ns/B, 10.048 us at 8192 B. Before, the 2 + 8
+ * sizes were segmented together, and no segment of 5 could hold the 2 eager sizes alone.
+ * Latency: the eager piece's 1.1 us; the rendezvous latency factor 8 / 1.1. */
+static void test_network_few_eager(void)
+{
+  struct mv_calib_data d;
+  struct mv_calibration c = {0};
+  mv_calib_data_init(&d);
+  synthetic_network(&d);
+  for (size_t i = 0; i < d.n[MV_CALIB_PINGPONG]; i++) {
+    struct mv_calib_sample *p = &d.s[MV_CALIB_PINGPONG][i];
+    if (p->bytes <= 512 || p->bytes == 4096)
+      p->seconds = 9e-7 + 1.5e-10 * p->bytes;
+  }
+  ASSERT_INT_EQ(mv_calib_fit_network(&d, &c), 0);
+  ASSERT_DOUBLE_NEAR(c.eager_bytes, 4096, 0);
+  ASSERT_INT_EQ(c.net.n, 3);
+  ASSERT_DOUBLE_NEAR(mv_piecewise_eval(&c.net, 256), 0, 0);
+  ASSERT_DOUBLE_NEAR(c.net.p[1].from, 768, 0);
+  ASSERT_DOUBLE_REL(mv_piecewise_eval(&c.net, 2048), 1.1e-6 + 5e-11 * 2048, 1e-6);
+  ASSERT_DOUBLE_REL(mv_piecewise_eval(&c.net, 4096 + 16), 1.1e-6 + 5e-11 * 4112, 1e-6);
+  ASSERT_DOUBLE_NEAR(c.net.p[2].from, 6144, 0);
+  ASSERT_DOUBLE_REL(mv_piecewise_eval(&c.net, 8192), 8e-6 + 2.5e-10 * 8192, 1e-6);
+  ASSERT_DOUBLE_REL(c.latency_s, 1.1e-6, 1e-6);
+  ASSERT_DOUBLE_REL(c.lat_factor.p[2].a, 8e-6 / 1.1e-6, 1e-6);
+  ASSERT_DOUBLE_REL(c.bandwidth_Bps, 4e9, 1e-6);
+  mv_calib_data_release(&d);
+}
+
 /* Sizes 0 and 2^(i/2) for i = 0..imax, as the calibration's, 3 repetitions: the one-way time
  * pp(x), eager Send 0.5 us + 0.1 ns/B and Recv 0.4 us + 0.05 ns/B up to 4096 B (the whole one-way
  * time above: rendezvous, and a Send with a late receive waits for it), Isend 0.3 us + 1 ps/B. */
@@ -688,6 +723,7 @@ int main(void)
 {
   RUN_TEST(test_network);
   RUN_TEST(test_network_overheads_exceed);
+  RUN_TEST(test_network_few_eager);
   RUN_TEST(test_network_negative_intercept);
   RUN_TEST(test_network_flat_top);
   RUN_TEST(test_eager_threshold_mpich);
