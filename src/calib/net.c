@@ -2,19 +2,19 @@
  * procedure: ping-pong, the time spent inside Send, Isend and Recv (the receive starts once the
  * message has arrived), and the cost of one Test, Iprobe and Wtime. Other ranks only take part in
  * the barrier that starts every job. Up to WARM_MAX_BYTES a job first runs one untimed ping-pong of
- * its size, as SimGrid's program times the iterations of a loop: the barrier leaves the two ranks
- * skewed by microseconds and the buffers cold, which made single small-message timings spread
- * over a factor of 10 (and the medians of 10 of them 30-40 % off any smooth model). Until stop 30
- * the limit was 1 MiB: after the shuffled plan's previous job (up to 1 GiB) a cold ping-pong of
- * 0.5-4 MiB took 1.2-2 x a warm one (Open MPI 2 MiB: 347 against 229 us; MPICH: 218 against
- * 190 us), 0.97-1.18 x at 8 MiB and 0.93-0.98 x at 32 MiB (ten runs; docs/simulate.md, stop
- * 30). */
+ * its size (a Recv job one untimed Recv: warm_up), as SimGrid's program times the iterations of a
+ * loop: the barrier leaves the two ranks skewed by microseconds and the buffers cold, which made
+ * single small-message timings spread over a factor of 10 (and the medians of 10 of them 30-40 %
+ * off any smooth model). Until stop 30 the limit was 1 MiB: after the shuffled plan's previous job
+ * (up to 1 GiB) a cold ping-pong of 0.5-4 MiB took 1.2-2 x a warm one (Open MPI 2 MiB: 347 against
+ * 229 us; MPICH: 218 against 190 us), 0.97-1.18 x at 8 MiB and 0.93-0.98 x at 32 MiB (ten runs;
+ * docs/simulate.md, stop 30). */
 #include "calib.h"
 
 #define TAG_DATA 11
 #define TAG_UNUSED 12
 #define TAG_NEVER 13          /* no message ever carries it: Iprobe finds nothing */
-#define ARRIVAL_WAIT_S 2e-4   /* before a timed Recv: the message lands meanwhile */
+#define ARRIVAL_WAIT_S 2e-4   /* after Probe: lets the rest of an eager message land */
 #define ISEND_QUIET_S 5e-5    /* the receiver stays out of MPI while the Isends are timed */
 #define WARM_MAX_BYTES (64 << 20)   /* cold is not slower from 32 MiB; above, time doubles */
 #define ISEND_BATCH 4                /* Isends timed together */
@@ -64,13 +64,6 @@ static double pingpong(struct calib_run *r, int other, int count, int first)
   MPI_Send(r->sendbuf, count, MPI_BYTE, other, TAG_DATA, w);
   MPI_Recv(r->recvbuf, count, MPI_BYTE, other, TAG_DATA, w, MPI_STATUS_IGNORE);
   return calib_elapsed(r, t0) / 2;
-}
-
-/* One untimed round trip of count bytes: both ranks leave it in step, buffers and paths warm. */
-static void warm_up(struct calib_run *r, int other, int count, int first)
-{
-  if (count <= WARM_MAX_BYTES)
-    pingpong(r, other, count, first);
 }
 
 /* Send timed on the sending side while the other side's receive is already posted. Send, Isend,
@@ -123,13 +116,8 @@ static double isend_side(struct calib_run *r, int other, int count, int first)
   return t;
 }
 
-/* Recv timed on the receiving side ARRIVAL_WAIT_S after the warm-up, by which time the message
- * has arrived, without MPI_Probe: SimGrid's procedure waits for the arrival and calls MPI_Recv.
- * Until stop 32 an MPI_Probe came first. It takes the message in as unexpected (into a buffer of
- * the library), and the Recv after it then cost more than a receive already posted in the
- * ping-pong: MPICH 128 B-8 KiB, 0.7-1.3 us, while the whole half round trip was 0.7-1.9 us with
- * 0.4-1.2 us of it in Send. SMPI charges one smpi/or in both cases, so os + or exceeded the
- * ping-pong and the self-check's ping-pong was 10-40 % off below 64 KiB. */
+/* Recv timed on the receiving side after MPI_Probe saw the message (and a short pause for its
+ * payload). */
 static double recv_side(struct calib_run *r, int other, int count, int first)
 {
   MPI_Comm w = MPI_COMM_WORLD;
@@ -137,6 +125,7 @@ static double recv_side(struct calib_run *r, int other, int count, int first)
     MPI_Send(r->sendbuf, count, MPI_BYTE, other, TAG_DATA, w);
     return 0;
   }
+  MPI_Probe(other, TAG_DATA, w, MPI_STATUS_IGNORE);
   pause_s(ARRIVAL_WAIT_S);
   double t0 = MPI_Wtime();
   MPI_Recv(r->recvbuf, count, MPI_BYTE, other, TAG_DATA, w, MPI_STATUS_IGNORE);
@@ -192,6 +181,26 @@ static double wtime_cost(void)
   return (MPI_Wtime() - t0) / CALIB_BATCH;
 }
 
+/* One untimed run of the job's operation at its size, up to WARM_MAX_BYTES: both ranks leave it in
+ * step, buffers and paths warm. A round trip for every operation but Recv, which runs itself: a
+ * message taken in by MPI_Probe is received through the library's unexpected path, which the
+ * round trip (receives posted before the message) leaves cold. After a round trip MPICH's Recv
+ * took 0.7-1.3 us at 128 B-8 KiB (stop 31), after a Recv 0.07-0.36 us (stop 32, niced run on a
+ * loaded machine); a half round trip is 0.7-1.6 us there and the Send in it 0.4-1.1 us, and SMPI
+ * charges os + network + or, so the cold Recv made the ping-pong 1.3-1.8 x under SMPI. Timing the
+ * Recv without MPI_Probe (tried this stop) took the posting of the receive and a pass of the
+ * progress engine into it: Open MPI 0.29-0.40 us at 0-91 B against a 0.24-0.27 us half round
+ * trip, whose receive is posted and polling before the message lands (ping-pong 1.4-1.6 x). */
+static void warm_up(struct calib_run *r, enum mv_calib_op op, int other, int count, int first)
+{
+  if (count > WARM_MAX_BYTES)
+    return;
+  if (op == MV_CALIB_RECV)
+    recv_side(r, other, count, first);
+  else
+    pingpong(r, other, count, first);
+}
+
 int calib_job_reversed(const struct calib_job *j)
 {
   int oneway = j->op == MV_CALIB_SEND || j->op == MV_CALIB_ISEND || j->op == MV_CALIB_RECV ||
@@ -209,7 +218,7 @@ double calib_net_measure(struct calib_run *r, const struct calib_job *j)
   /* first: the sending side; other: the rank it works with */
   int first = (r->rank == 0) != calib_job_reversed(j), other = r->rank == 0 ? peer : 0;
   if (j->op < MV_CALIB_NNET)
-    warm_up(r, other, count, first);
+    warm_up(r, j->op, other, count, first);
   switch (j->op) {
   case MV_CALIB_PINGPONG: return pingpong(r, other, count, first);
   case MV_CALIB_SEND: return send_side(r, other, count, first);
