@@ -13,24 +13,9 @@
 #include <stdlib.h>
 
 #include "mpivet/emulate.h"
+#include "oversub-util.h"
 
 #define REPS 9
-
-static volatile double sink;
-
-static void work(long n)
-{
-  double x = 1.0;
-  for (long i = 0; i < n; i++)
-    x = x * 1.0000001 + 1e-9;
-  sink = x;
-}
-
-static int cmp(const void *a, const void *b)
-{
-  double p = *(const double *)a, q = *(const double *)b;
-  return (p > q) - (p < q);
-}
 
 int main(int argc, char **argv)
 {
@@ -49,7 +34,7 @@ int main(int argc, char **argv)
       if (r == rank) {
         long probe = 1000000;
         double t0 = MPI_Wtime();
-        work(probe);
+        mv_bench_work(probe);
         n = (long)(c / ((MPI_Wtime() - t0) / probe));
       }
     }
@@ -63,7 +48,7 @@ int main(int argc, char **argv)
     double t0 = MPI_Wtime();
     for (int i = 0; i < iters; i++) {
       MPI_Request req;
-      MV_EMULATE_KERNEL(c, work(n));
+      MV_EMULATE_KERNEL(c, mv_bench_work(n));
       MPI_Irecv(rbuf, bytes, MPI_BYTE, partner, 7, MPI_COMM_WORLD, &req);
       MPI_Send(sbuf, bytes, MPI_BYTE, partner, 7, MPI_COMM_WORLD);
       MPI_Wait(&req, MPI_STATUS_IGNORE);
@@ -73,7 +58,7 @@ int main(int argc, char **argv)
     per[rep] = tmax;
   }
   if (rank == 0) {
-    qsort(per, REPS, sizeof *per, cmp);
+    qsort(per, REPS, sizeof *per, mv_bench_cmp);
     double t = per[REPS / 2];
     printf("exchange-on-core %.4e s extra %.4e s (compute %.3e s, %d B, %d iterations, shared %d)\n",
            t, t - (shared ? 2 : 1) * c, c, bytes, iters, shared);

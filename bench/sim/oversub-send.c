@@ -20,8 +20,7 @@
 #include <time.h>
 
 #include "mpivet/emulate.h"
-
-static volatile double sink;
+#include "oversub-util.h"
 
 /* One clock for all ranks: SMPI's simulated one, or CLOCK_MONOTONIC (Open MPI's MPI_Wtime has an
  * origin per process) */
@@ -30,25 +29,14 @@ static double now(void)
 #if MV_EMULATING
   return MPI_Wtime();
 #else
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+  return mv_bench_now();
 #endif
 }
 
 static void spin(double seconds)   /* busy for seconds of wall time (real MPI only) */
 {
-  double end = now() + seconds, x = 1.0;
-  while (now() < end)
-    for (int i = 0; i < 1000; i++)
-      x = x * 1.0000001 + 1e-9;
-  sink = x;
-}
-
-static int cmp(const void *a, const void *b)
-{
-  double p = *(const double *)a, q = *(const double *)b;
-  return (p > q) - (p < q);
+  for (double end = now() + seconds; now() < end;)
+    mv_bench_work(1000);
 }
 
 int main(int argc, char **argv)
@@ -103,7 +91,7 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
   }
   if (rank == 1) {
-    qsort(d, (size_t)reps, sizeof *d, cmp);
+    qsort(d, (size_t)reps, sizeof *d, mv_bench_cmp);
     printf("send-beside bytes %ld vec %d mode %d: median %.3e p10 %.3e p90 %.3e max %.3e s\n", bytes,
            vec, mode, d[reps / 2], d[reps / 10], d[reps * 9 / 10], d[reps - 1]);
   }

@@ -15,18 +15,14 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "oversub-util.h"
+
 #define REPS 11
 #define K 128
 
-static int cmp(const void *a, const void *b)
-{
-  double p = *(const double *)a, q = *(const double *)b;
-  return (p > q) - (p < q);
-}
-
 static double median(double *v, int n)
 {
-  qsort(v, (size_t)n, sizeof *v, cmp);
+  qsort(v, (size_t)n, sizeof *v, mv_bench_cmp);
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 

@@ -17,35 +17,14 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "oversub-util.h"
+
 #define REPS 120
-
-static volatile double sink;
-
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void work(long n)
-{
-  double x = 1.0;
-  for (long i = 0; i < n; i++)
-    x = x * 1.0000001 + 1e-9;
-  sink = x;
-}
 
 static void pause_s(double s)
 {
   struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
   nanosleep(&ts, NULL);
-}
-
-static int cmp(const void *a, const void *b)
-{
-  double p = *(const double *)a, q = *(const double *)b;
-  return (p > q) - (p < q);
 }
 
 /* Prints count, mean and quantiles of v[0..n) (sorted in place). */
@@ -55,7 +34,7 @@ static void summary(const char *name, double *v, int n)
     printf("%s n 0\n", name);
     return;
   }
-  qsort(v, n, sizeof *v, cmp);
+  qsort(v, n, sizeof *v, mv_bench_cmp);
   double sum = 0;
   for (int i = 0; i < n; i++)
     sum += v[i];
@@ -70,20 +49,20 @@ static void rep(int rank, int busy, long n, double t, unsigned *seed, double out
   double mate[2] = {0, 0}, sent = 0, got = 0;
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 2) {
-    mate[0] = now();
+    mate[0] = mv_bench_now();
     if (busy)
-      work(n);
+      mv_bench_work(n);
     else
       MPI_Recv(NULL, 0, MPI_BYTE, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    mate[1] = now();
+    mate[1] = mv_bench_now();
     MPI_Send(mate, 2, MPI_DOUBLE, 0, 3, MPI_COMM_WORLD);
   } else if (rank == 1) {
     pause_s(t / 10 + (t / 2 - t / 10) * (double)rand_r(seed) / RAND_MAX);
-    sent = now();
+    sent = mv_bench_now();
     MPI_Send(&sent, 1, MPI_DOUBLE, 0, 1, MPI_COMM_WORLD);
   } else {
     MPI_Recv(&sent, 1, MPI_DOUBLE, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    got = now();
+    got = mv_bench_now();
     if (!busy)
       MPI_Send(NULL, 0, MPI_BYTE, 2, 2, MPI_COMM_WORLD);
     MPI_Recv(mate, 2, MPI_DOUBLE, 2, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -110,9 +89,9 @@ int main(int argc, char **argv)
   double alone = 0;
   if (rank == 2) {
     for (;;) {
-      double t0 = now();
-      work(n);
-      alone = now() - t0;
+      double t0 = mv_bench_now();
+      mv_bench_work(n);
+      alone = mv_bench_now() - t0;
       if (alone > t / 4)
         break;
       n *= 2;
@@ -120,10 +99,10 @@ int main(int argc, char **argv)
     n = (long)(n * t / alone);
     alone = 1e30;
     for (int i = 0; i < 5; i++) {   /* the fastest of 5: the others may still be starting */
-      double t0 = now();
-      work(n);
-      if (now() - t0 < alone)
-        alone = now() - t0;
+      double t0 = mv_bench_now();
+      mv_bench_work(n);
+      if (mv_bench_now() - t0 < alone)
+        alone = mv_bench_now() - t0;
     }
   }
   MPI_Bcast(&n, 1, MPI_LONG, 2, MPI_COMM_WORLD);
@@ -153,7 +132,7 @@ int main(int argc, char **argv)
      * bounds), for MV_EMULATE_WAKE_QUANTILES (mpivet/emulate-handoff.h). */
     for (int i = 0; i < nc; i++)
       busy[nb++] = cut[i];
-    qsort(busy, nb, sizeof *busy, cmp);
+    qsort(busy, nb, sizeof *busy, mv_bench_cmp);
     printf("wake-quantiles");
     for (int q = 0; q <= 10 && nb > 0; q++)
       printf("%s%.3e", q ? "," : " ", busy[q == 10 ? nb - 1 : q * nb / 10]);

@@ -11,39 +11,24 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "oversub-util.h"
+
 #define REPS 7
-
-static volatile double sink;
-
-static double work(long n)
-{
-  double x = 1.0;
-  for (long i = 0; i < n; i++)
-    x = x * 1.0000001 + 1e-9;
-  sink = x;
-  return x;
-}
-
-static int cmp(const void *a, const void *b)
-{
-  double p = *(const double *)a, q = *(const double *)b;
-  return (p > q) - (p < q);
-}
 
 static double median(double *v, int n)
 {
-  qsort(v, n, sizeof *v, cmp);
+  qsort(v, n, sizeof *v, mv_bench_cmp);
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Rank 0 times work(n); rank 1 sleeps through it (waiter = 0) or waits for its end in MPI_Recv. */
+/* Rank 0 times mv_bench_work(n); rank 1 sleeps through it (waiter = 0) or waits for its end in MPI_Recv. */
 static double timed(int rank, long n, int waiter, double sleep_s)
 {
   double t = 0;
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) {
     double t0 = MPI_Wtime();
-    work(n);
+    mv_bench_work(n);
     t = MPI_Wtime() - t0;
     MPI_Send(NULL, 0, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
   } else {
@@ -67,7 +52,7 @@ int main(int argc, char **argv)
   double t1 = 0;
   if (rank == 0) {
     double t0 = MPI_Wtime();
-    work(n);
+    mv_bench_work(n);
     t1 = MPI_Wtime() - t0;
   }
   MPI_Bcast(&t1, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
