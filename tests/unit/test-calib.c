@@ -709,8 +709,8 @@ static void test_windows(void)
     "{\"windows\": {\"pingpong\": {\"smpi_s\": 0, \"pieces\": [{\"from_bytes\": 0, \"to_bytes\": -1, \"intercept\": 1, \"slope\": 0}]}}}",
     "{\"windows\": {\"win-create\": {\"pieces\": [{\"from_bytes\": 0, \"to_bytes\": -1, \"intercept\": 1, \"slope\": 0}]}}}",
     "{\"windows\": {\"win-create\": {\"smpi_s\": 0, \"pieces\": []}}}",
-    "{\"windows\": {\"win-create\": {\"smpi_s\": 0, \"pieces\": [{\"from_bytes\": 0, \"to_bytes\": -1, \"intercept\": 1, \"slope\": 0}, "
-    "{\"from_bytes\": 0, \"to_bytes\": -1, \"intercept\": 1, \"slope\": 0}]}}}",
+    ("{\"windows\": {\"win-create\": {\"smpi_s\": 0, \"pieces\": [{\"from_bytes\": 0, \"to_bytes\": -1, \"intercept\": 1, \"slope\": 0}, "
+     "{\"from_bytes\": 0, \"to_bytes\": -1, \"intercept\": 1, \"slope\": 0}]}}}"),   /* one string: two pieces */
     "{\"windows\": {\"win-create\": {\"smpi_s\": 0, \"pieces\": [{\"from_bytes\": 0, \"to_bytes\": -1, \"intercept\": \"1\", \"slope\": 0}]}}}",
     "{\"windows\": {}",
   };
