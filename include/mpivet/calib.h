@@ -114,6 +114,8 @@ void mv_calib_data_release(struct mv_calib_data *d);
 /* Read mpivet-calib's CSV (header order,op,rank,host,pair,bytes,m,n,k,rep,seconds). MV_EPARSE with
  * "file:line:column: expected X, got \"Y\"" in e for a bad row. */
 int mv_calib_data_read(FILE *fp, const char *name, struct mv_calib_data *d, struct mv_error *e);
+/* The median seconds of all of op's samples in d, every size and pair (0: none, or no memory). */
+double mv_calib_op_median(const struct mv_calib_data *d, int op);
 
 /* Replace every kernel's samples in d by those in rec (recorded application calls), for each
  * kernel that rec has; host names are carried over. MV_ENOMEM, MV_EINVAL (too many hosts). */

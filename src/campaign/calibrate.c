@@ -189,14 +189,8 @@ static void compare(const struct mv_calib_data *real, const struct mv_calib_data
  * cost minus it. */
 static void smpi_window_costs(const struct mv_calib_data *sim, struct mv_calib_windows *w)
 {
-  for (int i = 0; i < MV_CALIB_NWIN; i++) {
-    int op = MV_CALIB_WINALLOC + i;
-    double *v = malloc((sim->n[op] + 1) * sizeof *v);
-    for (size_t k = 0; v && k < sim->n[op]; k++)
-      v[k] = sim->s[op][k].seconds;
-    w->smpi_s[i] = v && sim->n[op] ? mv_stats_median_inplace(v, sim->n[op]) : 0;
-    free(v);
-  }
+  for (int i = 0; i < MV_CALIB_NWIN; i++)
+    w->smpi_s[i] = mv_calib_op_median(sim, MV_CALIB_WINALLOC + i);
 }
 
 static int self_check(const struct mv_calibrate_spec *s, const struct mv_calib_data *real,

@@ -271,7 +271,7 @@ static int fit_links(const struct series *pp, struct mv_calibration *c)
   return 0;
 }
 
-static double median_of(const struct mv_calib_data *d, int op)
+double mv_calib_op_median(const struct mv_calib_data *d, int op)
 {
   double *v = malloc((d->n[op] + 1) * sizeof *v);
   size_t n = 0;
@@ -332,11 +332,11 @@ int mv_calib_fit_network(const struct mv_calib_data *d, struct mv_calibration *c
       c->ois.p[i].a = fmax(c->ois.p[i].a, 0);
     rc = fit_links(&s[MV_CALIB_PINGPONG], c);
   }
-  c->test_s = median_of(d, MV_CALIB_TEST);
-  c->iprobe_s = median_of(d, MV_CALIB_IPROBE);
-  c->wtime_s = median_of(d, MV_CALIB_WTIME);
-  c->touch_s = median_of(d, MV_CALIB_TOUCH);
-  c->cpu_clock_s = median_of(d, MV_CALIB_CPUCLOCK);
+  c->test_s = mv_calib_op_median(d, MV_CALIB_TEST);
+  c->iprobe_s = mv_calib_op_median(d, MV_CALIB_IPROBE);
+  c->wtime_s = mv_calib_op_median(d, MV_CALIB_WTIME);
+  c->touch_s = mv_calib_op_median(d, MV_CALIB_TOUCH);
+  c->cpu_clock_s = mv_calib_op_median(d, MV_CALIB_CPUCLOCK);
   if (!rc)
     rc = fit_windows(d, &c->win);
   free(s);
