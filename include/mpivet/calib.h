@@ -88,6 +88,27 @@ enum mv_calib_op {
  * eager threshold is read from this (calib-net.c), not from Send's share of the ping-pong. */
 #define MV_CALIB_LATE_POST_S 1e-4
 
+/* The untimed warm-up that mpivet-calib runs before a network job of op and bytes (a ping-pong, or
+ * for Recv one untimed Recv, of the returned size; -1: none). Up to MV_CALIB_WARM_MAX every op
+ * warms up at its own size: after the shuffled plan's previous job a cold ping-pong of 0.5-4 MiB
+ * took 1.2-2 x a warm one (stop 30), and above it a cold one is not slower and a warm-up would
+ * double the job's time. An Isend warms up at its own size up to MV_CALIB_ISEND_WARM_MAX, above it
+ * at that size: a rendezvous Isend does not touch its payload, and a warm-up copy of its size
+ * evicts the library's own state from the caches. Isend's time depended on the warm-up's size and
+ * not on its own (stop 33, niced run on a busy machine, bench/sim/isend-warm.c, Open MPI / MPICH,
+ * us: 64 KiB after a 64 MiB ping-pong 0.66 / 0.93, 128 MiB after a 64 KiB one 0.13 / 0.18), and
+ * the warm-up at its own size made it twice as slow at 6-64 MiB as below 4 MiB and above 64 MiB
+ * (no warm-up there): the fit cut through that step (self-check 5.2-12.0 % off at >= 64 KiB, stop
+ * 32). Every size now starts from the same state. */
+#define MV_CALIB_WARM_MAX (64LL << 20)
+#define MV_CALIB_ISEND_WARM_MAX (64LL << 10)
+static inline long long mv_calib_warm_bytes(enum mv_calib_op op, long long bytes)
+{
+  if (op == MV_CALIB_ISEND)
+    return bytes < MV_CALIB_ISEND_WARM_MAX ? bytes : MV_CALIB_ISEND_WARM_MAX;
+  return bytes <= MV_CALIB_WARM_MAX ? bytes : -1;
+}
+
 const char *mv_calib_op_name(enum mv_calib_op op);
 const char *mv_calib_op_what(enum mv_calib_op op);
 int mv_calib_op_shape(enum mv_calib_op op);   /* 0: network, else the kernel's shape */

@@ -1,8 +1,9 @@
 /* Network measurements of mpivet-calib between rank 0 and its peer, following SimGrid's calibration
  * procedure: ping-pong, the time spent inside Send, Isend and Recv (the receive starts once the
  * message has arrived), and the cost of one Test, Iprobe and Wtime. Other ranks only take part in
- * the barrier that starts every job. Up to WARM_MAX_BYTES a job first runs one untimed ping-pong of
- * its size (a Recv job one untimed Recv: warm_up), as SimGrid's program times the iterations of a
+ * the barrier that starts every job. Up to MV_CALIB_WARM_MAX a job first runs one untimed ping-pong
+ * of its size (a Recv job one untimed Recv, an Isend one of at most MV_CALIB_ISEND_WARM_MAX:
+ * warm_up), as SimGrid's program times the iterations of a
  * loop: the barrier leaves the two ranks skewed by microseconds and the buffers cold, which made
  * single small-message timings spread over a factor of 10 (and the medians of 10 of them 30-40 %
  * off any smooth model). Until stop 30 the limit was 1 MiB: after the shuffled plan's previous job
@@ -17,7 +18,6 @@
 #define TAG_LAST 14           /* the last message of a batch of Recvs */
 #define ARRIVAL_WAIT_S 2e-4   /* after Probe: lets the rest of an eager message land */
 #define ISEND_QUIET_S 5e-5    /* the receiver stays out of MPI while the Isends are timed */
-#define WARM_MAX_BYTES (64 << 20)   /* cold is not slower from 32 MiB; above, time doubles */
 #define ISEND_BATCH 4                /* Isends timed together */
 #define RECV_BATCH 4                 /* Recvs timed together, up to: */
 #define RECV_BATCH_MAX_BYTES (64 << 10)
@@ -195,24 +195,25 @@ static double wtime_cost(void)
   return (MPI_Wtime() - t0) / CALIB_BATCH;
 }
 
-/* One untimed run of the job's operation at its size, up to WARM_MAX_BYTES: both ranks leave it in
- * step, buffers and paths warm. A round trip for every operation but Recv, which runs itself: a
- * message taken in by MPI_Probe is received through the library's unexpected path, which the
- * round trip (receives posted before the message) leaves cold. After a round trip MPICH's Recv
- * took 0.7-1.3 us at 128 B-8 KiB (stop 31), after a Recv 0.07-0.36 us (stop 32, niced run on a
- * loaded machine); a half round trip is 0.7-1.6 us there and the Send in it 0.4-1.1 us, and SMPI
- * charges os + network + or, so the cold Recv made the ping-pong 1.3-1.8 x under SMPI. Timing the
- * Recv without MPI_Probe (tried this stop) took the posting of the receive and a pass of the
- * progress engine into it: Open MPI 0.29-0.40 us at 0-91 B against a 0.24-0.27 us half round
+/* One untimed run of the job's operation (mv_calib_warm_bytes: its size, or less for an Isend):
+ * both ranks leave it in step, buffers and paths warm. A round trip for every operation but Recv,
+ * which runs itself: a message taken in by MPI_Probe is received through the library's unexpected
+ * path, which the round trip (receives posted before the message) leaves cold. After a round trip
+ * MPICH's Recv took 0.7-1.3 us at 128 B-8 KiB (stop 31), after a Recv 0.07-0.36 us (stop 32, niced
+ * run on a loaded machine); a half round trip is 0.7-1.6 us there and the Send in it 0.4-1.1 us,
+ * and SMPI charges os + network + or, so the cold Recv made the ping-pong 1.3-1.8 x under SMPI.
+ * Timing the Recv without MPI_Probe (tried this stop) took the posting of the receive and a pass of
+ * the progress engine into it: Open MPI 0.29-0.40 us at 0-91 B against a 0.24-0.27 us half round
  * trip, whose receive is posted and polling before the message lands (ping-pong 1.4-1.6 x). */
 static void warm_up(struct calib_run *r, enum mv_calib_op op, int other, int count, int first)
 {
-  if (count > WARM_MAX_BYTES)
+  long long bytes = mv_calib_warm_bytes(op, count);
+  if (bytes < 0)
     return;
   if (op == MV_CALIB_RECV)
-    recv_side(r, other, count, first);
+    recv_side(r, other, (int)bytes, first);
   else
-    pingpong(r, other, count, first);
+    pingpong(r, other, (int)bytes, first);
 }
 
 int calib_job_reversed(const struct calib_job *j)

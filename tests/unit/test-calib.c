@@ -719,6 +719,26 @@ static void test_windows(void)
   mv_calib_data_release(&d);
 }
 
+/* mpivet-calib's warm-up before a network job (mv_calib_warm_bytes): every op at its own size up to
+ * 64 MiB and none above; an Isend at its own size below 64 KiB and at 64 KiB from there to 1 GiB,
+ * so that every Isend of the fit's top range starts from the same cache state (stop 33: after a
+ * warm-up of its own size the Isend at 6-64 MiB took twice as long as below 4 MiB and above 64
+ * MiB, where none ran). Known answers from that rule. */
+static void test_warm_bytes(void)
+{
+  ASSERT_INT_EQ(mv_calib_warm_bytes(MV_CALIB_PINGPONG, 0), 0);
+  ASSERT_INT_EQ(mv_calib_warm_bytes(MV_CALIB_SEND, 1 << 20), 1 << 20);
+  ASSERT_INT_EQ(mv_calib_warm_bytes(MV_CALIB_RECV, 64 << 20), 64 << 20);
+  ASSERT_INT_EQ(mv_calib_warm_bytes(MV_CALIB_LATESEND, (64 << 20) + 1), -1);
+  ASSERT_INT_EQ(mv_calib_warm_bytes(MV_CALIB_ISEND, 0), 0);
+  ASSERT_INT_EQ(mv_calib_warm_bytes(MV_CALIB_ISEND, 8192), 8192);
+  ASSERT_INT_EQ(mv_calib_warm_bytes(MV_CALIB_ISEND, 65535), 65535);
+  for (long long b = 65536; b <= (1LL << 30); b *= 2) {   /* one state for the whole top range */
+    ASSERT_INT_EQ(mv_calib_warm_bytes(MV_CALIB_ISEND, b), 65536);
+    ASSERT_INT_EQ(mv_calib_warm_bytes(MV_CALIB_ISEND, b + b / 2), 65536);
+  }
+}
+
 int main(void)
 {
   RUN_TEST(test_network);
@@ -734,6 +754,7 @@ int main(void)
   RUN_TEST(test_per_host);
   RUN_TEST(test_csv);
   RUN_TEST(test_json_member);
+  RUN_TEST(test_warm_bytes);
   RUN_TEST(test_windows);
   return TEST_EXIT();
 }
