@@ -76,10 +76,19 @@ static void add_kernel_jobs(const struct calib_opts *o, enum mv_calib_op op, uin
  * (stop 31: Isend >= 64 KiB 5.4-12.1 % off its calibrated line, which is flat). */
 #define CHEAP_MAX_BYTES (8 << 20)
 #define CHEAP_REPS_FACTOR 3
+/* An Isend job gets ISEND_REPS_FACTOR x the repetitions of the others at every size. A sample
+ * (the mean of 4 calls of 0.05-1 us) spreads over half its median and more (interquartile range;
+ * Open MPI's are bimodal, 4 fast calls or some slow ones), and the median of 10-30 of them moved
+ * 8-15 % from one size to the next: with 30 and 10 of them the self-check of Isend >= 64 KiB
+ * could not be within 5 % of any line (stop 32's data resampled: each size's median within 5 %
+ * of its own in 54 % of draws of 30, 36 % of 10). The Isends of 8 MiB-1 GiB are the
+ * dearest jobs (4 copies of the message: 2.3 s a repetition of those 14 sizes). */
+#define ISEND_REPS_FACTOR 3
 
-static int reps_of(const struct calib_opts *o, int64_t bytes)
+static int reps_of(const struct calib_opts *o, int op, int64_t bytes)
 {
-  return bytes <= CHEAP_MAX_BYTES ? CHEAP_REPS_FACTOR * o->reps : o->reps;
+  int n = bytes <= CHEAP_MAX_BYTES ? CHEAP_REPS_FACTOR * o->reps : o->reps;
+  return op == MV_CALIB_ISEND ? ISEND_REPS_FACTOR * n : n;
 }
 
 /* Every job of the plan, shuffled (Fisher-Yates with the seed); *n gets the count. */
@@ -91,7 +100,7 @@ static struct calib_job *plan(const struct calib_run *r, uint64_t seed, int *n)
   wo.max_size = o->max_size < CALIB_WIN_MAX ? o->max_size : CALIB_WIN_MAX;
   int64_t wsizes[CALIB_MAX_SIZES];
   int ns = message_sizes(o, sizes), nw = message_sizes(&wo, wsizes);
-  int cap = 2 * (MV_CALIB_NNET * ns + 3) * CHEAP_REPS_FACTOR * o->reps +
+  int cap = 2 * (MV_CALIB_NNET * ns + 3) * CHEAP_REPS_FACTOR * ISEND_REPS_FACTOR * o->reps +
             MV_CALIB_NWIN * nw * o->reps + 2 * o->kernel_samples + 2 * o->reps;
   struct calib_job *jobs = calloc((size_t)cap, sizeof *jobs);
   if (!jobs)
@@ -103,7 +112,7 @@ static struct calib_job *plan(const struct calib_run *r, uint64_t seed, int *n)
     for (int op = MV_CALIB_PINGPONG; op <= MV_CALIB_WTIME; op++)
       for (int i = 0; i < (op < MV_CALIB_NNET ? ns : 1); i++) {
         int64_t bytes = op < MV_CALIB_NNET ? sizes[i] : 0;
-        for (int rep = 0; rep < reps_of(o, bytes); rep++)
+        for (int rep = 0; rep < reps_of(o, op, bytes); rep++)
           jobs[(*n)++] = (struct calib_job){.op = op, .pair = pair, .rep = rep, .bytes = bytes};
       }
   }
