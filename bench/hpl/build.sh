@@ -26,6 +26,7 @@ files=$(cd "$src" && find src testing -name '*.c' | sort)
 defining() { case $1 in src/pauxil/HPL_dlaswp*|src/auxil/HPL_dlacpy.c|src/auxil/HPL_dlatcpy.c|src/pfact/HPL_dlocswp[NT].c) echo -DMV_HPL_DEFINING ;; esac; }
 export -f defining
 timers=(); sfx=""; [ "${HPL_TIMERS:-0}" = 1 ] && timers=(-DHPL_DETAILED_TIMING) && sfx=-timers
+[ "${HPL_DATATYPES:-1}" = 0 ] && timers+=(-DHPL_NO_MPI_DATATYPE) && sfx=$sfx-contig
 build() {  # build FLAVOR CC EXTRA...
   local flavor=$1 cc=$2; shift 2
   set -- "${timers[@]}" "$@"
@@ -63,6 +64,8 @@ if [ -n "$cal" ]; then   # every object includes kernels.h: another calibration 
   [ -n "${HPL_WAKE_QUANTILES:-}" ] && wake=(-DMV_EMULATE_WAKE_QUANTILES="$HPL_WAKE_QUANTILES")
   [ -n "${HPL_SPIN_SECONDS:-}" ] &&
     wake+=(-DMV_EMULATE_SPIN_SECONDS="$HPL_SPIN_SECONDS" -DMV_EMULATE_SPIN_AFTER_SECONDS="${HPL_SPIN_AFTER_SECONDS:-0}")
+  [ -n "${HPL_SCHED_TICK_SECONDS:-}" ] && wake+=(-DMV_EMULATE_SCHED_TICK_SECONDS="$HPL_SCHED_TICK_SECONDS")
+  [ "${HPL_COPY:-0}" = 1 ] && wake+=(-DMV_EMULATE_COPY)
   if awk -v h="$handoff" 'BEGIN {exit !(h > 0)}'; then flavors="$flavors smpi-handoff"
   else rm -f "$out/hpl-smpi-handoff"; fi   # hpl.sh takes it when it exists
   emu=(-include "$cal/kernels.h" -DMV_EMULATE_CALL_SECONDS="${HPL_CALL_SECONDS:-0.0}")

@@ -8,7 +8,8 @@
 #   bound round-robin to the cores, yielding, at normal priority under timeout (HPL_TIMEOUT,
 #   120 s): hpl.sh says why.
 # - hpl_record NP DIR: one run of OUT/hpl-record in DIR (its hpccinf.txt), DIR/kernels-RANK.csv of
-#   both solves and DIR/warm-RANK.csv, the warm solve's calls (warm-calls.awk).
+#   both solves and DIR/warm-RANK.csv, the warm solve's calls (warm-calls.awk); with more ranks than
+#   cores placed and run as hpl_real (MV_EMULATE_RECORD_CLOCK=thread: calls timed in CPU time).
 # - hpl_warm_gflops [FILE]: the last (warm) solve's Gflop/s of hpccoutf.txt (or FILE).
 # - hpl_median: the median of the numbers on stdin, one a line.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
@@ -28,9 +29,14 @@ hpl_real() {
   "${real_rt[@]}" mpirun.openmpi --oversubscribe "${bind[@]}" "${keep[@]}" -np "$np" "$out/hpl-openmpi" > /dev/null
 }
 hpl_record() {
-  local np=$1 d=$2
-  (cd "$d" && MV_EMULATE_RECORD_DIR="$d" "${rt[@]}" mpirun.openmpi -x MV_EMULATE_RECORD_DIR "${keep[@]}" \
-     -np "$np" "$out/hpl-record" > out.txt &&
+  local np=$1 d=$2 bind=() rec_rt=("${rt[@]}") pass=(-x MV_EMULATE_RECORD_DIR)
+  [ -n "${MV_EMULATE_RECORD_CLOCK:-}" ] && pass+=(-x MV_EMULATE_RECORD_CLOCK)
+  if [ "$np" -gt "$(nproc)" ]; then   # as hpl_real (calibrate.sh allows it with the thread clock)
+    bind=(--bind-to core:overload-allowed --map-by core --mca mpi_yield_when_idle 1)
+    rec_rt=(timeout "${HPL_TIMEOUT:-120}")
+  fi
+  (cd "$d" && MV_EMULATE_RECORD_DIR="$d" "${rec_rt[@]}" mpirun.openmpi --oversubscribe "${bind[@]}" \
+     "${pass[@]}" "${keep[@]}" -np "$np" "$out/hpl-record" > out.txt &&
    for f in kernels-*.csv; do awk -F, -f "$here/warm-calls.awk" "$f" > "warm-${f#kernels-}"; done)
 }
 hpl_warm_gflops() { awk '/^WR/ {g = $7} END {print g + 0}' "${1:-hpccoutf.txt}"; }

@@ -77,7 +77,20 @@
 #define MV_EMULATE_HANDOFF_SECONDS 0.0
 #endif
 
-#ifdef MV_EMULATE_SPIN_SECONDS
+/* The core's scheduler (mpivet/emulate-sched.h) replaces the wake-up and the waiter's spin: the
+ * turns it gives the ranks of a core make both. */
+#ifdef MV_EMULATE_SCHED_TICK_SECONDS
+#define MV_EMULATE_SCHEDULING 1
+#include "mpivet/emulate-sched.h"
+#else
+#define MV_EMULATE_SCHEDULING 0
+#define MV_EMULATE_SCHED_TICK_SECONDS 1.0
+#endif
+/* How long an owner must wait inside a blocking call before a queued rank takes its core: the
+ * hand-off (a switch), or 1 us. */
+#define MV_EMULATE_SCHED_GRACE (MV_EMULATE_HANDOFF_SECONDS > 0 ? MV_EMULATE_HANDOFF_SECONDS : 1e-6)
+
+#if defined(MV_EMULATE_SPIN_SECONDS) && !MV_EMULATE_SCHEDULING
 #define MV_EMULATE_SPINNING 1
 #else
 #define MV_EMULATE_SPINNING 0
@@ -106,6 +119,9 @@ struct mv_emulate_core {
   long waiter, episode;
   double beside;
   int charged;
+#if MV_EMULATE_SCHEDULING
+  struct mv_emulate_sched sched;   /* the core's scheduler */
+#endif
 };
 
 static inline struct mv_emulate_core *mv_emulate_core(void)
@@ -119,6 +135,9 @@ static inline struct mv_emulate_core *mv_emulate_core(void)
       if (!core)
         abort();
       core->waiter = -1;
+#if MV_EMULATE_SCHEDULING
+      mv_sched_init(&core->sched);
+#endif
       sg_host_set_data(host, core);
     }
   }
@@ -171,6 +190,12 @@ static inline void mv_emulate_compute(double flops)
   mv_emulate_polling = 0;
   mv_emulate_probe.computed = mv_emulate_probe.missed;
   double speed = sg_host_get_speed(sg_host_self()), t = flops / speed;
+#if MV_EMULATE_SCHEDULING
+  core->computing++;
+  mv_sched_compute(&core->sched, t, speed, MV_EMULATE_SCHED_TICK_SECONDS, MV_EMULATE_SCHED_GRACE);
+  core->computing--;
+  return;
+#endif
   long episode = -1;   /* the episode of a core-mate's wait under way when the kernel starts */
   if (MV_EMULATE_SPINNING && core->waiter != -1) {
     if (core->waiter == (long)sg_actor_self_get_pid())
@@ -197,13 +222,15 @@ static inline void mv_emulate_compute(double flops)
   }
 }
 
-#ifdef MV_EMULATE_WAKE_QUANTILES
+#if defined(MV_EMULATE_WAKE_QUANTILES) && !MV_EMULATE_SCHEDULING
 static const double mv_emulate_wake_q[] = {MV_EMULATE_WAKE_QUANTILES};
 #define MV_EMULATE_WAKING 1
 #else
 static const double mv_emulate_wake_q[] = {0};
 #define MV_EMULATE_WAKING 0
 #endif
+/* whether a receive that waits is told from one whose message had arrived */
+#define MV_EMULATE_DETECTING (MV_EMULATE_WAKING || MV_EMULATE_SCHEDULING)
 
 /* A delay drawn from the deciles (inverse distribution, linear between them). */
 static inline double mv_emulate_wake_draw(void)
@@ -230,8 +257,8 @@ static inline void mv_emulate_handoff_after(int waited)
 {
   mv_emulate_polling = 0;
   mv_emulate_probe.missed = 0;
-  if (!MV_EMULATE_HANDOFF_SECONDS && !MV_EMULATE_WAKING)
-    return;   /* the late probe alone */
+  if ((!MV_EMULATE_HANDOFF_SECONDS && !MV_EMULATE_WAKING) || MV_EMULATE_SCHEDULING)
+    return;   /* the late probe alone, or the scheduler (it charges the switches) */
   if (!waited)
     return;
   struct mv_emulate_core *core = MV_EMULATE_WAKING ? mv_emulate_core() : NULL;
@@ -251,12 +278,20 @@ static inline void mv_emulate_handoff_after(int waited)
   }
 }
 
+/* The core's scheduler (mpivet/emulate-sched.h): a poll that found nothing yields the core. */
+static inline void mv_emulate_poll_missed(void)
+{
+#if MV_EMULATE_SCHEDULING
+  mv_sched_yield(&mv_emulate_core()->sched, MV_EMULATE_SCHED_GRACE);
+#endif
+}
+
 /* Whether a receive from src/tag will wait: no matching message has arrived (under the wake-up
  * model only; MPI_Iprobe costs smpi/iprobe, a few ns calibrated). */
 static inline int mv_emulate_will_wait(int src, int tag, MPI_Comm comm)
 {
   int flag = 0;
-  if (!MV_EMULATE_WAKING)
+  if (!MV_EMULATE_DETECTING)
     return 1;
   if (src == MPI_PROC_NULL)
     return 0;
@@ -294,13 +329,54 @@ static inline void mv_emulate_pending_drop(int i)
   mv_emulate_pending.r[i] = mv_emulate_pending.r[--mv_emulate_pending.n];
 }
 
+/* The receiver's copy (-DMV_EMULATE_COPY, with the core's scheduler): a shared-memory MPI copies
+ * a message in on the receiver's core (Open MPI: one CMA copy, or the unpacking of its fragments),
+ * a core its core-mate cannot use meanwhile; SMPI moves the bytes on its network model beside the
+ * cores. A completed receive of B bytes computes, on the receiver's core and taken from its
+ * core-mate as a kernel would be, the calibrated time inside MPI_Recv after a message of B bytes
+ * arrived (mpivet-calib's recv fit, which `mpivet calibrate` writes into kernels.h as
+ * MV_EMULATE_RECV_FIT: {from bytes, s, s per byte} rows, ascending). Eager messages, up to
+ * MV_EMULATE_EAGER_BYTES (kernels.h too; SMPI's smpi/or charges them already), are not charged
+ * again. */
+#if defined(MV_EMULATE_COPY) && MV_EMULATE_SCHEDULING
+#ifndef MV_EMULATE_RECV_FIT
+#error "MV_EMULATE_COPY needs MV_EMULATE_RECV_FIT: the kernels.h of a calibration made since stop 33"
+#endif
+__attribute__((unused)) static const double mv_emulate_recv_fit[][3] = {MV_EMULATE_RECV_FIT};
+#define MV_EMULATE_COPYING 1
+#else
+__attribute__((unused)) static const double mv_emulate_recv_fit[][3] = {{0, 0, 0}};
+#define MV_EMULATE_COPYING 0
+#endif
+#ifndef MV_EMULATE_EAGER_BYTES
+#define MV_EMULATE_EAGER_BYTES 0
+#endif
+
+static inline void mv_emulate_copied(int rc, const MPI_Status *st)
+{
+  int bytes = 0;
+  if (!MV_EMULATE_COPYING || rc != MPI_SUCCESS ||
+      PMPI_Get_count(st, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes <= MV_EMULATE_EAGER_BYTES)
+    return;
+  size_t rows = sizeof mv_emulate_recv_fit / sizeof *mv_emulate_recv_fit, i = 0;
+  while (i + 1 < rows && bytes >= mv_emulate_recv_fit[i + 1][0])
+    i++;
+  double s = mv_emulate_recv_fit[i][1] + mv_emulate_recv_fit[i][2] * bytes;
+  if (s > 0)
+    mv_emulate_compute(s * sg_host_get_speed(sg_host_self()));
+}
+
 __attribute__((weak)) int (MPI_Recv)(void *buf, int count, MPI_Datatype type, int src, int tag,
                                    MPI_Comm comm, MPI_Status *status)
 {
   int waited = mv_emulate_will_wait(src, tag, comm), absent = mv_emulate_absent(src, tag, comm);
   if (absent)
     mv_emulate_wait_begin();
+  MPI_Status own;
+  if (status == MPI_STATUS_IGNORE)
+    status = &own;
   int rc = PMPI_Recv(buf, count, type, src, tag, comm, status);
+  mv_emulate_copied(rc, status);
   if (absent)
     mv_emulate_wait_end();
   mv_emulate_handoff_after(waited);
@@ -314,8 +390,12 @@ __attribute__((weak)) int (MPI_Sendrecv)(const void *sbuf, int scount, MPI_Datat
   int waited = mv_emulate_will_wait(src, rtag, comm), absent = mv_emulate_absent(src, rtag, comm);
   if (absent)
     mv_emulate_wait_begin();
+  MPI_Status own;
+  if (status == MPI_STATUS_IGNORE)
+    status = &own;
   int rc = PMPI_Sendrecv(sbuf, scount, stype, dst, stag, rbuf, rcount, rtype, src, rtag, comm,
                          status);
+  mv_emulate_copied(rc, status);
   if (absent)
     mv_emulate_wait_end();
   mv_emulate_handoff_after(waited);
@@ -336,15 +416,19 @@ __attribute__((weak)) int (MPI_Irecv)(void *buf, int count, MPI_Datatype type, i
 __attribute__((weak)) int (MPI_Wait)(MPI_Request *request, MPI_Status *status)
 {
   int i = mv_emulate_pending_find(*request), recv = i >= 0;
+  MPI_Status own;
+  if (status == MPI_STATUS_IGNORE)
+    status = &own;
   if (recv)
     mv_emulate_pending_drop(i);
-  if (recv && (MV_EMULATE_WAKING || MV_EMULATE_SPINNING)) {   /* arrived already: no wait */
+  if (recv && (MV_EMULATE_DETECTING || MV_EMULATE_SPINNING)) {   /* arrived already: no wait */
     int done = 0;
     int rc = PMPI_Test(request, &done, status);
     if (rc != MPI_SUCCESS)
       return rc;
     if (done) {
-      if (!MV_EMULATE_WAKING)   /* without the wake-up model every receive pays the hand-off */
+      mv_emulate_copied(rc, status);
+      if (!MV_EMULATE_DETECTING)   /* without the wake-up model every receive pays the hand-off */
         mv_emulate_handoff_after(1);
       return rc;
     }
@@ -352,6 +436,7 @@ __attribute__((weak)) int (MPI_Wait)(MPI_Request *request, MPI_Status *status)
   }
   int rc = PMPI_Wait(request, status);
   if (recv) {
+    mv_emulate_copied(rc, status);
     mv_emulate_wait_end();
     mv_emulate_handoff_after(1);
   }
@@ -387,31 +472,42 @@ __attribute__((weak)) int (MPI_Iprobe)(int src, int tag, MPI_Comm comm, int *fla
     return rc;
   if (MV_EMULATE_PROBING && mv_emulate_probe_hides(src, tag, comm, *flag))
     *flag = 0;
-  if (MV_EMULATE_WAKING)
+  if (MV_EMULATE_DETECTING)
     mv_emulate_polled(*flag);
   if (*flag)
     mv_emulate_wait_end();
-  else
+  else {
     mv_emulate_wait_begin();
+    mv_emulate_poll_missed();
+  }
   return rc;
 }
 
 __attribute__((weak)) int (MPI_Test)(MPI_Request *request, int *flag, MPI_Status *status)
 {
   int recv = mv_emulate_pending_find(*request);
+  MPI_Status own;
+  if (status == MPI_STATUS_IGNORE)
+    status = &own;
   int rc = PMPI_Test(request, flag, status);
   mv_emulate_probe.missed = 0;
   if (recv >= 0 && rc == MPI_SUCCESS) {
-    if (*flag)
+    if (*flag) {
       mv_emulate_pending_drop(recv);
-    if (MV_EMULATE_WAKING)
+      mv_emulate_copied(rc, status);
+    }
+    if (MV_EMULATE_DETECTING)
       mv_emulate_polled(*flag);
     if (*flag)
       mv_emulate_wait_end();
     else
       mv_emulate_wait_begin();
   }
+  if (rc == MPI_SUCCESS && !*flag)
+    mv_emulate_poll_missed();
   return rc;
 }
+
+
 
 #endif

@@ -112,11 +112,14 @@ static inline double mv_emulate_poly(const double *c, double m, double n, double
  * -DMV_EMULATE_WAKE_QUANTILES=... the wait of a receiver whose core-mate computes,
  * -DMV_EMULATE_SPIN_SECONDS=X (-DMV_EMULATE_SPIN_AFTER_SECONDS=D) the core time a waiting,
  * yielding rank takes from the rank computing beside it;
+ * -DMV_EMULATE_SCHED_TICK_SECONDS=T: the ranks of a core run on it in turns, handed over at
+ * ticks of T seconds, polls that found nothing and blocking calls (mpivet/emulate-sched.h);
  * -DMV_EMULATE_PROBE_LATE: a message that arrived while the rank computed is found by its second
  * MPI_Iprobe, not its first (mpivet/emulate-handoff.h, which then sees the emulated kernels through
  * mv_emulate_compute). */
 #if MV_EMULATING && (defined(MV_EMULATE_HANDOFF_SECONDS) || defined(MV_EMULATE_WAKE_QUANTILES) || \
-                     defined(MV_EMULATE_PROBE_LATE) || defined(MV_EMULATE_SPIN_SECONDS))
+                     defined(MV_EMULATE_PROBE_LATE) || defined(MV_EMULATE_SPIN_SECONDS) || \
+                     defined(MV_EMULATE_SCHED_TICK_SECONDS))
 #include "mpivet/emulate-handoff.h"
 #define MV_EMULATE_EXECUTE(flops) mv_emulate_compute(flops)
 #else
@@ -201,11 +204,45 @@ struct mv_emulate_recorder {
 __attribute__((weak)) struct mv_emulate_recorder mv_emulate_recorder;
 #define MV_EMULATE_RECORD_MAX 2000000
 
-static inline double mv_emulate_clock(void)
+/* The recording's clock: wall time (CLOCK_MONOTONIC), or with MV_EMULATE_RECORD_CLOCK=thread the
+ * thread's CPU time, for ranks that share a core (a call's wall time would include the turns of
+ * its core-mate; its CPU time keeps what sharing costs the call itself: caches and TLB refilled
+ * after each switch). Reading the thread's clock is a system call (1.4 us in the VM of
+ * docs/simulate.md, against 29 ns for CLOCK_MONOTONIC); its own cost inside a sample, the median
+ * of 101 back-to-back pairs measured at the first call, is taken off every sample. */
+__attribute__((weak)) int mv_emulate_record_clock = -1;   /* clockid_t, -1: not chosen yet */
+__attribute__((weak)) double mv_emulate_record_overhead;
+
+static inline double mv_emulate_clock_read(void)
 {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime((clockid_t)mv_emulate_record_clock, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static inline int mv_emulate_cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static inline double mv_emulate_clock(void)
+{
+  if (mv_emulate_record_clock < 0) {
+    const char *c = getenv("MV_EMULATE_RECORD_CLOCK");
+    mv_emulate_record_clock = c && strcmp(c, "thread") == 0 ? (int)CLOCK_THREAD_CPUTIME_ID
+                                                            : (int)CLOCK_MONOTONIC;
+    if (mv_emulate_record_clock == (int)CLOCK_THREAD_CPUTIME_ID) {
+      double d[101];
+      for (int i = 0; i < 101; i++) {
+        double t0 = mv_emulate_clock_read();
+        d[i] = mv_emulate_clock_read() - t0;
+      }
+      qsort(d, 101, sizeof *d, mv_emulate_cmp_double);
+      mv_emulate_record_overhead = d[50];
+    }
+  }
+  return mv_emulate_clock_read();
 }
 
 /* At exit: DIR/kernels-RANK.csv with mpivet-calib's header (a failed write loses the record
@@ -254,7 +291,8 @@ static inline void mv_emulate_record(const char *kernel, int m, int n, int k, do
   do {                                                                          \
     double mv__t0 = mv_emulate_clock();                                         \
     stmt;                                                                       \
-    mv_emulate_record((kernel), (m), (n), (k), mv_emulate_clock() - mv__t0);    \
+    double mv__dt = mv_emulate_clock() - mv__t0 - mv_emulate_record_overhead;   \
+    mv_emulate_record((kernel), (m), (n), (k), mv__dt > 1e-9 ? mv__dt : 1e-9);   \
   } while (0)
 #else
 #define MV_EMULATE_RUN(kernel, m, n, k, stmt) do { stmt; } while (0)

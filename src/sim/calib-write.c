@@ -81,6 +81,14 @@ int mv_calib_write_kernels_h(const struct mv_calibration *c, FILE *fp)
               "#define MV_EMULATE_HOST_FLOPS %.9g\n", host_flops(c));
   if (c->touch_s > 0)   /* receives into never-written memory pay it (mpivet/first-touch.h) */
     fprintf(fp, "#define MV_PAGE_TOUCH_S %.6g\n#include \"mpivet/first-touch.h\"\n", c->touch_s);
+  const struct mv_piecewise *rf = &c->fit[MV_CALIB_RECV];
+  if (rf->n > 0) {   /* the receiver's copy of ranks that share a core (mpivet/emulate-handoff.h) */
+    fprintf(fp, "/* time inside MPI_Recv after the message arrived, {from bytes, s, s per byte} */\n"
+                "#define MV_EMULATE_EAGER_BYTES %.0f\n#define MV_EMULATE_RECV_FIT", c->eager_bytes);
+    for (size_t i = 0; i < rf->n; i++)
+      fprintf(fp, "%s {%.0f, %.9g, %.9g}", i ? "," : "", rf->p[i].from, rf->p[i].a, rf->p[i].b);
+    fputc('\n', fp);
+  }
   fputs("#define MV_EMULATE_MODEL_TABLE \\\n", fp);
   for (int i = 0; i < c->nkernels; i++) {
     const struct mv_kernel_model *km = &c->kernels[i];
