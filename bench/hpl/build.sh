@@ -7,6 +7,9 @@
 # calibration's kernels.h force-included: the modelled kernels emulated, no matrix generation nor
 # verification, one shared matrix) and OUT/hpl-smpi-contig (the same with contiguous panels, below).
 # Usage: build.sh OUT [CALIBRATION_DIR]; HPL_CONTIG=0 skips hpl-smpi-contig (the 1024-rank build).
+# HPL_DATATYPES=0 builds every flavour with HPL_NO_MPI_DATATYPE (contiguous panels and row
+# pieces, as hpl-smpi-contig; objects in OUT/obj-FLAVOR-contig); stop 33: the real 4-rank run was
+# as fast with it (N = 3000: 53.05 / 51.69 against 50.24 / 51.11 Gflop/s).
 # HPL_TIMERS=1 builds every flavour with HPL's own phase timers (-DHPL_DETAILED_TIMING, objects in
 # OUT/obj-FLAVOR-timers): each rank prints its wall seconds per phase of every solve on stderr
 # ("mv-timers rank R N n total .. rfact .. pfact .. mxswp .. update .. laswp .. ptrsv .."; under
@@ -58,6 +61,9 @@ cc -O2 -shared -fPIC "$here/pretouch.c" -o "$out/pretouch.so"   # the real runs'
 # mpivet/emulate-handoff.h; HPL_PROBE_LATE=0 leaves it out): a panel that arrived while a rank
 # updated is found by its second MPI_Iprobe, one update chunk later, as Open MPI and MPICH do
 # (bench/sim/probe-late.c).
+# HPL_SCHED_TICK_SECONDS=T adds the core's scheduler to hpl-smpi-handoff (MV_EMULATE_SCHED_TICK_SECONDS,
+# mpivet/emulate-sched.h: a core's ranks take turns, handed over at ticks of T), HPL_COPY=1 the
+# receiver's copy as core time (MV_EMULATE_COPY: the calibration's recv fit, in kernels.h).
 if [ -n "$cal" ]; then   # every object includes kernels.h: another calibration rebuilds them
   flavors="smpi"; [ "${HPL_CONTIG:-1}" = 0 ] || flavors="smpi smpi-contig"
   handoff=${HPL_HANDOFF_SECONDS:-0}; wake=()

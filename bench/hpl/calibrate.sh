@@ -3,8 +3,12 @@
 # of order N (default 1500, not a size of hpl.sh's table) on 1 rank, 1 x 2 and 2 x 1 ranks
 # (hpl-record, MV_EMULATE_RECORD_DIR; each run solves twice and only the warm second solve's calls
 # are kept, warm-calls.awk, as the simulation predicts the warm solve), then `mpivet calibrate`
-# of this machine's Open MPI with those records as the kernel samples. Real runs with more ranks than cores are not recorded:
-# they never run under chrt (hpl.sh), and a descheduled call would time its neighbour's work.
+# of this machine's Open MPI with those records as the kernel samples. A grid with more ranks
+# than cores (HPL_RECORD_GRIDS="4x2x2": the kernel models of that load, for hpl.sh's
+# HPL_CAL_OVERSUB) runs as hpl.sh's real runs of it (bound round-robin, yielding, at normal
+# priority, never under chrt) and its calls are timed in the ranks' CPU time
+# (MV_EMULATE_RECORD_CLOCK=thread, mpivet/emulate.h): a call's wall time would include its
+# core-mate's turns.
 # Usage: calibrate.sh OUT CAL [N...]; N may list sizes ("1000 2000 3000": every size recorded, the
 # models fitted on all their calls, the shapes of every size of the table); as root the recording runs under chrt -f 20. Run it right
 # before hpl.sh: this VM's speed for the same solve drifts by 10-20 % over hours.
@@ -20,6 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/../.." && pwd)
 out=$1; cal=$2; n=${3:-1500}
 mpivet=${MPIVET:-$top/build/bin/mpivet}
 mkdir -p "$out"; out=$(cd "$out" && pwd)
+case $cal in /*) ;; *) cal=$PWD/$cal ;; esac   # mpivet calibrate runs in OUT
 bash "$here/build.sh" "$out" > "$out/build.log"
 source "$here/runs.sh"   # rt, keep, hpl_input, hpl_record, hpl_real: as hpl.sh's real runs
 # record NP P Q N [DIR]: DIR/kernels-RANK.csv of a real run (two solves), DIR OUT/record-NPxPxQ-N
@@ -33,10 +38,12 @@ records=()
 grids=${HPL_RECORD_GRIDS:-1x1x1 2x1x2 2x2x1}
 for grid in $grids; do
   read -r np p q <<< "${grid//x/ }"
-  [ "$np" -le "$(nproc)" ] || [ "${MV_EMULATE_RECORD_CLOCK:-}" = thread ] ||
-    { echo "calibrate.sh: $np ranks > $(nproc) cores: not recorded (a call's wall time would include its core-mate's turns; MV_EMULATE_RECORD_CLOCK=thread times them in CPU time)" >&2; exit 2; }
   for size in $n; do
-    record "$np" "$p" "$q" "$size"
+    if [ "$np" -gt "$(nproc)" ]; then   # a call's wall time would hold its core-mate's turns
+      MV_EMULATE_RECORD_CLOCK=thread record "$np" "$p" "$q" "$size"
+    else
+      record "$np" "$p" "$q" "$size"
+    fi
     for r in $(seq 0 $((np - 1))); do records+=(--kernel-records "$out/record-${grid}-$size/warm-$r.csv"); done
   done
 done

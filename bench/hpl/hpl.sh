@@ -49,6 +49,14 @@ cores=$(nproc)
 # waiting, yielding rank takes from a dgemm on its core (HPL_SPIN_SECONDS X after
 # HPL_SPIN_AFTER_SECONDS D of computation, MV_EMULATE_SPIN_SECONDS; HPL_SPIN_SECONDS=0: none)
 # unless given.
+# Since stop 33 such a grid is simulated with the core's scheduler by default (HPL_SCHED=1;
+# mpivet/emulate-sched.h): the ranks of a core take turns on it, handed over at the ticks of the
+# kernel's scheduler, whose period is the largest wake-up delay oversub.sh measured (the deciles'
+# last; 4 ms at HZ 250), unless HPL_SCHED_TICK_SECONDS gives it, and the receiver's copy is core
+# time (HPL_COPY=1, MV_EMULATE_COPY: the calibration's recv fit). The scheduler makes the wake-up
+# and the spin itself (their models are then off). HPL_SCHED=0: the models of stops 29-31.
+# HPL_CAL_OVERSUB=DIR: the calibration of those grids (default CAL); calibrate.sh with
+# HPL_RECORD_GRIDS="4x2x2" records its kernels under that load, in the ranks' CPU time.
 if [ -z "${HPL_HANDOFF_SECONDS:-}" ]; then
   for grid in ${HPL_GRIDS:-1x1x1 2x1x2}; do
     [ "${grid%%x*}" -gt "$cores" ] || continue
@@ -64,8 +72,18 @@ if [ -z "${HPL_HANDOFF_SECONDS:-}" ]; then
   done
 fi
 export HPL_HANDOFF_SECONDS=${HPL_HANDOFF_SECONDS:-0} HPL_WAKE_QUANTILES=${HPL_WAKE_QUANTILES:-}
+if [ "${HPL_SCHED:-1}" = 1 ] && [ -z "${HPL_SCHED_TICK_SECONDS:-}" ] && [ -n "$HPL_WAKE_QUANTILES" ]; then
+  HPL_SCHED_TICK_SECONDS=${HPL_WAKE_QUANTILES##*,}
+  echo "hpl.sh: the core's scheduler, a tick every $HPL_SCHED_TICK_SECONDS s (the largest wake-up delay)" >&2
+fi
+[ "${HPL_SCHED:-1}" = 1 ] && [ -n "${HPL_SCHED_TICK_SECONDS:-}" ] && export HPL_SCHED_TICK_SECONDS HPL_COPY=${HPL_COPY:-1} ||
+  unset HPL_SCHED_TICK_SECONDS
 [ "${HPL_SPIN_SECONDS:-0}" = 0 ] && unset HPL_SPIN_SECONDS || export HPL_SPIN_SECONDS HPL_SPIN_AFTER_SECONDS
 bash "$here/build.sh" "$out" "$cal" > "$out/build.log"
+cal_over=$(cd "${HPL_CAL_OVERSUB:-$cal}" && pwd) out_over=$out
+if [ "$cal_over" != "$cal" ]; then   # the oversubscribed grids' own calibration: its own build
+  out_over=$out/oversub; bash "$here/build.sh" "$out_over" "$cal_over" > "$out/build-oversub.log"
+fi
 compute=(); preload=()
 case ${HPL_COMPUTE:-kernels} in
   kernels) compute=(--cfg smpi/simulate-computation:no) ;;
@@ -99,10 +117,12 @@ for grid in ${HPL_GRIDS:-1x1x1 2x1x2}; do
     # code, the first solve also pays first-touch page faults and cold caches (1 rank, N = 1000:
     # 25.0 Gflop/s cold, 29.2-29.8 warm).
     rm -f hpccoutf.txt
-    place=(--platform "cluster:1,cores=$cores" --ppn "$np"); emulated=$out/hpl-smpi
-    [ "$np" -gt "$cores" ] && place=(--platform "cluster:$cores,cores=1" --ppn 0)
-    [ "$np" -gt "$cores" ] && [ -x "$out/hpl-smpi-handoff" ] && emulated=$out/hpl-smpi-handoff
-    pred=$("${preload[@]}" "${rt[@]}" "$mpivet" simulate --calibration "$cal" "${place[@]}" --np "$np" \
+    place=(--platform "cluster:1,cores=$cores" --ppn "$np"); emulated=$out/hpl-smpi; c=$cal
+    if [ "$np" -gt "$cores" ]; then
+      place=(--platform "cluster:$cores,cores=1" --ppn 0); c=$cal_over; emulated=$out_over/hpl-smpi
+      [ -x "$out_over/hpl-smpi-handoff" ] && emulated=$out_over/hpl-smpi-handoff
+    fi
+    pred=$("${preload[@]}" "${rt[@]}" "$mpivet" simulate --calibration "$c" "${place[@]}" --np "$np" \
              "${compute[@]}" "$emulated" > sim.txt 2> sim.err && hpl_warm_gflops)
     spread=$(sort -g real.txt | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.2f-%.2f", lo, hi}')
     printf "%5d %6d %5s %14.4f %16s %14.4f %7.1f%%\n" "$np" "$n" "${p}x$q" "$real" "$spread" "$pred" \

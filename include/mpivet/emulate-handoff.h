@@ -1,7 +1,14 @@
 /* Ranks that share a core, and the late probe, for include/mpivet/emulate.h (included from it
- * under SMPI when MV_EMULATE_HANDOFF_SECONDS, MV_EMULATE_WAKE_QUANTILES, MV_EMULATE_SPIN_SECONDS
- * or MV_EMULATE_PROBE_LATE is defined). With more ranks than cores a receiver is not running
- * when its message arrives: it must be scheduled first.
+ * under SMPI when MV_EMULATE_HANDOFF_SECONDS, MV_EMULATE_WAKE_QUANTILES, MV_EMULATE_SPIN_SECONDS,
+ * MV_EMULATE_SCHED_TICK_SECONDS or MV_EMULATE_PROBE_LATE is defined). With more ranks than cores
+ * a receiver is not running when its message arrives: it must be scheduled first.
+ *
+ * The core's scheduler (-DMV_EMULATE_SCHED_TICK_SECONDS=T, since stop 33; mpivet/emulate-sched.h)
+ * replaces the wake-up and the waiter's spin below (they are off with it): the ranks of a core
+ * take turns on it as the operating system gives them, and a switch costs the hand-off. With it,
+ * -DMV_EMULATE_COPY charges the receiver's copy of a message as core time (below, at
+ * mv_emulate_copied). HPL 2 x 2 on 2 cores: within 10 % with both, 10-16 % fast with the models
+ * of stops 29-31 (docs/simulate.md, stop 33).
  *
  * The hand-off (-DMV_EMULATE_HANDOFF_SECONDS=S): bench/sim/oversub.sh measures the one-way time of
  * an empty message between two ranks on one core (6-12 us with Open MPI's mpi_yield_when_idle 1
@@ -86,8 +93,8 @@
 #define MV_EMULATE_SCHEDULING 0
 #define MV_EMULATE_SCHED_TICK_SECONDS 1.0
 #endif
-/* How long an owner must wait inside a blocking call before a queued rank takes its core: the
- * hand-off (a switch), or 1 us. */
+/* The core's scheduler's grace and switch: the hand-off (a switch between two ranks of a core), or
+ * 1 us. */
 #define MV_EMULATE_SCHED_GRACE (MV_EMULATE_HANDOFF_SECONDS > 0 ? MV_EMULATE_HANDOFF_SECONDS : 1e-6)
 
 #if defined(MV_EMULATE_SPIN_SECONDS) && !MV_EMULATE_SCHEDULING
@@ -120,7 +127,9 @@ struct mv_emulate_core {
   double beside;
   int charged;
 #if MV_EMULATE_SCHEDULING
-  struct mv_emulate_sched sched;   /* the core's scheduler */
+  struct mv_emulate_sched sched;   /* the core's scheduler, on hosts of one core (else SimGrid's
+                                    * sharing, as without it) */
+  int one_core;
 #endif
 };
 
@@ -137,6 +146,7 @@ static inline struct mv_emulate_core *mv_emulate_core(void)
       core->waiter = -1;
 #if MV_EMULATE_SCHEDULING
       mv_sched_init(&core->sched);
+      core->one_core = sg_host_core_count(host) == 1;
 #endif
       sg_host_set_data(host, core);
     }
@@ -191,10 +201,12 @@ static inline void mv_emulate_compute(double flops)
   mv_emulate_probe.computed = mv_emulate_probe.missed;
   double speed = sg_host_get_speed(sg_host_self()), t = flops / speed;
 #if MV_EMULATE_SCHEDULING
-  core->computing++;
-  mv_sched_compute(&core->sched, t, speed, MV_EMULATE_SCHED_TICK_SECONDS, MV_EMULATE_SCHED_GRACE);
-  core->computing--;
-  return;
+  if (core->one_core) {
+    core->computing++;
+    mv_sched_compute(&core->sched, t, speed, MV_EMULATE_SCHED_TICK_SECONDS, MV_EMULATE_SCHED_GRACE);
+    core->computing--;
+    return;
+  }
 #endif
   long episode = -1;   /* the episode of a core-mate's wait under way when the kernel starts */
   if (MV_EMULATE_SPINNING && core->waiter != -1) {
@@ -282,7 +294,9 @@ static inline void mv_emulate_handoff_after(int waited)
 static inline void mv_emulate_poll_missed(void)
 {
 #if MV_EMULATE_SCHEDULING
-  mv_sched_yield(&mv_emulate_core()->sched, MV_EMULATE_SCHED_GRACE);
+  struct mv_emulate_core *core = mv_emulate_core();
+  if (core->one_core)
+    mv_sched_yield(&core->sched, MV_EMULATE_SCHED_GRACE);
 #endif
 }
 

@@ -21,8 +21,8 @@
  * owner then queues for the core at its next kernel. A rank takes a free core at once; taking it
  * from another rank costs the switch, `grace` seconds of the core (the hand-off that
  * bench/sim/oversub.sh measures). Ranks meet through the host's data (emulate-handoff.h's
- * mv_emulate_core); SMPI's actors run one at a time, so the state needs no lock of its own: the
- * mutex only serves the condition variable. */
+ * mv_emulate_core); SMPI's actors run one at a time, so the state needs no lock: a queued rank
+ * waits on a semaphore that every change of the state releases, and looks again. */
 #ifndef MPIVET_EMULATE_SCHED_H
 #define MPIVET_EMULATE_SCHED_H
 
@@ -31,9 +31,9 @@
 
 #include <mpi.h>
 #include <simgrid/actor.h>
-#include <simgrid/cond.h>
 #include <simgrid/engine.h>
-#include <simgrid/mutex.h>
+#include <simgrid/host.h>
+#include <simgrid/semaphore.h>
 
 #define MV_SCHED_MAX_QUEUE 64
 
@@ -43,15 +43,13 @@ struct mv_emulate_sched {
   double since;    /* when the owner left its last kernel (or took the core) */
   long queue[MV_SCHED_MAX_QUEUE];   /* ranks waiting for the core, first come first */
   int queued;
-  sg_mutex_t mutex;
-  sg_cond_t cond;
+  sg_sem_t changed;   /* released at every change a queued rank waits for */
 };
 
 static inline void mv_sched_init(struct mv_emulate_sched *s)
 {
   s->owner = -1;
-  s->mutex = sg_mutex_init();
-  s->cond = sg_cond_init();
+  s->changed = sg_sem_init(0);
 }
 
 static inline long mv_sched_self(void)
@@ -75,13 +73,20 @@ static inline int mv_sched_idle(const struct mv_emulate_sched *s, double now, do
   return s->owner == -1 || (!s->computing && now - s->since >= grace - 1e-9);
 }
 
+/* Wakes the queued ranks after a change of the state (a release per queued rank; a release that
+ * finds no rank waiting is kept, and the next wait returns at once and looks again). */
+static inline void mv_sched_signal(struct mv_emulate_sched *s)
+{
+  for (int i = 0; i < s->queued; i++)
+    sg_sem_release(s->changed);
+}
+
 /* The owner stops computing: a queued rank starts to count the grace. */
 static inline void mv_sched_stop(struct mv_emulate_sched *s)
 {
   s->computing = 0;
   s->since = simgrid_get_clock();
-  if (s->queued > 0)
-    sg_cond_notify_all(s->cond);
+  mv_sched_signal(s);
 }
 
 /* Takes the core for the calling rank (see the top of this file). */
@@ -100,7 +105,6 @@ static inline void mv_sched_take(struct mv_emulate_sched *s, double grace)
     if (s->queued >= MV_SCHED_MAX_QUEUE)
       abort();   /* more ranks on one core than the queue holds */
     s->queue[s->queued++] = me;
-    sg_mutex_lock(s->mutex);
     for (;;) {
       double now = simgrid_get_clock();
       int first = s->queue[0] == me;
@@ -110,21 +114,20 @@ static inline void mv_sched_take(struct mv_emulate_sched *s, double grace)
         s->owner = me;
         break;
       }
-      if (first && !s->computing) {   /* wait out the owner's grace, unless it computes again */
+      if (first && !s->computing) {   /* wait out the owner's grace, unless the state changes */
         double left = grace - (now - s->since);
-        sg_cond_wait_for(s->cond, s->mutex, left > 1e-9 ? left : 1e-9);
+        sg_sem_acquire_timeout(s->changed, left > 1e-9 ? left : 1e-9);
       } else
-        sg_cond_wait(s->cond, s->mutex);
+        sg_sem_acquire(s->changed);
     }
     mv_sched_dequeue(s, me);
-    sg_mutex_unlock(s->mutex);
     if (!(grace > 0)) {
       s->since = simgrid_get_clock();
       return;
     }
   }
   s->computing = 1;   /* the switch to this rank: core time */
-  smpi_execute_benched(grace);
+  smpi_execute_flops_benched(grace * sg_host_get_speed(sg_host_self()));
   mv_sched_stop(s);
 }
 
@@ -135,7 +138,8 @@ static inline void mv_sched_yield(struct mv_emulate_sched *s, double grace)
     return;
   s->owner = s->queue[0];
   s->computing = 0;
-  sg_cond_notify_all(s->cond);
+  s->since = simgrid_get_clock();
+  mv_sched_signal(s);
   mv_sched_take(s, grace);
 }
 
@@ -153,11 +157,11 @@ static inline void mv_sched_compute(struct mv_emulate_sched *s, double t, double
     double piece = left < next - now ? left : next - now;
     s->computing = 1;
     smpi_execute_flops_benched(piece * speed);
-    mv_sched_stop(s);
     left -= piece;
-    if (left > 1e-12)
+    if (left > 1e-12 && s->queued > 0)
       mv_sched_yield(s, grace);   /* at the tick: the queued rank's turn */
   }
+  mv_sched_stop(s);
 }
 
 #endif

@@ -113,7 +113,8 @@ static inline double mv_emulate_poly(const double *c, double m, double n, double
  * -DMV_EMULATE_SPIN_SECONDS=X (-DMV_EMULATE_SPIN_AFTER_SECONDS=D) the core time a waiting,
  * yielding rank takes from the rank computing beside it;
  * -DMV_EMULATE_SCHED_TICK_SECONDS=T: the ranks of a core run on it in turns, handed over at
- * ticks of T seconds, polls that found nothing and blocking calls (mpivet/emulate-sched.h);
+ * ticks of T seconds, polls that found nothing and waits in MPI (mpivet/emulate-sched.h), and
+ * -DMV_EMULATE_COPY with it: a received message's copy is core time (the calibration's recv fit);
  * -DMV_EMULATE_PROBE_LATE: a message that arrived while the rank computed is found by its second
  * MPI_Iprobe, not its first (mpivet/emulate-handoff.h, which then sees the emulated kernels through
  * mv_emulate_compute). */

@@ -599,6 +599,19 @@ static void test_per_host(void)
   ASSERT_INT_EQ(mv_calib_write_kernels_h(&c, fp), 0);
   fclose(fp);
   ASSERT_TRUE(strstr(buf, "#define MV_PAGE_TOUCH_S 1.8e-05\n#include \"mpivet/first-touch.h\"\n") != NULL);
+  /* the recv fit, for the receiver's copy of ranks that share a core (mpivet/emulate-handoff.h):
+   * every piece as {from, intercept, slope}, after the eager threshold */
+  ASSERT_TRUE(strstr(buf, "MV_EMULATE_RECV_FIT") == NULL);   /* no recv fit: none written */
+  c.eager_bytes = 256;
+  c.fit[MV_CALIB_RECV].n = 2;
+  c.fit[MV_CALIB_RECV].p[0] = (struct mv_piece){.from = 0, .a = 5e-8, .b = 2e-11};
+  c.fit[MV_CALIB_RECV].p[1] = (struct mv_piece){.from = 3496, .a = 1.5e-6, .b = 8.8e-11};
+  memset(buf, 0, sizeof buf);
+  fp = fmemopen(buf, sizeof buf - 1, "w");
+  ASSERT_INT_EQ(mv_calib_write_kernels_h(&c, fp), 0);
+  fclose(fp);
+  ASSERT_TRUE(strstr(buf, ("#define MV_EMULATE_EAGER_BYTES 256\n"
+                           "#define MV_EMULATE_RECV_FIT {0, 5e-08, 2e-11}, {3496, 1.5e-06, 8.8e-11}\n")) != NULL);
   mv_calib_data_release(&d);
   mv_calib_data_release(&rec);
 }
