@@ -117,12 +117,12 @@ for grid in ${HPL_GRIDS:-1x1x1 2x1x2}; do
     # code, the first solve also pays first-touch page faults and cold caches (1 rank, N = 1000:
     # 25.0 Gflop/s cold, 29.2-29.8 warm).
     rm -f hpccoutf.txt
-    place=(--platform "cluster:1,cores=$cores" --ppn "$np"); emulated=$out/hpl-smpi; c=$cal
+    place=(--platform "cluster:1,cores=$cores" --ppn "$np"); emulated=$out/hpl-smpi; cal_run=$cal
     if [ "$np" -gt "$cores" ]; then
-      place=(--platform "cluster:$cores,cores=1" --ppn 0); c=$cal_over; emulated=$out_over/hpl-smpi
+      place=(--platform "cluster:$cores,cores=1" --ppn 0); cal_run=$cal_over; emulated=$out_over/hpl-smpi
       [ -x "$out_over/hpl-smpi-handoff" ] && emulated=$out_over/hpl-smpi-handoff
     fi
-    pred=$("${preload[@]}" "${rt[@]}" "$mpivet" simulate --calibration "$c" "${place[@]}" --np "$np" \
+    pred=$("${preload[@]}" "${rt[@]}" "$mpivet" simulate --calibration "$cal_run" "${place[@]}" --np "$np" \
              "${compute[@]}" "$emulated" > sim.txt 2> sim.err && hpl_warm_gflops)
     spread=$(sort -g real.txt | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.2f-%.2f", lo, hi}')
     printf "%5d %6d %5s %14.4f %16s %14.4f %7.1f%%\n" "$np" "$n" "${p}x$q" "$real" "$spread" "$pred" \
