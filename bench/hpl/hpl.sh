@@ -51,8 +51,8 @@ cores=$(nproc)
 # unless given.
 # Since stop 33 such a grid is simulated with the core's scheduler by default (HPL_SCHED=1;
 # mpivet/emulate-sched.h): the ranks of a core take turns on it, handed over at the ticks of the
-# kernel's scheduler, whose period is the largest wake-up delay oversub.sh measured (the deciles'
-# last; 4 ms at HZ 250), unless HPL_SCHED_TICK_SECONDS gives it, and the receiver's copy is core
+# kernel's scheduler, 1 / CONFIG_HZ (else the largest wake-up delay oversub.sh measured, the
+# deciles' last: 3.9-4.2 ms at HZ 250), unless HPL_SCHED_TICK_SECONDS gives it, and the receiver's copy is core
 # time (HPL_COPY=1, MV_EMULATE_COPY: the calibration's recv fit). The scheduler makes the wake-up
 # and the spin itself (their models are then off). HPL_SCHED=0: the models of stops 29-31.
 # HPL_CAL_OVERSUB=DIR: the calibration of those grids (default CAL); calibrate.sh with
@@ -73,8 +73,16 @@ if [ -z "${HPL_HANDOFF_SECONDS:-}" ]; then
 fi
 export HPL_HANDOFF_SECONDS=${HPL_HANDOFF_SECONDS:-0} HPL_WAKE_QUANTILES=${HPL_WAKE_QUANTILES:-}
 if [ "${HPL_SCHED:-1}" = 1 ] && [ -z "${HPL_SCHED_TICK_SECONDS:-}" ] && [ -n "$HPL_WAKE_QUANTILES" ]; then
-  HPL_SCHED_TICK_SECONDS=${HPL_WAKE_QUANTILES##*,}
-  echo "hpl.sh: the core's scheduler, a tick every $HPL_SCHED_TICK_SECONDS s (the largest wake-up delay)" >&2
+  # the kernel's tick, 1 / CONFIG_HZ (/proc/config.gz or /boot/config-*), else the largest
+  # wake-up delay measured (a sample of it: 3.9-4.2 ms here, where HZ is 250)
+  hz=$({ zcat /proc/config.gz 2> /dev/null || cat "/boot/config-$(uname -r)" 2> /dev/null; } |
+       sed -n 's/^CONFIG_HZ=\([0-9]*\)$/\1/p' | head -1)
+  if [ -n "$hz" ]; then
+    HPL_SCHED_TICK_SECONDS=$(awk -v hz="$hz" 'BEGIN {printf "%.6g", 1 / hz}'); why="CONFIG_HZ=$hz"
+  else
+    HPL_SCHED_TICK_SECONDS=${HPL_WAKE_QUANTILES##*,}; why="the largest wake-up delay"
+  fi
+  echo "hpl.sh: the core's scheduler, a tick every $HPL_SCHED_TICK_SECONDS s ($why)" >&2
 fi
 [ "${HPL_SCHED:-1}" = 1 ] && [ -n "${HPL_SCHED_TICK_SECONDS:-}" ] && export HPL_SCHED_TICK_SECONDS HPL_COPY=${HPL_COPY:-1} ||
   unset HPL_SCHED_TICK_SECONDS
