@@ -39,11 +39,7 @@ grids=${HPL_RECORD_GRIDS:-1x1x1 2x1x2 2x2x1}
 for grid in $grids; do
   read -r np p q <<< "${grid//x/ }"
   for size in $n; do
-    if [ "$np" -gt "$(nproc)" ]; then   # a call's wall time would hold its core-mate's turns
-      MV_EMULATE_RECORD_CLOCK=thread record "$np" "$p" "$q" "$size"
-    else
-      record "$np" "$p" "$q" "$size"
-    fi
+    record "$np" "$p" "$q" "$size"   # more ranks than cores: in CPU time (runs.sh's hpl_record)
     for r in $(seq 0 $((np - 1))); do records+=(--kernel-records "$out/record-${grid}-$size/warm-$r.csv"); done
   done
 done

@@ -8,8 +8,8 @@
 #   bound round-robin to the cores, yielding, at normal priority under timeout (HPL_TIMEOUT,
 #   120 s): hpl.sh says why.
 # - hpl_record NP DIR: one run of OUT/hpl-record in DIR (its hpccinf.txt), DIR/kernels-RANK.csv of
-#   both solves and DIR/warm-RANK.csv, the warm solve's calls (warm-calls.awk); with more ranks than
-#   cores placed and run as hpl_real (MV_EMULATE_RECORD_CLOCK=thread: calls timed in CPU time).
+#   both solves and DIR/warm-RANK.csv, the warm solve's calls (warm-calls.awk); placed as hpl_real,
+#   and with more ranks than cores timed in CPU time (MV_EMULATE_RECORD_CLOCK=thread).
 # - hpl_warm_gflops [FILE]: the last (warm) solve's Gflop/s of hpccoutf.txt (or FILE).
 # - hpl_median: the median of the numbers on stdin, one a line.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
@@ -19,24 +19,27 @@ hpl_input() {
   sed -e "s/@N@/$1/; s/@NB@/$2/; s/@P@/$3/; s/@Q@/$4/" "$here/hpccinf.in" > hpccinf.txt
   sed -i -E 's/^1( +# of problems sizes)/2\1/; s/^([0-9]+)( +Ns)/\1 \1\2/' hpccinf.txt
 }
-hpl_real() {
-  local np=$1 bind=() real_rt=("${rt[@]}")
-  if [ "$np" -gt "$(nproc)" ]; then
-    bind=(--bind-to core:overload-allowed --map-by core --mca mpi_yield_when_idle 1)
-    real_rt=(timeout "${HPL_TIMEOUT:-120}")
+# hpl_place NP: how a run of NP ranks is placed and launched, in place and launch_rt. Up to as
+# many ranks as cores: as root under chrt -f 20. More: bound round-robin to the cores, yielding,
+# at normal priority under timeout (hpl.sh says why).
+hpl_place() {
+  place=(); launch_rt=("${rt[@]}")
+  if [ "$1" -gt "$(nproc)" ]; then
+    place=(--bind-to core:overload-allowed --map-by core --mca mpi_yield_when_idle 1)
+    launch_rt=(timeout "${HPL_TIMEOUT:-120}")
   fi
-  rm -f hpccoutf.txt
-  "${real_rt[@]}" mpirun.openmpi --oversubscribe "${bind[@]}" "${keep[@]}" -np "$np" "$out/hpl-openmpi" > /dev/null
 }
-hpl_record() {
-  local np=$1 d=$2 bind=() rec_rt=("${rt[@]}") pass=(-x MV_EMULATE_RECORD_DIR)
-  [ -n "${MV_EMULATE_RECORD_CLOCK:-}" ] && pass+=(-x MV_EMULATE_RECORD_CLOCK)
-  if [ "$np" -gt "$(nproc)" ]; then   # as hpl_real (calibrate.sh allows it with the thread clock)
-    bind=(--bind-to core:overload-allowed --map-by core --mca mpi_yield_when_idle 1)
-    rec_rt=(timeout "${HPL_TIMEOUT:-120}")
-  fi
-  (cd "$d" && MV_EMULATE_RECORD_DIR="$d" "${rec_rt[@]}" mpirun.openmpi --oversubscribe "${bind[@]}" \
-     "${pass[@]}" "${keep[@]}" -np "$np" "$out/hpl-record" > out.txt &&
+hpl_real() {
+  local np=$1 place launch_rt; hpl_place "$np"
+  rm -f hpccoutf.txt
+  "${launch_rt[@]}" mpirun.openmpi --oversubscribe "${place[@]}" "${keep[@]}" -np "$np" "$out/hpl-openmpi" > /dev/null
+}
+hpl_record() {   # more ranks than cores: timed in CPU time (a call's wall time holds its core-mate's turns)
+  local np=$1 d=$2 place launch_rt clock=${MV_EMULATE_RECORD_CLOCK:-}; hpl_place "$np"
+  [ "$np" -gt "$(nproc)" ] && clock=thread
+  (cd "$d" && MV_EMULATE_RECORD_DIR="$d" MV_EMULATE_RECORD_CLOCK="$clock" "${launch_rt[@]}" mpirun.openmpi \
+     --oversubscribe "${place[@]}" -x MV_EMULATE_RECORD_DIR -x MV_EMULATE_RECORD_CLOCK "${keep[@]}" \
+     -np "$np" "$out/hpl-record" > out.txt &&
    for f in kernels-*.csv; do awk -F, -f "$here/warm-calls.awk" "$f" > "warm-${f#kernels-}"; done)
 }
 hpl_warm_gflops() { awk '/^WR/ {g = $7} END {print g + 0}' "${1:-hpccoutf.txt}"; }

@@ -201,10 +201,8 @@ static inline void mv_emulate_compute(double flops)
   mv_emulate_probe.computed = mv_emulate_probe.missed;
   double speed = sg_host_get_speed(sg_host_self()), t = flops / speed;
 #if MV_EMULATE_SCHEDULING
-  if (core->one_core) {
-    core->computing++;
+  if (core->one_core) {   /* the scheduler keeps its own state: the wake-up and spin are off */
     mv_sched_compute(&core->sched, t, speed, MV_EMULATE_SCHED_TICK_SECONDS, MV_EMULATE_SCHED_GRACE);
-    core->computing--;
     return;
   }
 #endif
@@ -521,7 +519,5 @@ __attribute__((weak)) int (MPI_Test)(MPI_Request *request, int *flag, MPI_Status
     mv_emulate_poll_missed();
   return rc;
 }
-
-
 
 #endif
