@@ -135,8 +135,19 @@ void mv_calib_data_release(struct mv_calib_data *d);
 /* Read mpivet-calib's CSV (header order,op,rank,host,pair,bytes,m,n,k,rep,seconds). MV_EPARSE with
  * "file:line:column: expected X, got \"Y\"" in e for a bad row. */
 int mv_calib_data_read(FILE *fp, const char *name, struct mv_calib_data *d, struct mv_error *e);
-/* The median seconds of all of op's samples in d, every size and pair (0: none, or no memory). */
-double mv_calib_op_median(const struct mv_calib_data *d, int op);
+/* The value that stands for the samples of one operation and size, in the fits and the self-check
+ * alike: their MV_CALIB_TRIM trimmed mean, or their median below MV_CALIB_TRIM_MIN samples, where
+ * the trim drops none and one stall would move the mean (sorts v; NAN when n is 0). A simulator
+ * charges one cost a call, so a program's time is the calls' count times their mean; the trim
+ * keeps the mean off rare stalls. Medians were used until stop 34: with Isend's bimodal samples
+ * (0.08 or 0.2-0.5 us, job by job) the bootstrap spread of a size's median was 6-11 % of it at 90
+ * samples and 13-20 % at 30, the 10 % trimmed mean's 5-7 % and 10-17 % (Open MPI, four
+ * calibrations of stop 33). */
+#define MV_CALIB_TRIM 0.1
+#define MV_CALIB_TRIM_MIN 10
+double mv_calib_typical(double *v, size_t n);
+/* mv_calib_typical of all of op's samples in d, every size and pair (0: none, or no memory). */
+double mv_calib_op_typical(const struct mv_calib_data *d, int op);
 
 /* Replace every kernel's samples in d by those in rec (recorded application calls), for each
  * kernel that rec has; host names are carried over. MV_ENOMEM, MV_EINVAL (too many hosts). */
@@ -192,7 +203,7 @@ int mv_kernel_fit_ranges(const struct mv_calib_data *d, enum mv_calib_op op, int
 
 /* Everything `mpivet calibrate` derives. */
 struct mv_calibration {
-  struct mv_piecewise fit[MV_CALIB_NNET];   /* per-size medians, segmented */
+  struct mv_piecewise fit[MV_CALIB_NNET];   /* per-size typical values, segmented */
   struct mv_piecewise net;                  /* ping-pong minus overheads: the network's own time */
   struct mv_piecewise os, orecv, ois;       /* SMPI overheads */
   struct mv_piecewise lat_factor, bw_factor; /* a = factor (b unused) */

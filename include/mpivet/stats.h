@@ -18,6 +18,9 @@ double mv_stats_quantile_sorted(const double *sorted, size_t n, double prob);
 double mv_stats_median_inplace(double *x, size_t n);
 /* Median of x without changing it (copies; returns MV_ENOMEM through *err when non-NULL). */
 double mv_stats_median(const double *x, size_t n, int *err);
+/* Sorts x in place, then returns the mean of what is left once floor(trim * n) values are dropped
+ * at each end (R's mean(x, trim = trim)); 0 <= trim < 0.5. */
+double mv_stats_trimmed_mean_inplace(double *x, size_t n, double trim);
 
 /* Tukey fences of sorted data: [q1 - k*iqr, q3 + k*iqr] (k = 1.5 usual). */
 struct mv_fences { double q1, q3, iqr, lo, hi; };

@@ -143,15 +143,15 @@ static int write_file(const char *dir, const char *name, writer_fn fn, const str
   return rc ? FAIL(rc, "%s: %s", path, mv_strerror(rc)) : 0;
 }
 
-/* Median of op's same-host samples of size bytes (NAN: none). */
-static double median_at(const struct mv_calib_data *d, int op, double bytes)
+/* mv_calib_typical of op's same-host samples of size bytes (NAN: none). */
+static double typical_at(const struct mv_calib_data *d, int op, double bytes)
 {
   double *v = malloc((d->n[op] + 1) * sizeof *v);
   size_t n = 0;
   for (size_t i = 0; v && i < d->n[op]; i++)
     if (!d->s[op][i].other && d->s[op][i].bytes == bytes)
       v[n++] = d->s[op][i].seconds;
-  double m = v && n ? mv_stats_median_inplace(v, n) : NAN;
+  double m = v && n ? mv_calib_typical(v, n) : NAN;
   free(v);
   return m;
 }
@@ -172,7 +172,7 @@ static void compare(const struct mv_calib_data *real, const struct mv_calib_data
       if (dup || nseen == 256)
         continue;
       seen[nseen++] = b;
-      double r = median_at(real, op, b), s = median_at(sim, op, b);
+      double r = typical_at(real, op, b), s = typical_at(sim, op, b);
       int big = b >= MV_CALIB_SMALL_LIMIT;
       if (isfinite(r) && isfinite(s) && r > 0 && n[big] < 256)
         errs[big][n[big]++] = fabs(s - r) / r;
@@ -184,13 +184,13 @@ static void compare(const struct mv_calib_data *real, const struct mv_calib_data
   }
 }
 
-/* SMPI's own cost of each window op, the median of the self-check's (it does not depend on the
+/* SMPI's own cost of each window op, the typical value of the self-check's (it does not depend on the
  * size: 0.48 us for an allocate, 0.74 us for a free, stop 31): simulate charges the calibrated
  * cost minus it. */
 static void smpi_window_costs(const struct mv_calib_data *sim, struct mv_calib_windows *w)
 {
   for (int i = 0; i < MV_CALIB_NWIN; i++)
-    w->smpi_s[i] = mv_calib_op_median(sim, MV_CALIB_WINALLOC + i);
+    w->smpi_s[i] = mv_calib_op_typical(sim, MV_CALIB_WINALLOC + i);
 }
 
 static int self_check(const struct mv_calibrate_spec *s, const struct mv_calib_data *real,

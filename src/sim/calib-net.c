@@ -1,4 +1,4 @@
-/* Network part of the calibration, after SimGrid's procedure: per-size medians of every operation,
+/* Network part of the calibration, after SimGrid's procedure: per-size values (mv_calib_typical) of every operation,
  * piecewise-linear fits whose breakpoints the shared segmented regression chooses (BIC), the
  * eager/rendezvous threshold from where Send starts to wait for a late receive, SMPI's overheads
  * (os, or, ois), and the network's own time (ping-pong minus overheads) as a link latency (first
@@ -28,13 +28,17 @@ static int by_bytes(const void *a, const void *b)
   return p->bytes < q->bytes ? -1 : p->bytes > q->bytes ? 1 : (p->seconds > q->seconds) - (p->seconds < q->seconds);
 }
 
-/* Medians per size of the same-host samples of op (sorted copy). */
-static int medians(const struct mv_calib_data *d, int op, struct series *s)
+/* mv_calib_typical of the same-host samples of op, size by size. */
+static int per_size(const struct mv_calib_data *d, int op, struct series *s)
 {
   size_t n = d->n[op], m = 0;
   struct mv_calib_sample *v = malloc((n + 1) * sizeof *v);
-  if (!v)
+  double *t = malloc((n + 1) * sizeof *t);
+  if (!v || !t) {
+    free(v);
+    free(t);
     return MV_ENOMEM;
+  }
   for (size_t i = 0; i < n; i++)
     if (!d->s[op][i].other)
       v[m++] = d->s[op][i];
@@ -43,11 +47,13 @@ static int medians(const struct mv_calib_data *d, int op, struct series *s)
   for (size_t i = 0, j; i < m && s->n < 256; i = j) {
     for (j = i; j < m && v[j].bytes == v[i].bytes; j++)
       ;
-    size_t c = j - i;
+    for (size_t k = i; k < j; k++)
+      t[k - i] = v[k].seconds;
     s->x[s->n] = v[i].bytes;
-    s->y[s->n++] = c % 2 ? v[i + c / 2].seconds : (v[i + c / 2 - 1].seconds + v[i + c / 2].seconds) / 2;
+    s->y[s->n++] = mv_calib_typical(t, j - i);
   }
   free(v);
+  free(t);
   return 0;
 }
 
@@ -271,13 +277,19 @@ static int fit_links(const struct series *pp, struct mv_calibration *c)
   return 0;
 }
 
-double mv_calib_op_median(const struct mv_calib_data *d, int op)
+double mv_calib_typical(double *v, size_t n)
+{
+  return n < MV_CALIB_TRIM_MIN ? mv_stats_median_inplace(v, n)
+                               : mv_stats_trimmed_mean_inplace(v, n, MV_CALIB_TRIM);
+}
+
+double mv_calib_op_typical(const struct mv_calib_data *d, int op)
 {
   double *v = malloc((d->n[op] + 1) * sizeof *v);
   size_t n = 0;
   for (size_t i = 0; v && i < d->n[op]; i++)
     v[n++] = d->s[op][i].seconds;
-  double m = v && n ? mv_stats_median_inplace(v, n) : 0;
+  double m = v && n ? mv_calib_typical(v, n) : 0;
   free(v);
   return m;
 }
@@ -298,7 +310,7 @@ static int fit_windows(const struct mv_calib_data *d, struct mv_calib_windows *w
   struct series s;
   for (int i = 0; i < MV_CALIB_NWIN; i++) {
     w->fit[i].n = 0;
-    int rc = medians(d, MV_CALIB_WINALLOC + i, &s);
+    int rc = per_size(d, MV_CALIB_WINALLOC + i, &s);
     if (rc)
       return rc;
     if (s.n < MIN_SIZES_PER_SEGMENT || piecewise_fit(&s, MAX_SEGMENTS, &w->fit[i]) != 0) {
@@ -320,7 +332,7 @@ int mv_calib_fit_network(const struct mv_calib_data *d, struct mv_calibration *c
     return MV_ENOMEM;
   int rc = 0;
   for (int op = 0; op < MV_CALIB_NNET && !rc; op++) {
-    rc = medians(d, op, &s[op]);
+    rc = per_size(d, op, &s[op]);
     rc = rc ? rc : piecewise_fit(&s[op], MAX_SEGMENTS, &c->fit[op]);
   }
   if (!rc) {
@@ -332,11 +344,11 @@ int mv_calib_fit_network(const struct mv_calib_data *d, struct mv_calibration *c
       c->ois.p[i].a = fmax(c->ois.p[i].a, 0);
     rc = fit_links(&s[MV_CALIB_PINGPONG], c);
   }
-  c->test_s = mv_calib_op_median(d, MV_CALIB_TEST);
-  c->iprobe_s = mv_calib_op_median(d, MV_CALIB_IPROBE);
-  c->wtime_s = mv_calib_op_median(d, MV_CALIB_WTIME);
-  c->touch_s = mv_calib_op_median(d, MV_CALIB_TOUCH);
-  c->cpu_clock_s = mv_calib_op_median(d, MV_CALIB_CPUCLOCK);
+  c->test_s = mv_calib_op_typical(d, MV_CALIB_TEST);
+  c->iprobe_s = mv_calib_op_typical(d, MV_CALIB_IPROBE);
+  c->wtime_s = mv_calib_op_typical(d, MV_CALIB_WTIME);
+  c->touch_s = mv_calib_op_typical(d, MV_CALIB_TOUCH);
+  c->cpu_clock_s = mv_calib_op_typical(d, MV_CALIB_CPUCLOCK);
   if (!rc)
     rc = fit_windows(d, &c->win);
   free(s);

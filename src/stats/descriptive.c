@@ -47,6 +47,13 @@ double mv_stats_median_inplace(double *x, size_t n) {
   return gsl_stats_median_from_sorted_data(x, 1, n);
 }
 
+double mv_stats_trimmed_mean_inplace(double *x, size_t n, double trim) {
+  if (n == 0 || !(trim >= 0.0 && trim < 0.5))
+    return NAN;
+  gsl_sort(x, 1, n);
+  return gsl_stats_trmean_from_sorted_data(trim, x, 1, n);
+}
+
 double mv_stats_median(const double *x, size_t n, int *err) {
   if (err)
     *err = 0;

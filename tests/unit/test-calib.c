@@ -50,6 +50,17 @@ static void synthetic_network(struct mv_calib_data *d)
   }
 }
 
+/* The per-size value: R's mean(c(1:8, 90, 1000), trim = 0.1) = 15.625 from 10 samples (1 and
+ * 1000 dropped; the median would be 5.5, the mean 112.6), the median below that
+ * (median(c(1:8, 1000)) = 5). */
+static void test_typical(void)
+{
+  double ten[] = {1000, 90, 8, 7, 6, 5, 4, 3, 2, 1}, nine[] = {1000, 8, 7, 6, 5, 4, 3, 2, 1};
+  ASSERT_DOUBLE_REL(mv_calib_typical(ten, 10), 15.625, 1e-12);
+  ASSERT_DOUBLE_REL(mv_calib_typical(nine, 9), 5, 1e-12);
+  ASSERT_TRUE(isnan(mv_calib_typical(nine, 0)));
+}
+
 static void test_network(void)
 {
   struct mv_calib_data d;
@@ -754,6 +765,7 @@ static void test_warm_bytes(void)
 
 int main(void)
 {
+  RUN_TEST(test_typical);
   RUN_TEST(test_network);
   RUN_TEST(test_network_overheads_exceed);
   RUN_TEST(test_network_few_eager);

@@ -43,6 +43,16 @@ static void test_quantile(void) {
   ASSERT_DOUBLE_NEAR(x6[0], 2.5, 0.0);   /* left unchanged */
   ASSERT_DOUBLE_NEAR(mv_stats_median_inplace(x6, 6), 3.2, 1e-14);
   ASSERT_DOUBLE_NEAR(x6[0], 1.2, 0.0);   /* sorted in place */
+
+  /* R: mean(c(1000, 0.5, 64, 1, 2, 4, 8, 16, 32, 128), trim = 0.1) = 31.875 (one value off each
+   * end); trim = 0.25: floor(2.5) = 2 off each end, mean(c(2, 4, 8, 16, 32, 64)) = 21 */
+  double t10[] = {1000, 0.5, 64, 1, 2, 4, 8, 16, 32, 128};
+  ASSERT_DOUBLE_NEAR(mv_stats_trimmed_mean_inplace(t10, 10, 0.1), 31.875, 1e-12);
+  ASSERT_DOUBLE_NEAR(t10[0], 0.5, 0.0);   /* sorted in place */
+  ASSERT_DOUBLE_NEAR(mv_stats_trimmed_mean_inplace(t10, 10, 0.25), 21.0, 1e-12);
+  ASSERT_DOUBLE_NEAR(mv_stats_trimmed_mean_inplace(t10, 10, 0.0), 125.55, 1e-12);  /* mean(x) */
+  ASSERT_TRUE(isnan(mv_stats_trimmed_mean_inplace(t10, 10, 0.5)));
+  ASSERT_TRUE(isnan(mv_stats_trimmed_mean_inplace(t10, 0, 0.1)));
 }
 
 static void test_tukey(void) {
