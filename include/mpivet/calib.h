@@ -146,6 +146,12 @@ int mv_calib_data_read(FILE *fp, const char *name, struct mv_calib_data *d, stru
 #define MV_CALIB_TRIM 0.1
 #define MV_CALIB_TRIM_MIN 10
 double mv_calib_typical(double *v, size_t n);
+/* The measurement's own noise at one size: half the relative difference between the typical
+ * values of the samples taken 1st, 3rd, ... and of those taken 2nd, 4th, ... (v in the order it
+ * was measured; the plan is shuffled, so the halves are random), which is distributed as the
+ * error of the whole set's typical value against the true one: what a perfect model would show.
+ * NAN when a half has fewer than MV_CALIB_TRIM_MIN samples or on no memory. */
+double mv_calib_split_noise(const double *v, size_t n);
 /* mv_calib_typical of all of op's samples in d, every size and pair (0: none, or no memory). */
 double mv_calib_op_typical(const struct mv_calib_data *d, int op);
 

@@ -89,6 +89,7 @@ struct mv_calibrate_spec {
 #define MV_CALIB_SMALL_LIMIT 65536.0
 struct mv_selfcheck {
   double median_err[MV_CALIB_WTIME + 1][2];
+  double median_noise[MV_CALIB_WTIME + 1][2];  /* the measurement's own (NAN: too few samples) */
   size_t sizes[MV_CALIB_WTIME + 1][2];
   double wall_s;
 };

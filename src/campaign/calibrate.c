@@ -143,25 +143,27 @@ static int write_file(const char *dir, const char *name, writer_fn fn, const str
   return rc ? FAIL(rc, "%s: %s", path, mv_strerror(rc)) : 0;
 }
 
-/* mv_calib_typical of op's same-host samples of size bytes (NAN: none). */
-static double typical_at(const struct mv_calib_data *d, int op, double bytes)
+/* op's same-host samples of size bytes in d, in the order they were taken (*n of them; NULL: no
+ * memory). */
+static double *samples_at(const struct mv_calib_data *d, int op, double bytes, size_t *n)
 {
   double *v = malloc((d->n[op] + 1) * sizeof *v);
-  size_t n = 0;
+  *n = 0;
   for (size_t i = 0; v && i < d->n[op]; i++)
     if (!d->s[op][i].other && d->s[op][i].bytes == bytes)
-      v[n++] = d->s[op][i].seconds;
-  double m = v && n ? mv_calib_typical(v, n) : NAN;
-  free(v);
-  return m;
+      v[(*n)++] = d->s[op][i].seconds;
+  return v;
 }
 
+/* Per op and size range (< and >= MV_CALIB_SMALL_LIMIT): the median over sizes of the simulated
+ * typical value's relative error against the measured one, and of the measurement's own noise
+ * (mv_calib_split_noise: the median error a perfect model would show). */
 static void compare(const struct mv_calib_data *real, const struct mv_calib_data *sim,
                     struct mv_selfcheck *ck)
 {
   for (int op = 0; op <= MV_CALIB_WTIME; op++) {
-    double errs[2][256];
-    size_t n[2] = {0, 0};
+    double errs[2][256], noise[2][256];
+    size_t n[2] = {0, 0}, nn[2] = {0, 0};
     double seen[256];
     size_t nseen = 0;
     for (size_t i = 0; i < sim->n[op]; i++) {
@@ -172,14 +174,22 @@ static void compare(const struct mv_calib_data *real, const struct mv_calib_data
       if (dup || nseen == 256)
         continue;
       seen[nseen++] = b;
-      double r = typical_at(real, op, b), s = typical_at(sim, op, b);
+      size_t nr, ns;
+      double *vr = samples_at(real, op, b, &nr), *vs = samples_at(sim, op, b, &ns);
       int big = b >= MV_CALIB_SMALL_LIMIT;
+      double noisy = vr ? mv_calib_split_noise(vr, nr) : NAN;
+      double r = vr && nr ? mv_calib_typical(vr, nr) : NAN, s = vs && ns ? mv_calib_typical(vs, ns) : NAN;
+      free(vr);
+      free(vs);
       if (isfinite(r) && isfinite(s) && r > 0 && n[big] < 256)
         errs[big][n[big]++] = fabs(s - r) / r;
+      if (isfinite(noisy) && nn[big] < 256)
+        noise[big][nn[big]++] = noisy;
     }
     for (int k = 0; k < 2; k++) {
       ck->sizes[op][k] = n[k];
       ck->median_err[op][k] = n[k] ? mv_stats_median_inplace(errs[k], n[k]) : NAN;
+      ck->median_noise[op][k] = nn[k] ? mv_stats_median_inplace(noise[k], nn[k]) : NAN;
     }
   }
 }

@@ -28,7 +28,7 @@ static const char usage[] =
   "  --max-size BYTES    largest message (and window, up to 16 MiB), sizes log-spaced from 0\n"
   "                      [1073741824]\n"
   "  --reps N            repetitions of every operation and size, 3 x N for messages\n"
-  "                      up to 8 MiB [10]\n"
+  "                      up to 8 MiB, 6 x that for Isend [10]\n"
   "  --kernels LIST      BLAS kernels to model: dgemm, dtrsm, none [dgemm,dtrsm]\n"
   "  --kernel-samples N  random shapes per kernel [60]\n"
   "  --kernel-records F  kernel calls timed in an application built with MV_EMULATE_RECORD\n"
@@ -145,15 +145,20 @@ static void print_result(const struct mv_calibrate_result *r, const char *dir)
            100 * c->kernels[i].median_rel_err, c->kernels[i].sum_ratio);
   if (!r->checked)
     return;
-  printf("self-check (calibration program under SMPI, %.1f s): median relative error\n"
-         "  %-9s %18s %18s\n", r->check.wall_s, "op", "< 64 KiB", ">= 64 KiB");
+  printf("self-check (calibration program under SMPI, %.1f s): median relative error, and in\n"
+         "brackets the measurement's own noise (what a perfect model would show)\n"
+         "  %-9s %26s %26s\n", r->check.wall_s, "op", "< 64 KiB", ">= 64 KiB");
   for (int op = 0; op <= MV_CALIB_WTIME; op++) {
     printf("  %-9s", mv_calib_op_name(op));
     for (int k = 0; k < 2; k++) {
+      char noise[16] = "   -  ";
+      if (isfinite(r->check.median_noise[op][k]))
+        snprintf(noise, sizeof noise, "%4.1f %%", 100 * r->check.median_noise[op][k]);
       if (r->check.sizes[op][k])
-        printf(" %8.1f %% (%3zu sz)", 100 * r->check.median_err[op][k], r->check.sizes[op][k]);
+        printf(" %8.1f %% [%s] (%3zu sz)", 100 * r->check.median_err[op][k], noise,
+               r->check.sizes[op][k]);
       else
-        printf(" %18s", "-");
+        printf(" %26s", "-");
     }
     printf("\n");
   }

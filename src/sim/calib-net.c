@@ -283,6 +283,23 @@ double mv_calib_typical(double *v, size_t n)
                                : mv_stats_trimmed_mean_inplace(v, n, MV_CALIB_TRIM);
 }
 
+double mv_calib_split_noise(const double *v, size_t n)
+{
+  size_t half = (n + 1) / 2;
+  if (n / 2 < MV_CALIB_TRIM_MIN)
+    return NAN;
+  double *h = malloc(n * sizeof *h);
+  if (!h)
+    return NAN;
+  for (size_t i = 0; i < n; i++)
+    h[i % 2 ? half + i / 2 : i / 2] = v[i];
+  double a = mv_calib_typical(h, half), b = mv_calib_typical(h + half, n - half);
+  memcpy(h, v, n * sizeof *h);
+  double all = mv_calib_typical(h, n);
+  free(h);
+  return all > 0 ? fabs(a - b) / (2 * all) : NAN;
+}
+
 double mv_calib_op_typical(const struct mv_calib_data *d, int op)
 {
   double *v = malloc((d->n[op] + 1) * sizeof *v);

@@ -59,6 +59,17 @@ static void test_typical(void)
   ASSERT_DOUBLE_REL(mv_calib_typical(ten, 10), 15.625, 1e-12);
   ASSERT_DOUBLE_REL(mv_calib_typical(nine, 9), 5, 1e-12);
   ASSERT_TRUE(isnan(mv_calib_typical(nine, 0)));
+  /* Split noise: samples taken 1 s, 3 s, 1 s, 3 s, ...: the halves' typical values are 1 and 3,
+   * the whole set's 2 (4 dropped at each end of 20 ones and 20 threes), so |1 - 3| / (2 x 2) =
+   * 0.5; a steady measurement has none; with 19 samples a half (9) is too small to trim. */
+  double alt[40], flat[40];
+  for (int i = 0; i < 40; i++)
+    alt[i] = i % 2 ? 3 : 1, flat[i] = 2;
+  ASSERT_DOUBLE_REL(mv_calib_split_noise(alt, 40), 0.5, 1e-12);
+  ASSERT_DOUBLE_NEAR(mv_calib_split_noise(flat, 40), 0, 0);
+  ASSERT_DOUBLE_NEAR(alt[1], 3, 0);   /* left unchanged */
+  ASSERT_TRUE(isnan(mv_calib_split_noise(alt, 19)));
+  ASSERT_TRUE(!isnan(mv_calib_split_noise(alt, 20)));
 }
 
 static void test_network(void)
