@@ -364,11 +364,10 @@ __attribute__((unused)) static const double mv_emulate_recv_fit[][3] = {{0, 0, 0
 #define MV_EMULATE_EAGER_BYTES 0
 #endif
 
-static inline void mv_emulate_copied(int rc, const MPI_Status *st)
+/* The copy of a message of B bytes (above the eager threshold) as core time of this rank. */
+static inline void mv_emulate_copy(double bytes)
 {
-  int bytes = 0;
-  if (!MV_EMULATE_COPYING || rc != MPI_SUCCESS ||
-      PMPI_Get_count(st, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes <= MV_EMULATE_EAGER_BYTES)
+  if (!MV_EMULATE_COPYING || bytes <= MV_EMULATE_EAGER_BYTES)
     return;
   size_t rows = sizeof mv_emulate_recv_fit / sizeof *mv_emulate_recv_fit, i = 0;
   while (i + 1 < rows && bytes >= mv_emulate_recv_fit[i + 1][0])
@@ -376,6 +375,59 @@ static inline void mv_emulate_copied(int rc, const MPI_Status *st)
   double s = mv_emulate_recv_fit[i][1] + mv_emulate_recv_fit[i][2] * bytes;
   if (s > 0)
     mv_emulate_compute(s * sg_host_get_speed(sg_host_self()));
+}
+
+static inline void mv_emulate_copied(int rc, const MPI_Status *st)
+{
+  int bytes = 0;
+  if (MV_EMULATE_COPYING && rc == MPI_SUCCESS && PMPI_Get_count(st, MPI_BYTE, &bytes) == MPI_SUCCESS)
+    mv_emulate_copy(bytes);
+}
+
+/* The sender's packing (-DMV_EMULATE_COPY too): a message of a non-contiguous type (HPL's panels
+ * and row pieces: struct and vector types over the matrix) is packed by its sender, fragment by
+ * fragment inside its MPI calls, on the sender's core (Open MPI; bench/sim/oversub-send.c, stop
+ * 32: a 1 MiB vector type took 36 ms to send beside the sender's computing core-mate, a
+ * contiguous one 0.15 ms). It is a copy of the message as the receiver's, charged before the send
+ * at the same cost; contiguous data go in one copy (CMA), which the receiver pays. */
+static inline void mv_emulate_packed(int count, MPI_Datatype type)
+{
+  int size = 0;
+  MPI_Aint lb, extent, true_lb, true_extent;
+  if (!MV_EMULATE_COPYING || count <= 0 || PMPI_Type_size(type, &size) != MPI_SUCCESS ||
+      PMPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS ||
+      PMPI_Type_get_true_extent(type, &true_lb, &true_extent) != MPI_SUCCESS)
+    return;
+  if (true_extent != size || (count > 1 && extent != size))
+    mv_emulate_copy((double)count * size);
+}
+
+__attribute__((weak)) int (MPI_Send)(const void *buf, int count, MPI_Datatype type, int dst, int tag,
+                                   MPI_Comm comm)
+{
+  mv_emulate_packed(count, type);
+  return PMPI_Send(buf, count, type, dst, tag, comm);
+}
+
+__attribute__((weak)) int (MPI_Ssend)(const void *buf, int count, MPI_Datatype type, int dst,
+                                    int tag, MPI_Comm comm)
+{
+  mv_emulate_packed(count, type);
+  return PMPI_Ssend(buf, count, type, dst, tag, comm);
+}
+
+__attribute__((weak)) int (MPI_Isend)(const void *buf, int count, MPI_Datatype type, int dst,
+                                    int tag, MPI_Comm comm, MPI_Request *request)
+{
+  mv_emulate_packed(count, type);
+  return PMPI_Isend(buf, count, type, dst, tag, comm, request);
+}
+
+__attribute__((weak)) int (MPI_Issend)(const void *buf, int count, MPI_Datatype type, int dst,
+                                     int tag, MPI_Comm comm, MPI_Request *request)
+{
+  mv_emulate_packed(count, type);
+  return PMPI_Issend(buf, count, type, dst, tag, comm, request);
 }
 
 __attribute__((weak)) int (MPI_Recv)(void *buf, int count, MPI_Datatype type, int src, int tag,
@@ -405,6 +457,7 @@ __attribute__((weak)) int (MPI_Sendrecv)(const void *sbuf, int scount, MPI_Datat
   MPI_Status own;
   if (status == MPI_STATUS_IGNORE)
     status = &own;
+  mv_emulate_packed(scount, stype);
   int rc = PMPI_Sendrecv(sbuf, scount, stype, dst, stag, rbuf, rcount, rtype, src, rtag, comm,
                          status);
   mv_emulate_copied(rc, status);

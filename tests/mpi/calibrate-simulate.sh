@@ -38,6 +38,9 @@ for mpi in openmpi mpich; do
   for op in pingpong send isend recv late-send test iprobe wtime; do
     grep -Eq "^  $op +[0-9.]+ %" "$tmp/out-$mpi" || fail "$mpi: no self-check error for $op"
   done
+  # the measurement's own noise beside the error: Isend has 3 x 3 x 6 = 54 samples a size, enough
+  # for two halves of 10 (mv_calib_split_noise), so its column has a value, not "-"
+  grep -Eq "^  isend +[0-9.]+ % \[ *[0-9.]+ %\]" "$tmp/out-$mpi" || fail "$mpi: no noise for isend"
   # window creation and release: a fit of each op, SMPI's own cost from the self-check (0.1-10 us)
   for op in win-allocate win-allocate-free win-create win-create-free; do
     grep -A1 "\"$op\": {" "$cal/calibration.json" | grep -Eq '"smpi_s": [0-9.]+e-0[5-7]' ||

@@ -23,6 +23,9 @@
 #   (to a kernel and a probe; without the hand-over at the probe it would wait for the message).
 # - copy: rank 1 sends 1 MiB to rank 0 (each alone on its core), with MV_EMULATE_RECV_FIT
 #   {0, 1 ms, 0}: rank 0's receive ends 1 ms later than without the copy.
+# - pack: the same with 512 KiB of a vector type (256 blocks of 2 KiB, 4 KiB apart): the sender
+#   packs it (1 ms on its core) before it goes and the receiver copies it (1 ms; rank 2 idle): 2 ms
+#   later than without the copies.
 set -u
 . "$(dirname "$0")/../lib.bash"
 need_flavor smpi
@@ -46,12 +49,21 @@ int main(int argc, char **argv)
   if (strcmp(mode, "turns") == 0)
     compute(10);
   else if (r == 1) {   /* the other host's rank: sends at 5 ms (10 ms: blocked) */
-    int big = strcmp(mode, "copy") == 0;
-    double at = strcmp(mode, "blocked") == 0 ? 10 : big ? 0 : 5;
+    int big = strcmp(mode, "copy") == 0, pack = strcmp(mode, "pack") == 0;
+    double at = strcmp(mode, "blocked") == 0 ? 10 : big || pack ? 0 : 5;
     compute(at);
-    MPI_Send(buf, big ? (int)sizeof buf : 1, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
+    MPI_Datatype vec;
+    MPI_Type_vector(256, 2048, 4096, MPI_CHAR, &vec);
+    MPI_Type_commit(&vec);
+    if (pack)
+      MPI_Send(buf, 1, vec, 0, 0, MPI_COMM_WORLD);
+    else
+      MPI_Send(buf, big ? (int)sizeof buf : 1, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
+    MPI_Type_free(&vec);
   } else if (r == 2) {
-    if (strcmp(mode, "wake") == 0)
+    if (strcmp(mode, "pack") == 0)
+      ;   /* idle: rank 0 has its core to itself */
+    else if (strcmp(mode, "wake") == 0)
       compute(30);
     else {   /* asks for the core at 0.5 ms (poll: 0.1 ms): a sleep, it holds no core */
       struct timespec ts = {0, strcmp(mode, "poll") == 0 ? 100000 : 500000};
@@ -112,5 +124,9 @@ run copy-0 copy 3 "${sched[@]}"
 run copy-1 copy 3 "${sched[@]}" "${copy[@]}"
 near "copy: the receive's calibrated time on the receiver's core" \
   "$(awk -v a="$(end_of copy-1 0)" -v b="$(end_of copy-0 0)" 'BEGIN {printf "%.9f", a - b}')" 0.001 1e-7
+run pack-0 pack 3 "${sched[@]}"
+run pack-1 pack 3 "${sched[@]}" "${copy[@]}"
+near "pack: the sender's packing and the receiver's copy, each on its own core" \
+  "$(awk -v a="$(end_of pack-1 0)" -v b="$(end_of pack-0 0)" 'BEGIN {printf "%.9f", a - b}')" 0.002 1e-7
 finish
 echo "core's scheduler: ok"
