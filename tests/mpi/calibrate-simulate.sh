@@ -19,9 +19,9 @@ for mpi in openmpi mpich; do
   for f in calibration.json platform.xml smpi-settings.txt kernels.h report.html measurements.csv; do
     [ -s "$cal/$f" ] || fail "$mpi: $f missing"
   done
-  # messages up to 8 MiB get 3 x --reps repetitions (since stop 32), an Isend 3 x more (stop 33)
+  # messages up to 8 MiB get 3 x --reps repetitions (since stop 32), an Isend 6 x more (stop 34)
   n=$(grep -c '^[0-9]*,isend,[0-9]*,[^,]*,same,65536,' "$cal/measurements.csv")
-  [ "$n" = 27 ] || fail "$mpi: $n isend rows of 65536 B, expected 3 x 3 x 3"
+  [ "$n" = 54 ] || fail "$mpi: $n isend rows of 65536 B, expected 3 x 3 x 6"
   grep -q '"format": "mpivet-calibration"' "$cal/calibration.json" || fail "$mpi: format"
   grep -q '"version": 3' "$cal/calibration.json" || fail "$mpi: version"
   for key in smpi/os smpi/or smpi/ois smpi/lat-factor smpi/bw-factor smpi/async-small-thresh \
