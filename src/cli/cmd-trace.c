@@ -31,6 +31,8 @@ static const char usage[] =
   "  --format LIST        otf2, mvt or otf2,mvt (default): mvt alone for long or large runs\n"
   "  --mpi FLAVOR         MPI library of the application (default: guessed from LAUNCHER;\n"
   "                       a launcher of another flavor, e.g. mpirun.openmpi, is refused)\n"
+  "The tracer is added to LD_PRELOAD; a command that sets the ranks' own LD_PRELOAD\n"
+  "(-x LD_PRELOAD=..., -genv LD_PRELOAD ...) is refused: set LD_PRELOAD for mpivet trace.\n"
   "Under SMPI (smpirun) the application must be linked with the library, e.g.\n"
   "  smpicc app.c -o app -L LIB -Wl,--no-as-needed -lmpivet-trace -Wl,--disable-new-dtags,-rpath,LIB\n"
   "with LIB the folder of lib/mpivet/smpi/libmpivet-trace.so (see docs/trace.md).\n"
@@ -173,6 +175,22 @@ static int set_env(const struct opts *o, const char *lib, const char *absdir)
   return o->callstack ? setenv("MPIVET_TRACE_CALLSTACK", o->callstack, 1) : 0;
 }
 
+/* The launcher argument that gives the ranks an LD_PRELOAD of its own, which replaces the one
+ * carrying the tracer (the ranks then run untraced), or NULL: "LD_PRELOAD=..." (mpirun -x
+ * LD_PRELOAD=..., env LD_PRELOAD=... app) or "LD_PRELOAD" after MPICH's -env/-genv. Stop 34:
+ * HPL's runs preloaded their own library with -x and "no trace was written". */
+static const char *own_preload(char **cmd)
+{
+  for (int i = 1; cmd[i]; i++) {
+    if (strncmp(cmd[i], "LD_PRELOAD=", 11) == 0)
+      return cmd[i];
+    if (strcmp(cmd[i], "LD_PRELOAD") == 0 &&
+        (strcmp(cmd[i - 1], "-env") == 0 || strcmp(cmd[i - 1], "-genv") == 0))
+      return cmd[i];
+  }
+  return NULL;
+}
+
 /* Runs argv; returns its exit status (128+signal when killed), or -1 if it could not start. */
 static int run(char **argv)
 {
@@ -259,6 +277,11 @@ int cmd_trace(int argc, char **argv)
     return mv_cli_error("trace", "--mpi %s: expected openmpi, mpich or smpi", flavor);
   if ((rc = check_launcher(flavor, cmd[0])) != 0)
     return rc;
+  const char *preload = smpi ? NULL : own_preload(cmd);
+  if (preload)
+    return mv_cli_error("trace", "the command sets the ranks' LD_PRELOAD (%s), which would replace "
+                        "the tracer's: set LD_PRELOAD in mpivet trace's environment instead, the "
+                        "tracer is added to it", preload);
   char lib[PATH_MAX], absdir[PATH_MAX];
   if (mv_path_mpi(flavor, "libmpivet-trace.so", lib, sizeof lib) != 0)
     return mv_cli_error("trace", "libmpivet-trace.so was not built for %s", flavor);
