@@ -11,7 +11,7 @@
 # simulation and table against the interleaved real runs (hpl.sh with RUNS=0). Both sides are
 # medians over the same rounds, so a drift of the machine moves both.
 # Also printed (validate-drift.txt): per round and grid, the real Gflop/s against the grid's
-# median over all rounds, and the kernels recorded in that round against CAL's models of the
+# median over all rounds, and per size the kernels recorded in that round against CAL's models of the
 # same calls (account.sh): the machine's drift as each side saw it.
 # Grids with more ranks than cores are run (hpl.sh's way: bound, yielding, normal priority) but
 # not recorded (calibrate.sh says why). The recorded sizes are the table's sizes.
@@ -92,9 +92,12 @@ case " $grids " in *" 1x1x1 "*)
   ;;
 esac
 # The drift as each side saw it: per round and grid, real Gflop/s over the grid's median (mean
-# over the sizes) and CAL's modelled over the recorded kernel seconds of that round.
+# over the sizes) and, per size, CAL's modelled over the recorded kernel seconds of that round
+# (per size since stop 34: one ratio over the sizes is N = 3000's, and hid models 5-15 % short
+# of N = 1000's calls).
 {
-  printf "%5s %6s %18s %20s\n" round grid "real / median" "kernels model / rec"
+  printf "%5s %6s %14s   kernels model / rec at N =" round grid "real / median"
+  for n in $sizes; do printf " %6s" "$n"; done; printf "\n"
   for grid in $grids; do
     read -r np p q <<< "${grid//x/ }"
     for r in $(seq "$rounds"); do
@@ -104,12 +107,16 @@ esac
               med=$(cut -d' ' -f2 "$f" | hpl_median)
               awk -v r="$r" -v m="$med" '$1 == r {print $2 / m}' "$f"
             done | awk '{s += $1; c++} END {printf "%.3f", c ? s / c : 0}')
-      ker="-"
-      if [ "$np" -le "$cores" ]; then
-        ker=$(bash "$here/account.sh" "$cal/kernels.h" "$out/round-$r"/record-"$grid"-*/warm-*.csv |
-                awk '/^rank .*: kernels measured/ {m += $5; p += $8} END {printf "%.3f", m ? p / m : 0}')
-      fi
-      printf "%5d %6s %18s %20s\n" "$r" "$grid" "$rel" "$ker"
+      printf "%5d %6s %14s %29s" "$r" "$grid" "$rel" ""
+      for n in $sizes; do
+        ker="-"
+        if [ "$np" -le "$cores" ]; then
+          ker=$(bash "$here/account.sh" "$cal/kernels.h" "$out/round-$r/record-$grid-$n"/warm-*.csv |
+                  awk '/^rank .*: kernels measured/ {m += $5; p += $8} END {printf "%.3f", m ? p / m : 0}')
+        fi
+        printf " %6s" "$ker"
+      done
+      printf "\n"
     done
   done
 } > "$out/validate-drift.txt"
