@@ -1,8 +1,9 @@
-/* Network part of the calibration, after SimGrid's procedure: per-size values (mv_calib_typical) of every operation,
- * piecewise-linear fits whose breakpoints the shared segmented regression chooses (BIC), the
- * eager/rendezvous threshold from where Send starts to wait for a late receive, SMPI's overheads
- * (os, or, ois), and the network's own time (ping-pong minus overheads) as a link latency (first
- * segment) and bandwidth (top segment) with latency and bandwidth factors per segment. */
+/* Network part of the calibration, after SimGrid's procedure: per-size values of every operation
+ * (mv_calib_typical), piecewise-linear fits whose breakpoints the shared segmented regression
+ * chooses (BIC), the eager/rendezvous threshold from where Send starts to wait for a late
+ * receive, SMPI's overheads (os, or, ois), and the network's own time (ping-pong minus overheads)
+ * as a link latency (first segment) and bandwidth (top segment) with latency and bandwidth
+ * factors per segment. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
