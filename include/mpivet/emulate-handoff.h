@@ -7,8 +7,9 @@
  * replaces the wake-up and the waiter's spin below (they are off with it): the ranks of a core
  * take turns on it as the operating system gives them, and a switch costs the hand-off. With it,
  * -DMV_EMULATE_COPY charges the receiver's copy of a message as core time (below, at
- * mv_emulate_copied), and the sender's packing of a non-contiguous one (mv_emulate_packed). HPL 2 x 2 on 2 cores: within 10 % with both, 10-16 % fast with the models
- * of stops 29-31 (docs/simulate.md, stop 33).
+ * mv_emulate_copied), and the sender's packing of a non-contiguous one (mv_emulate_packed).
+ * HPL 2 x 2 on 2 cores: within 10 % with both, 10-16 % fast with the models of stops 29-31
+ * (docs/simulate.md, stop 33).
  *
  * The hand-off (-DMV_EMULATE_HANDOFF_SECONDS=S): bench/sim/oversub.sh measures the one-way time of
  * an empty message between two ranks on one core (6-12 us with Open MPI's mpi_yield_when_idle 1

@@ -17,8 +17,6 @@
  * 16 MiB took 13.7 ms here (stop 31), so the window jobs, 0 B to 16 MiB at --per-octave sizes,
  * 10 repetitions, add a few seconds to a calibration; the fit's top segment goes on above. */
 #define CALIB_WIN_MAX (16 << 20)
-/* Messages up to this size are cheap to repeat: their jobs get more repetitions (main.c). */
-#define CALIB_CHEAP_MAX_BYTES (8 << 20)
 
 
 struct calib_opts {

@@ -70,16 +70,17 @@ static void add_kernel_jobs(const struct calib_opts *o, enum mv_calib_op op, uin
 }
 
 /* Repetitions of a network job of this size: CHEAP_REPS_FACTOR x --reps up to
- * CALIB_CHEAP_MAX_BYTES, where a repetition of all five operations (9 transfers) takes ~13 ms at
+ * CHEAP_MAX_BYTES, where a repetition of all five operations (9 transfers) takes ~13 ms at
  * most here. Calls of a few us or less (Isend at every size, Recv, Send, the ping-pong of small
  * messages) vary 30-50 % from one to the next here, and medians of 10 were 5-12 % apart from one
  * size to the next (stop 31: Isend >= 64 KiB 5.4-12.1 % off its calibrated line, which is flat). */
+#define CHEAP_MAX_BYTES (8 << 20)
 #define CHEAP_REPS_FACTOR 3
 /* An Isend job gets ISEND_REPS_FACTOR x the repetitions of the others at every size. Its samples
  * are bimodal job by job (4 calls of 0.08 us, or of 0.2-0.5 us: Open MPI) and the typical value
  * of 30-90 of them moved 8-15 % from one size to the next (stop 33: 3 x; Isend >= 64 KiB 6.1-9.9 %
  * off its flat line in the self-check). Timing one Isend a job instead of 4 above
- * CALIB_CHEAP_MAX_BYTES, with 4 x the jobs for as many copies, made those sizes 20-50 % dearer
+ * CHEAP_MAX_BYTES, with 4 x the jobs for as many copies, made those sizes 20-50 % dearer
  * than the 4-call means below (the first call after the go is the slow one) and 10-25 % apart
  * from one size to the next (stop 34). The Isends of 8 MiB-1 GiB are the dearest jobs: 2.3 s for
  * 4 copies of each of those 14 sizes. */
@@ -87,7 +88,7 @@ static void add_kernel_jobs(const struct calib_opts *o, enum mv_calib_op op, uin
 
 static int reps_of(const struct calib_opts *o, int op, int64_t bytes)
 {
-  int n = bytes <= CALIB_CHEAP_MAX_BYTES ? CHEAP_REPS_FACTOR * o->reps : o->reps;
+  int n = bytes <= CHEAP_MAX_BYTES ? CHEAP_REPS_FACTOR * o->reps : o->reps;
   return op == MV_CALIB_ISEND ? ISEND_REPS_FACTOR * n : n;
 }
 

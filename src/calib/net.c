@@ -102,20 +102,19 @@ static double isend_side(struct calib_run *r, int other, int count, int first)
 {
   MPI_Comm w = MPI_COMM_WORLD;
   MPI_Request req[ISEND_BATCH];
-  int n = ISEND_BATCH;
   if (!first) {
     MPI_Send(NULL, 0, MPI_BYTE, other, TAG_UNUSED, w);
     pause_s(ISEND_QUIET_S);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < ISEND_BATCH; i++)
       MPI_Recv(r->recvbuf, count, MPI_BYTE, other, TAG_DATA, w, MPI_STATUS_IGNORE);
     return 0;
   }
   MPI_Recv(NULL, 0, MPI_BYTE, other, TAG_UNUSED, w, MPI_STATUS_IGNORE);
   double t0 = MPI_Wtime();
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < ISEND_BATCH; i++)
     MPI_Isend(r->sendbuf, count, MPI_BYTE, other, TAG_DATA, w, &req[i]);
-  double t = calib_elapsed(r, t0) / n;
-  for (int i = 0; i < n; i++)   /* not Waitall: gcc warns on MPI_STATUSES_IGNORE */
+  double t = calib_elapsed(r, t0) / ISEND_BATCH;
+  for (int i = 0; i < ISEND_BATCH; i++)   /* not Waitall: gcc warns on MPI_STATUSES_IGNORE */
     MPI_Wait(&req[i], MPI_STATUS_IGNORE);
   return t;
 }

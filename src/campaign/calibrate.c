@@ -194,9 +194,9 @@ static void compare(const struct mv_calib_data *real, const struct mv_calib_data
   }
 }
 
-/* SMPI's own cost of each window op, the typical value of the self-check's (it does not depend on the
- * size: 0.48 us for an allocate, 0.74 us for a free, stop 31): simulate charges the calibrated
- * cost minus it. */
+/* SMPI's own cost of each window op, the typical value of the self-check's (it does not depend
+ * on the size: 0.48 us for an allocate, 0.74 us for a free, stop 31): simulate charges the
+ * calibrated cost minus it. */
 static void smpi_window_costs(const struct mv_calib_data *sim, struct mv_calib_windows *w)
 {
   for (int i = 0; i < MV_CALIB_NWIN; i++)
