@@ -36,5 +36,8 @@ void mv_atomic_abort(struct mv_atomic_file *f);
 int mv_atomic_write(const char *path, int (*fn)(FILE *fp, void *arg), void *arg);
 /* The same for a new file (mv_atomic_open_new): MV_EEXIST when path exists or appears meanwhile. */
 int mv_atomic_write_new(const char *path, int (*fn)(FILE *fp, void *arg), void *arg);
+/* A copy of the file from as path (mv_atomic_write): 0; MV_ENOENT when from cannot be opened
+ * (errno says why); MV_EIO. */
+int mv_atomic_copy(const char *from, const char *path);
 
 #endif

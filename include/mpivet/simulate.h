@@ -81,6 +81,7 @@ struct mv_calibrate_spec {
   unsigned long long seed;  /* 0: from the clock */
   int self_check;
   const char *dir;          /* output folder: must not exist or be empty */
+  const char *measurements; /* NULL: measure; else an earlier measurements.csv, fitted again */
   double timeout_s;
 };
 

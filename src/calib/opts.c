@@ -15,7 +15,7 @@ static const char usage[] =
   "                      (MPI_Win_allocate/create/free, every rank) up to 16 MiB of them\n"
   "  --per-octave N      message sizes per factor of two [2]\n"
   "  --reps N            repetitions of every operation and size (at least 1), 3 x N for\n"
-  "                      messages up to 8 MiB, 6 x that for Isend [10]\n"
+  "                      messages up to 8 MiB; Isend 6 x that, 12 x N above 8 MiB [10]\n"
   "  --kernels LIST      also time these BLAS kernels on every rank: dgemm, dtrsm (none: no kernel)\n"
   "  --kernel-samples N  random shapes per kernel [60]\n"
   "  --kernel-max N      largest m, n or k of a kernel shape [1024]\n"

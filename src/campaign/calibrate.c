@@ -9,7 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "mpivet/atomic.h"
 #include "mpivet/calib.h"
 #include "mpivet/dirlock.h"
 #include "mpivet/error.h"
@@ -252,6 +254,16 @@ static int fit_and_write(const struct mv_calibrate_spec *s, struct mv_calib_data
   return rc ? rc : write_file(s->dir, "calibration.json", write_json, c, d, e);
 }
 
+/* The largest message of the measurements (self-check of --measurements: the same sizes). */
+static long long largest_message(const struct mv_calib_data *d)
+{
+  double top = 0;
+  for (int op = 0; op < MV_CALIB_NNET; op++)
+    for (size_t i = 0; i < d->n[op]; i++)
+      top = fmax(top, d->s[op][i].bytes);
+  return (long long)top;
+}
+
 int mv_calibrate(const struct mv_calibrate_spec *s, struct mv_calibrate_result *res, struct mv_error *e)
 {
   char program[4200], csv[4200];
@@ -267,10 +279,15 @@ int mv_calibrate(const struct mv_calibrate_spec *s, struct mv_calibrate_result *
   struct mv_calib_data d, rec;
   mv_calib_data_init(&rec);
   int rc = read_records(s, &rec, e);
+  if (!rc && s->measurements && access(s->measurements, R_OK) != 0)   /* before DIR is made */
+    rc = FAIL(MV_ENOENT, "--measurements %s: %s", s->measurements, strerror(errno));
   rc = rc ? rc : make_dir(s->dir, e);
   snprintf(csv, sizeof csv, "%s/measurements.csv", s->dir);
   snprintf(res->log, sizeof res->log, "%s/calib-run.log", s->dir);
-  if (!rc && (rc = measure(s, csv, program, res->log, s->timeout_s)) != 0)
+  if (!rc && s->measurements) {   /* fitted again: the folder keeps its own copy */
+    if ((rc = mv_atomic_copy(s->measurements, csv)) != 0)
+      FAIL(rc, "%s: cannot copy to %s: %s", s->measurements, csv, strerror(errno));
+  } else if (!rc && (rc = measure(s, csv, program, res->log, s->timeout_s)) != 0)
     FAIL(rc, "the calibration program failed (see %s)", res->log);
   if (rc) {
     mv_calib_data_release(&rec);
@@ -283,11 +300,14 @@ int mv_calibrate(const struct mv_calibrate_spec *s, struct mv_calibrate_result *
   snprintf(c->engine, sizeof c->engine, "%s", s->engine);
   c->np = s->np, c->max_size = (double)s->max_size, c->family = s->family, c->noise = s->noise;
   rc = read_csv(csv, &d, e);
+  struct mv_calibrate_spec sc = *s;   /* the self-check's: the sizes of the measurements */
+  if (!rc && s->measurements)
+    sc.max_size = largest_message(&d), c->max_size = (double)sc.max_size;
   rc = rc ? rc : take_records(&d, &rec, e);
   mv_calib_data_release(&rec);
   rc = rc ? rc : fit_and_write(s, &d, c, e);
   if (!rc && s->self_check)
-    res->checked = (rc = self_check(s, &d, &res->check, &c->win, e)) == 0;
+    res->checked = (rc = self_check(&sc, &d, &res->check, &c->win, e)) == 0;
   /* calibration.json again, with SMPI's own window costs (the self-check needed the folder) */
   if (res->checked && mv_calib_windows_any(&c->win))
     rc = write_file(s->dir, "calibration.json", write_json, c, &d, e);

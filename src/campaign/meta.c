@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mpivet/atomic.h"
 #include "mpivet/campaign.h"
 #include "mpivet/engine.h"
 #include "mpivet/error.h"
@@ -131,22 +132,6 @@ static void write_plan(struct mv_json *j, const struct mv_campaign *c)
   mv_json_object_end(j);
 }
 
-static int copy_file(const char *from, const char *to)
-{
-  FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
-  char buf[8192];
-  size_t n;
-  int bad = !in || !out;
-  while (!bad && (n = fread(buf, 1, sizeof buf, in)) > 0)
-    bad = fwrite(buf, 1, n, out) != n;
-  bad |= in && ferror(in);
-  if (in)
-    fclose(in);
-  if (out)
-    bad |= fclose(out) != 0;
-  return bad ? MV_EIO : 0;
-}
-
 struct meta_args {
   const struct mv_campaign *c;
   const struct mv_meta *m;
@@ -175,7 +160,7 @@ int mv_campaign_write_meta(const struct mv_campaign *c, const struct mv_meta *m)
   if (rc == 0 && m->platform_file &&
       ((rc = mv_campaign_path(c, "platform.xml", platform, sizeof platform)) == 0) &&
       strcmp(m->platform_file, platform) != 0)
-    rc = copy_file(m->platform_file, platform);
+    rc = mv_atomic_copy(m->platform_file, platform);
   if (rc)
     return rc;
   struct meta_args a = {c, m};

@@ -15,7 +15,7 @@
 static const char usage[] =
   "usage: mpivet calibrate [--engine mpirun|srun] [--mpi openmpi|mpich] [--np N] [--hosts LIST]\n"
   "                        [--max-size BYTES] [--reps N] [--kernels LIST]\n"
-  "                        [--kernel-records FILE]... -o DIR\n\n"
+  "                        [--kernel-records FILE]... [--measurements CSV] -o DIR\n\n"
   "Calibrate an SMPI platform for this machine (SimGrid's procedure): ping-pong, Send/Isend/Recv\n"
   "overheads, Test/Iprobe/Wtime costs, window creation and release (MPI_Win_allocate/create/free\n"
   "up to 16 MiB) and BLAS kernels measured by mpivet-calib, fitted by segmented regression\n"
@@ -28,7 +28,7 @@ static const char usage[] =
   "  --max-size BYTES    largest message (and window, up to 16 MiB), sizes log-spaced from 0\n"
   "                      [1073741824]\n"
   "  --reps N            repetitions of every operation and size, 3 x N for messages\n"
-  "                      up to 8 MiB, 6 x that for Isend [10]\n"
+  "                      up to 8 MiB; Isend 6 x that, 12 x N above 8 MiB [10]\n"
   "  --kernels LIST      BLAS kernels to model: dgemm, dtrsm, none [dgemm,dtrsm]\n"
   "  --kernel-samples N  random shapes per kernel [60]\n"
   "  --kernel-records F  kernel calls timed in an application built with MV_EMULATE_RECORD\n"
@@ -38,6 +38,8 @@ static const char usage[] =
   "                      N-0|N-1|N-2, e.g. M-2,N-2 [M-2,N-2]\n"
   "  --load N            busy threads per rank while measuring (calibrate under load) [0]\n"
   "  --seed N            measurement order (0: from the clock) [0]\n"
+  "  --measurements CSV  fit an earlier calibration's measurements.csv again (copied to DIR)\n"
+  "                      instead of measuring; give its --mpi, and its --kernel-records again\n"
   "  --no-self-check     skip the SMPI re-run of the calibration program\n"
   "  --timeout SEC       per launch [1800]\n"
   "  -o, --output DIR    calibration folder: new or empty (required)\n"
@@ -48,7 +50,7 @@ static const struct option longopts[] = {
   {"max-size", 1, 0, 'm'}, {"reps", 1, 0, 'r'}, {"kernels", 1, 0, 'k'}, {"kernel-samples", 1, 0, 's'},
   {"kernel-records", 1, 0, 'R'},
   {"kernel-model", 1, 0, 'K'}, {"load", 1, 0, 'l'}, {"seed", 1, 0, 'S'}, {"no-self-check", 0, 0, 'N'},
-  {"timeout", 1, 0, 't'}, {"output", 1, 0, 'o'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+  {"measurements", 1, 0, 'C'}, {"timeout", 1, 0, 't'}, {"output", 1, 0, 'o'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
 
 static int count(const char *opt, const char *arg, long lo, long hi, long *v)
 {
@@ -75,6 +77,7 @@ static int option(void *ctx, int c, const char *arg)
     s->records[s->nrecords++] = arg;
     break;
   case 'N': s->self_check = 0; break;
+  case 'C': s->measurements = arg; break;
   case 'n': rc = count("np", arg, 2, 4096, &v); s->np = (int)v; break;
   case 'm': rc = count("max-size", arg, 16, 1L << 31, &v); s->max_size = v; break;
   case 'r': rc = count("reps", arg, 1, 100000, &v); s->reps = (int)v; break;

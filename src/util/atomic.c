@@ -246,3 +246,24 @@ int mv_atomic_write_new(const char *path, int (*fn)(FILE *fp, void *arg), void *
 {
   return write_file(path, 1, fn, arg);
 }
+
+static int copy_stream(FILE *out, void *arg)
+{
+  FILE *in = arg;
+  char buf[8192];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+    if (fwrite(buf, 1, n, out) != n)
+      return MV_EIO;
+  return ferror(in) ? MV_EIO : 0;
+}
+
+int mv_atomic_copy(const char *from, const char *path)
+{
+  FILE *in = fopen(from, "rb");
+  if (!in)
+    return MV_ENOENT;
+  int rc = mv_atomic_write(path, copy_stream, in);
+  fclose(in);
+  return rc;
+}

@@ -48,8 +48,33 @@ for mpi in openmpi mpich; do
     grep -Eq "^  $op +[0-9]+ segments" "$tmp/out-$mpi" || fail "$mpi: $op not printed"
   done
   grep -c "<svg" "$cal/report.html" | grep -qx 9 || fail "$mpi: report.html should plot 9 operations"
+  # --measurements: the same measurements fitted again give the same settings and models
+  "$MPIVET" calibrate --mpi $mpi --measurements "$cal/measurements.csv" --no-self-check \
+      -o "$tmp/refit-$mpi" > "$tmp/refit-out" 2>&1 || { cat "$tmp/refit-out"; fail "$mpi: refit"; }
+  cmp -s "$cal/measurements.csv" "$tmp/refit-$mpi/measurements.csv" || fail "$mpi: refit's measurements.csv"
+  for f in smpi-settings.txt kernels.h; do
+    cmp "$cal/$f" "$tmp/refit-$mpi/$f" || fail "$mpi: refit's $f differs"
+  done
 done
 [ $ran = 1 ] || { echo "no real MPI flavor built"; exit 77; }
+
+# --measurements of a file that is not there: a message naming it, exit 2, no folder made
+"$MPIVET" calibrate --measurements "$tmp/none.csv" -o "$tmp/refit-none" 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "none.csv" "$tmp/err" || { cat "$tmp/err"; fail "missing --measurements: exit $rc"; }
+[ ! -e "$tmp/refit-none" ] || fail "missing --measurements: the output folder was made"
+
+# mpivet-calib's repetitions: Isends above 8 MiB get 12 x --reps (stop 35; 6 x before), those up
+# to 8 MiB 3 x 6 x --reps (3 x 6 x 1 = 18 rows at 8 MiB, 12 at 11.3 MiB)
+calib=$(dirname "$MPIVET")/../lib/mpivet/openmpi/mpivet-calib
+if [ -x "$calib" ]; then
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 2 "$calib" \
+      --max-size 12000000 --reps 1 --kernels none --seed 3 --out "$tmp/big.csv" > "$tmp/big.out" 2>&1 ||
+    { cat "$tmp/big.out"; fail "mpivet-calib up to 12 MB"; }
+  for want in 8388608:18 11863283:12; do
+    n=$(grep -c "^[0-9]*,isend,[0-9]*,[^,]*,same,${want%:*}," "$tmp/big.csv")
+    [ "$n" = "${want#*:}" ] || fail "$n isend rows of ${want%:*} B, expected ${want#*:}"
+  done
+fi
 
 # a non-empty output folder is refused, nothing in it is touched
 "$MPIVET" calibrate --max-size 64 --reps 1 -o "$cal" 2>"$tmp/err"; rc=$?
