@@ -5,7 +5,10 @@
 # range of m n k, as mpivet/emulate.h does): per rank and kernel the calls, the measured seconds,
 # the modelled seconds and their ratio, every rank's kernel total, then per kernel and size class
 # (m n k within a factor 16, all ranks) the same ratio. Calls with m or n = 0 cost nothing
-# emulated (mpivet/emulate.h), here too. Usage: account.sh KERNELS_H CSV...
+# emulated (mpivet/emulate.h), here too. Last, per CSV, its cold start: the measured minus the
+# modelled seconds of its calls within the first COLD_WINDOW seconds (default 0.002) of its
+# kernel time (a warm-RANK.csv starts with a solve: MV_EMULATE_COLD, mpivet/emulate.h).
+# Usage: account.sh KERNELS_H CSV...
 set -euo pipefail
 kh=$1; shift
 awk -F, '
@@ -23,13 +26,17 @@ awk -F, '
   {
     op = $2; r = $3; m = $7; n = $8; k = $9; s = $11
     key = r SUBSEP op; calls[key]++; meas[key] += s; rtot[r] += s
-    if (!rows[op]) { model[key] += s; mtot[r] += s; next }
+    if (FNR == 2) { files[++nf] = FILENAME; ktime = 0 }
+    ktime += s; cold_in = ktime <= window
+    if (cold_in) cold[nf] += s
+    if (!rows[op]) { model[key] += s; mtot[r] += s; if (cold_in) cold[nf] -= s; next }
     if (m <= 0 || n <= 0) next   # emulate.h: an empty call costs nothing (HPL polls with n = 0 dgemms)
     w = m * n * k; j = 1
     while (j < rows[op] && from[op, j + 1] <= w) j++
     p = coef[op,j,0]*w + coef[op,j,1]*m*n + coef[op,j,2]*m*k + coef[op,j,3]*n*k + coef[op,j,4]*m + coef[op,j,5]*n + coef[op,j,6]*k + coef[op,j,7]
     p = p > 0 ? p : 0
     model[key] += p; mtot[r] += p
+    if (cold_in) cold[nf] -= p
     c = w >= 1 ? int(log(w) / log(16)) : 0; ck = op SUBSEP c
     ccalls[ck]++; cmeas[ck] += s; cmodel[ck] += p
   }
@@ -51,4 +58,6 @@ awk -F, '
       print line | "sort -k1,1 -k2,2V"
     }
     close("sort -k1,1 -k2,2V")
-  }' "$kh" "$@"
+    for (i = 1; i <= nf; i++)
+      printf "cold start %s: %.6f s over the models in the first %g s of kernel time\n", files[i], cold[i], window
+  }' window="${COLD_WINDOW:-0.002}" "$kh" "$@"

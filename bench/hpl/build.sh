@@ -50,6 +50,8 @@ cc -O2 -shared -fPIC "$here/pretouch.c" -o "$out/pretouch.so"   # the real runs'
 # types): built with the option, real HPL ran 47-48 Gflop/s instead of 60-62 at N 2000 on 2 ranks.
 # HPL_CALL_SECONDS=S (emulated builds): S seconds of HPL's own code charged with every emulated
 # kernel call (MV_EMULATE_CALL_SECONDS, mpivet/emulate.h; calibrate.sh measures it on one rank).
+# HPL_COLD_SECONDS=C (emulated builds): C seconds charged at the start of every solve, the first
+# kernel calls' cold start (MV_EMULATE_COLD, mpivet/emulate.h; validate.sh measures it).
 # HPL_HANDOFF_SECONDS=H (> 0) also builds hpl-smpi-handoff, for ranks that share cores: every
 # completed receive sleeps H simulated seconds (MV_EMULATE_HANDOFF_SECONDS,
 # mpivet/emulate-handoff.h; hpl.sh measures H with bench/sim/oversub.sh). HPL_WAKE_QUANTILES=q0,..,q100
@@ -74,7 +76,8 @@ if [ -n "$cal" ]; then   # every object includes kernels.h: another calibration 
   [ "${HPL_COPY:-0}" = 1 ] && wake+=(-DMV_EMULATE_COPY)
   if awk -v h="$handoff" 'BEGIN {exit !(h > 0)}'; then flavors="$flavors smpi-handoff"
   else rm -f "$out/hpl-smpi-handoff"; fi   # hpl.sh takes it when it exists
-  emu=(-include "$cal/kernels.h" -DMV_EMULATE_CALL_SECONDS="${HPL_CALL_SECONDS:-0.0}")
+  emu=(-include "$cal/kernels.h" -DMV_EMULATE_CALL_SECONDS="${HPL_CALL_SECONDS:-0.0}"
+       -DMV_EMULATE_COLD_SECONDS="${HPL_COLD_SECONDS:-0.0}")
   [ "${HPL_PROBE_LATE:-1}" = 1 ] && emu+=(-DMV_EMULATE_PROBE_LATE)
   for flavor in $flavors; do
     o="$out/obj-$flavor$sfx"

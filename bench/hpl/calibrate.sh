@@ -86,3 +86,7 @@ sort -g "$out/call-per-size.txt" | awk 'NR == 1 {printf "%.3g\n", ($2 > 0 ? $2 :
 echo "calibrate.sh: HPL's own code per kernel call on 1 rank: $(cat "$out/call-seconds.txt") s ($out/call-seconds.txt)"
 cd "$out"
 "${rt[@]}" "$mpivet" calibrate --mpi openmpi --seed 1 "${records[@]}" -o "$cal"
+# A solve's cold start from the recorded grids' runs against the new models (runs.sh's hpl_cold),
+# for hpl.sh's HPL_COLD_SECONDS: OUT/cold-seconds.txt.
+hpl_cold "$cal/kernels.h" "$out"/record-*x*x*-* > "$out/cold-seconds.txt"
+echo "calibrate.sh: a solve's cold start: $(cat "$out/cold-seconds.txt") s ($out/cold-seconds.txt, HPL_COLD_SECONDS of hpl.sh)"

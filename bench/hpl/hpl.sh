@@ -57,6 +57,10 @@ cores=$(nproc)
 # and the spin itself (their models are then off). HPL_SCHED=0: the models of stops 29-31.
 # HPL_CAL_OVERSUB=DIR: the calibration of those grids (default CAL); calibrate.sh with
 # HPL_RECORD_GRIDS="4x2x2" records its kernels under that load, in the ranks' CPU time.
+# HPL_COLD_SECONDS=C: the cold start charged at the start of every emulated solve (build.sh;
+# validate.sh measures it; default 0).
+[ "${HPL_COLD_SECONDS:-0}" = 0 ] ||
+  echo "hpl.sh: a solve's cold start, charged at its start: $HPL_COLD_SECONDS s" >&2
 if [ -z "${HPL_HANDOFF_SECONDS:-}" ]; then
   for grid in ${HPL_GRIDS:-1x1x1 2x1x2}; do
     [ "${grid%%x*}" -gt "$cores" ] || continue

@@ -12,6 +12,9 @@
 #   and with more ranks than cores timed in CPU time (MV_EMULATE_RECORD_CLOCK=thread).
 # - hpl_warm_gflops [FILE]: the last (warm) solve's Gflop/s of hpccoutf.txt (or FILE).
 # - hpl_median: the median of the numbers on stdin, one a line.
+# - hpl_cold KERNELS_H DIR...: a solve's cold start (MV_EMULATE_COLD, mpivet/emulate.h) in seconds:
+#   per recorded run DIR (warm-RANK.csv), the largest over its ranks of account.sh's cold start
+#   (the first panel's owner pays it on the critical path), the median over the runs.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 rt=(); [ "$(id -u)" = 0 ] && rt=(chrt -f 20)
 source "$here/keep-memory.sh"
@@ -44,3 +47,10 @@ hpl_record() {   # more ranks than cores: timed in CPU time (a call's wall time 
 }
 hpl_warm_gflops() { awk '/^WR/ {g = $7} END {print g + 0}' "${1:-hpccoutf.txt}"; }
 hpl_median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
+hpl_cold() {
+  local kh=$1 rd; shift
+  for rd in "$@"; do
+    bash "$here/account.sh" "$kh" "$rd"/warm-*.csv |
+      awk '/^cold start / {c = $4 + 0; if (!n++ || c > m) m = c} END {if (n) printf "%.6g\n", m}'
+  done | hpl_median
+}
