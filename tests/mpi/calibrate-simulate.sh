@@ -66,6 +66,7 @@ done
 # mpivet-calib's repetitions: Isends above 8 MiB get 12 x --reps (stop 35; 6 x before), those up
 # to 8 MiB 3 x 6 x --reps (3 x 6 x 1 = 18 rows at 8 MiB, 12 at 11.3 MiB)
 calib=$(dirname "$MPIVET")/../lib/mpivet/openmpi/mpivet-calib
+case " ${MV_FLAVORS//;/ } " in *" openmpi "*) [ -x "$calib" ] || fail "$calib not built" ;; esac
 if [ -x "$calib" ]; then
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 2 "$calib" \
       --max-size 12000000 --reps 1 --kernels none --seed 3 --out "$tmp/big.csv" > "$tmp/big.out" 2>&1 ||
