@@ -13,8 +13,12 @@
 # Also printed (validate-drift.txt): per round and grid, the real Gflop/s against the grid's
 # median over all rounds, and per size the kernels recorded in that round against CAL's models of the
 # same calls (account.sh): the machine's drift as each side saw it.
-# Grids with more ranks than cores are run (hpl.sh's way: bound, yielding, normal priority) but
-# not recorded (calibrate.sh says why). The recorded sizes are the table's sizes.
+# Grids with more ranks than cores are run and recorded hpl.sh's way (bound, yielding, normal
+# priority; the kernels timed in the ranks' CPU time, runs.sh) and get a calibration of their own,
+# CAL-oversub: the kernel models of that load (calibrate.sh's HPL_RECORD_GRIDS="4x2x2"), fitted
+# with CAL's network measurements (mpivet calibrate --measurements), for hpl.sh's
+# HPL_CAL_OVERSUB (since stop 35: before, such grids were calibrated apart, minutes away from
+# their real runs). The recorded sizes are the table's sizes.
 # Usage: validate.sh OUT CAL [ROUNDS=5] [SIZES="1000 2000 3000"]; HPL_GRIDS (ranks x P x Q,
 # default "1x1x1 2x1x2 2x2x1"); OUT keeps builds, records (OUT/round-R) and runs
 # (OUT/run-NP-PxQ-N, real.txt; rounds.txt: round and Gflop/s); CAL must not exist.
@@ -45,11 +49,9 @@ for r in $(seq "$rounds"); do
   for grid in $grids; do
     read -r np p q <<< "${grid//x/ }"
     for n in $order; do
-      if [ "$np" -le "$cores" ]; then
-        rd="$out/round-$r/record-$grid-$n"; mkdir -p "$rd"; cd "$rd"; hpl_input "$n" 128 "$p" "$q"
-        hpl_record "$np" "$rd" 2> record.err ||
-          { echo "validate.sh: recorded run failed ($rd/record.err)" >&2; exit 3; }
-      fi
+      rd="$out/round-$r/record-$grid-$n"; mkdir -p "$rd"; cd "$rd"; hpl_input "$n" 128 "$p" "$q"
+      hpl_record "$np" "$rd" 2> record.err ||
+        { echo "validate.sh: recorded run failed ($rd/record.err)" >&2; exit 3; }
       d="$out/run-$np-${p}x$q-$n"; cd "$d"; hpl_input "$n" 128 "$p" "$q"
       if ! hpl_real "$np" 2> "real-$r.err"; then
         echo "validate.sh: real run, round $r, $grid, N = $n failed ($d/real-$r.err)" >&2; continue
@@ -60,21 +62,28 @@ for r in $(seq "$rounds"); do
   echo "validate.sh: round $r done $(date -u +%T) UTC, load $(load)" >&2
 done
 # Kernel samples: every round's warm recordings of a grid and rank in one file.
-records=(); mkdir -p "$out/pooled"
+records=(); over=(); mkdir -p "$out/pooled"
 for grid in $grids; do
   read -r np p q <<< "${grid//x/ }"
-  [ "$np" -le "$cores" ] || continue
   for rank in $(seq 0 $((np - 1))); do
     f="$out/pooled/warm-$grid-$rank.csv"
     set -- "$out"/round-*/record-"$grid"-*/warm-"$rank".csv
     { head -n 1 "$1"; for w in "$@"; do tail -n +2 "$w"; done; } > "$f"
-    records+=(--kernel-records "$f")
+    if [ "$np" -le "$cores" ]; then records+=(--kernel-records "$f"); else over+=(--kernel-records "$f"); fi
   done
 done
 cd "$out"
 "${rt[@]}" "$mpivet" calibrate --mpi openmpi --seed 1 "${records[@]}" -o "$cal" > "$out/calibrate.log" 2>&1 ||
   { echo "validate.sh: mpivet calibrate failed ($out/calibrate.log)" >&2; exit 3; }
 echo "validate.sh: calibrated $(date -u +%T) UTC ($cal)" >&2
+cal_over=$cal
+if [ ${#over[@]} -gt 0 ]; then
+  cal_over=$cal-oversub
+  "${rt[@]}" "$mpivet" calibrate --mpi openmpi --seed 1 --measurements "$cal/measurements.csv" "${over[@]}" \
+    -o "$cal_over" > "$out/calibrate-oversub.log" 2>&1 ||
+    { echo "validate.sh: mpivet calibrate of the oversubscribed grids failed ($out/calibrate-oversub.log)" >&2; exit 3; }
+  echo "validate.sh: calibrated the grids with more ranks than cores $(date -u +%T) UTC ($cal_over)" >&2
+fi
 # HPL's own code per kernel call on one rank (calibrate.sh's figure, from the same rounds): the
 # real warm solve's median time minus the median of the recorded warm solves' kernels, per call.
 call=0
@@ -97,7 +106,8 @@ esac
 # from +21.0 to +14.2 % at 1 x 2, but from -2.6 to -6.2 % at 1 x 1 and -0.2 to -4.7 % at 2 x 1.
 cold=0
 if [ "${HPL_COLD:-0}" != 0 ]; then
-  cold=$(hpl_cold "$cal/kernels.h" "$out"/round-*/record-*)
+  cold=$(hpl_cold "$cal/kernels.h" $(for rd in "$out"/round-*/record-*; do
+                                       g=${rd##*/record-}; [ "${g%%x*}" -gt "$cores" ] || echo "$rd"; done))
   echo "validate.sh: cold start of a solve (largest over a run's ranks, median over runs): $cold s" >&2
 fi
 # The drift as each side saw it: per round and grid, real Gflop/s over the grid's median (mean
@@ -118,11 +128,9 @@ fi
             done | awk '{s += $1; c++} END {printf "%.3f", c ? s / c : 0}')
       printf "%5d %6s %14s %29s" "$r" "$grid" "$rel" ""
       for n in $sizes; do
-        ker="-"
-        if [ "$np" -le "$cores" ]; then
-          ker=$(bash "$here/account.sh" "$cal/kernels.h" "$out/round-$r/record-$grid-$n"/warm-*.csv |
-                  awk '/^rank .*: kernels measured/ {m += $5; p += $8} END {printf "%.3f", m ? p / m : 0}')
-        fi
+        kc=$cal; [ "$np" -le "$cores" ] || kc=$cal_over
+        ker=$(bash "$here/account.sh" "$kc/kernels.h" "$out/round-$r/record-$grid-$n"/warm-*.csv |
+                awk '/^rank .*: kernels measured/ {m += $5; p += $8} END {printf "%.3f", m ? p / m : 0}')
         printf " %6s" "$ker"
       done
       printf "\n"
@@ -131,4 +139,4 @@ fi
 } > "$out/validate-drift.txt"
 cat "$out/validate-drift.txt" >&2
 HPL_OUT=$out HPL_GRIDS=$grids HPL_1024=0 HPL_CALL_SECONDS=$call HPL_COLD_SECONDS=$cold MPIVET=$mpivet \
-  bash "$here/hpl.sh" "$cal" 0 "$sizes"
+  HPL_CAL_OVERSUB=$cal_over bash "$here/hpl.sh" "$cal" 0 "$sizes"
