@@ -35,7 +35,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/../.." && pwd)
 cal=$(cd "$1" && pwd); runs=${2:-3}; sizes=${3:-"1000 2000 3000"}
 mpivet=${MPIVET:-$top/build/bin/mpivet}
-out=${HPL_OUT:-$(mktemp -d)}
+out=${HPL_OUT:-$(mktemp -d)}; mkdir -p "$out"   # HPL_OUT may be a new folder
 source "$here/runs.sh"   # rt, keep, hpl_input, hpl_real, hpl_warm_gflops, hpl_median
 [ "${HPL_1024:-1}" = 0 ] && export HPL_CONTIG=0   # no 1024-rank run: no contiguous-panel build
 cores=$(nproc)

@@ -25,7 +25,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/../.." && pwd)
 cal=$(cd "$1" && pwd); n=${2:-20000}; nb=${3:-128}
 mpivet=${MPIVET:-$top/build/bin/mpivet}
-out=${HPL_OUT:-$(mktemp -d)}
+out=${HPL_OUT:-$(mktemp -d)}; mkdir -p "$out"   # HPL_OUT may be a new folder
 bash "$here/build.sh" "$out" "$cal" > "$out/build.log"
 cc -O2 -shared -fPIC "$here/cpuclock.c" -o "$out/cpuclock.so" -ldl   # see cpuclock.c
 d="$out/run-1024-$n"; mkdir -p "$d/wd"; cd "$d"
