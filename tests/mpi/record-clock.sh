@@ -7,6 +7,8 @@
 #   nothing);
 # - "dtrsm" spins until its thread has used 20 ms of CPU: CPU time 20 ms (19-25 ms: a read of the
 #   clock at each turn of the loop), wall time at least that, however loaded the machine.
+# And the record's bytes column: a call's leading dimension in bytes through MV_EMULATE_LD
+# ("dger", 12288), 0 through MV_EMULATE.
 set -u
 . "$(dirname "$0")/../lib.bash"
 real_flavors
@@ -28,6 +30,7 @@ int main(int argc, char **argv)
   MPI_Init(&argc, &argv);
   MV_EMULATE("dgemm", 1, 1, 1, usleep(20000));
   MV_EMULATE("dtrsm", 1, 1, 1, spin(0.02));
+  MV_EMULATE_LD("dger", 2, 3, 1, 12288, spin(0.001));
   MPI_Finalize();
   return 0;
 }
@@ -52,6 +55,10 @@ for mpi in $REAL_FLAVORS; do
   awk -v s="$(secs "$tmp/$mpi-thread" dgemm)" 'BEGIN {exit !(s < 0.002)}' ||
     fail "$mpi: thread clock: a 20 ms sleep recorded as $(secs "$tmp/$mpi-thread" dgemm) s"
   near "$mpi: thread clock: 20 ms of CPU" "$(secs "$tmp/$mpi-thread" dtrsm)" 0.022 0.003
+  ld=$(awk -F, '$2 == "dger" {print $6 "," $7 "," $8}' "$tmp/$mpi-wall/kernels-0.csv")
+  [ "$ld" = "12288,2,3" ] || fail "$mpi: MV_EMULATE_LD: bytes,m,n \"$ld\", expected 12288,2,3"
+  ld=$(awk -F, '$2 == "dgemm" {print $6}' "$tmp/$mpi-wall/kernels-0.csv")
+  [ "$ld" = 0 ] || fail "$mpi: MV_EMULATE: bytes \"$ld\", expected 0"
 done
 finish
 echo "recording clocks: ok"
