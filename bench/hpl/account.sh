@@ -5,7 +5,9 @@
 # range of m n k, as mpivet/emulate.h does): per rank and kernel the calls, the measured seconds,
 # the modelled seconds and their ratio, every rank's kernel total, then per kernel and size class
 # (m n k within a factor 16, all ranks) the same ratio. Calls with m or n = 0 cost nothing
-# emulated (mpivet/emulate.h), here too. Last, per CSV, its cold start: the measured minus the
+# emulated (mpivet/emulate.h), here too. Then, for calls recorded with their leading dimension
+# (MV_EMULATE_LD: HPL's dgemm), the same per kernel for a leading dimension that is a multiple of
+# 4 KiB and for the others. Last, per CSV, its cold start: the measured minus the
 # modelled seconds of its calls within the first COLD_WINDOW seconds (default 0.002) of its
 # kernel time (a warm-RANK.csv starts with a solve: MV_EMULATE_COLD, mpivet/emulate.h).
 # Usage: account.sh KERNELS_H CSV...
@@ -39,6 +41,10 @@ awk -F, '
     if (cold_in) cold[nf] -= p
     c = w >= 1 ? int(log(w) / log(16)) : 0; ck = op SUBSEP c
     ccalls[ck]++; cmeas[ck] += s; cmodel[ck] += p
+    if ($6 > 0) {   # the leading dimension of the call in bytes (MV_EMULATE_LD), 0: not recorded
+      lk = op SUBSEP ($6 % 4096 == 0 ? "a multiple of 4 KiB" : "other")
+      lcalls[lk]++; lmeas[lk] += s; lmodel[lk] += p
+    }
   }
   END {
     printf "%4s %-14s %8s %12s %12s %7s\n", "rank", "kernel", "calls", "measured s", "model s", "ratio"
@@ -58,6 +64,10 @@ awk -F, '
       print line | "sort -k1,1 -k2,2V"
     }
     close("sort -k1,1 -k2,2V")
+    for (lk in lcalls) {
+      split(lk, q, SUBSEP)
+      printf "%-14s ld %-19s %8d %12.6f %12.6f %7.3f\n", q[1], q[2], lcalls[lk], lmeas[lk], lmodel[lk], lmodel[lk] / lmeas[lk]
+    }
     for (i = 1; i <= nf; i++)
       printf "cold start %s: %.6f s over the models in the first %g s of kernel time\n", files[i], cold[i], window
   }' window="${COLD_WINDOW:-0.002}" "$kh" "$@"
