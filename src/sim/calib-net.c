@@ -146,18 +146,31 @@ static int one_piece(const struct series *s, struct mv_piecewise *f)
   return s->n > 1 ? rel_line(s->x, s->y, 0, s->n, &f->p[0].a, &f->p[0].b, &rss) : 0;
 }
 
-static int network_fit(const struct series *s, double split, struct mv_piecewise *f)
+/* The sizes of s up to split (the eager ones) into lo, the others into hi. */
+static void split_series(const struct series *s, double split, struct series *lo, struct series *hi)
 {
-  struct series lo = {.n = 0}, hi = {.n = 0};
+  lo->n = hi->n = 0;
   for (size_t i = 0; i < s->n; i++) {
-    struct series *t = s->x[i] <= split ? &lo : &hi;
+    struct series *t = s->x[i] <= split ? lo : hi;
     t->x[t->n] = s->x[i];
     t->y[t->n++] = s->y[i];
   }
+}
+
+/* The eager sizes' fit: one line when too few to segment, else up to EAGER_MAX_SEGMENTS. */
+static int eager_fit(const struct series *lo, struct mv_piecewise *f)
+{
+  return lo->n < MIN_SIZES_PER_SEGMENT ? one_piece(lo, f) : piecewise_fit(lo, EAGER_MAX_SEGMENTS, f);
+}
+
+static int network_fit(const struct series *s, double split, struct mv_piecewise *f)
+{
+  struct series lo, hi;
+  split_series(s, split, &lo, &hi);
   if (lo.n == 0 || hi.n < MIN_SIZES_PER_SEGMENT)
     return piecewise_fit(s, MAX_SEGMENTS, f);
   struct mv_piecewise up;
-  int rc = lo.n < MIN_SIZES_PER_SEGMENT ? one_piece(&lo, f) : piecewise_fit(&lo, EAGER_MAX_SEGMENTS, f);
+  int rc = eager_fit(&lo, f);
   rc = rc ? rc : piecewise_fit(&hi, MAX_SEGMENTS, &up);
   if (rc)
     return rc;
@@ -218,15 +231,10 @@ static void clip(const struct mv_piecewise *f, double limit, struct mv_piecewise
 static int eager_overhead(const struct series *s, const struct mv_piecewise *whole, double eager,
                           struct mv_piecewise *out)
 {
-  struct series lo = {.n = 0};
-  for (size_t i = 0; i < s->n && s->x[i] <= eager; i++) {
-    lo.x[lo.n] = s->x[i];
-    lo.y[lo.n++] = s->y[i];
-  }
-  struct mv_piecewise f;
-  int rc = lo.n == 0 ? (f = *whole, 0)
-           : lo.n < MIN_SIZES_PER_SEGMENT ? one_piece(&lo, &f)
-           : piecewise_fit(&lo, EAGER_MAX_SEGMENTS, &f);
+  struct series lo, hi;
+  split_series(s, eager, &lo, &hi);
+  struct mv_piecewise f = *whole;
+  int rc = lo.n ? eager_fit(&lo, &f) : 0;
   if (!rc)
     clip(&f, eager, out);
   return rc;
